@@ -1,0 +1,1 @@
+//! The socket protocol between the node host and the UI bridge.

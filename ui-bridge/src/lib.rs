@@ -1,0 +1,1 @@
+//! The exec host library.
