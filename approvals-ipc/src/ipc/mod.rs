@@ -1,1 +1,37 @@
-//! The socket protocol between the node host and the UI bridge.
+//! The socket protocol between the node host and the UI bridge (DESIGN.md
+//! section 5): JSON lines over a Unix stream socket, a peer UID check, a
+//! per-connection challenge, HMAC-signed `exec` frames with a TTL and a
+//! bounded replay cache, and OpenClaw's older token-authenticated `request`.
+//!
+//! It decides only whether a frame is authentic and well-formed; what to do
+//! with an authenticated request is the [`Handler`]'s job. It refuses, with a
+//! typed [`Refusal`], a peer of another UID before reading anything
+//! (invariant 1) and a frame with a wrong HMAC, a stale or future timestamp,
+//! a reused nonce, bad JSON or an oversized line, without stalling other
+//! connections (invariant 2). The token never appears in logs (invariant 9).
+//!
+//! Modules: [`frame`] (wire types), [`auth`] (HMAC, token, nonces),
+//! [`replay`] (nonce memory), `admit` (the ordered checks), [`codec`]
+//! (bounded lines), [`peer`] (credentials), `server` and `connection` (the
+//! listener and one connection), [`client`].
+
+mod admit;
+pub mod auth;
+pub mod client;
+pub mod codec;
+mod connection;
+pub mod error;
+pub mod frame;
+pub mod peer;
+pub mod replay;
+mod server;
+
+pub use admit::{AdmitContext, Admitted, ChallengeState, admit};
+pub use auth::{Token, sign, verify};
+pub use client::{Client, ClientConfig};
+pub use error::{ClientError, FrameError, Refusal};
+pub use frame::{
+    Decision, ErrorBody, ErrorCode, ExecFrame, ExecPayload, ExecRequest, ExecRes, ExecResponse,
+    Frame, PromptRequest,
+};
+pub use server::{Handler, RequestContext, ServerConfig, serve};

@@ -1,0 +1,123 @@
+//! Admission of one `exec` frame: the ordered checks of DESIGN.md 5.3 that
+//! turn an untrusted frame into an [`Admitted`] request, or a [`Refusal`].
+//!
+//! Order: timestamp within the TTL (both directions, overflow-safe), HMAC in
+//! constant time, nonce (this connection's challenge, consumed once; or a
+//! client-made nonce not seen within twice the TTL), and only then the inner
+//! JSON. Every admitted nonce, challenge or not, is recorded in the shared
+//! replay cache so a captured line cannot run again on another connection.
+//! Upholds DESIGN.md invariant 2; no socket is needed to test it.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use super::auth::{self, Token};
+use super::error::Refusal;
+use super::frame::{ExecFrame, ExecRequest};
+use super::replay::ReplayCache;
+
+/// How many spent challenge nonces a connection remembers to name their reuse `nonce`.
+const SPENT_REMEMBERED: usize = 8;
+
+/// Proof that an `exec` frame passed every check; only [`admit`] makes one.
+#[derive(Debug)]
+pub struct Admitted {
+    request: ExecRequest,
+}
+
+impl Admitted {
+    /// The authenticated inner request.
+    pub fn into_request(self) -> ExecRequest {
+        self.request
+    }
+}
+
+/// The challenge nonces of one connection: the outstanding one and a few spent ones.
+#[derive(Debug, Default)]
+pub struct ChallengeState {
+    outstanding: Option<String>,
+    spent: VecDeque<String>,
+}
+
+impl ChallengeState {
+    /// Records the nonce just sent in a `challenge`; it replaces any unused one.
+    pub fn issue(&mut self, nonce: String) {
+        self.outstanding = Some(nonce);
+    }
+
+    fn consume(&mut self, nonce: &str) -> NonceKind {
+        if self.outstanding.as_deref() == Some(nonce) {
+            if let Some(spent) = self.outstanding.take() {
+                if self.spent.len() == SPENT_REMEMBERED {
+                    self.spent.pop_front();
+                }
+                self.spent.push_back(spent);
+            }
+            NonceKind::Challenge
+        } else if self.spent.iter().any(|spent| spent == nonce) {
+            NonceKind::Spent
+        } else {
+            NonceKind::ClientMade
+        }
+    }
+}
+
+enum NonceKind {
+    Challenge,
+    Spent,
+    ClientMade,
+}
+
+/// What the checks need from the server: the secret, the window and the clocks.
+#[derive(Debug)]
+pub struct AdmitContext<'a> {
+    /// The shared token.
+    pub token: &'a Token,
+    /// Allowed distance between the frame's `ts` and `now_ms`.
+    pub ttl_ms: u64,
+    /// Wall clock in ms (compared with the frame's `ts`).
+    pub now_ms: i64,
+    /// Monotonic ms (for the replay cache).
+    pub monotonic_ms: u64,
+    /// The cache shared by all connections.
+    pub replay: &'a Mutex<ReplayCache>,
+}
+
+/// Runs the checks in order and returns the first refusal, or the authenticated request.
+pub fn admit(
+    frame: &ExecFrame,
+    ctx: &AdmitContext<'_>,
+    challenge: &mut ChallengeState,
+) -> Result<Admitted, Refusal> {
+    if frame.ts.abs_diff(ctx.now_ms) > ctx.ttl_ms {
+        return Err(Refusal::Ttl);
+    }
+    if !auth::verify(
+        ctx.token.expose_secret(),
+        &frame.nonce,
+        frame.ts,
+        &frame.request_json,
+        &frame.hmac,
+    ) {
+        return Err(Refusal::Hmac);
+    }
+    if !auth::nonce_well_formed(&frame.nonce) {
+        return Err(Refusal::Nonce);
+    }
+    match challenge.consume(&frame.nonce) {
+        NonceKind::Spent => return Err(Refusal::Nonce),
+        NonceKind::Challenge | NonceKind::ClientMade => {}
+    }
+    {
+        // A poisoned lock means another connection panicked mid-update; the
+        // cache may have lost an entry, so refuse rather than trust it.
+        let mut replay = ctx.replay.lock().map_err(|_| Refusal::ReplayCacheFull)?;
+        replay.check_and_record(&frame.nonce, ctx.monotonic_ms)?;
+    }
+    let request =
+        serde_json::from_str::<ExecRequest>(&frame.request_json).map_err(|_| Refusal::Json)?;
+    Ok(Admitted { request })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,185 @@
+use super::*;
+
+const TOKEN: &str = "test-token";
+const NOW: i64 = 1_700_000_000_000;
+const NONCE: &str = "00112233445566778899aabbccddeeff";
+const JSON: &str = r#"{"command":["/bin/echo","hi"],"cwd":null,"timeoutMs":null}"#;
+
+fn frame(nonce: &str, ts: i64, json: &str) -> ExecFrame {
+    ExecFrame {
+        id: "id-1".into(),
+        nonce: nonce.into(),
+        ts,
+        hmac: auth::sign(TOKEN, nonce, ts, json),
+        request_json: json.into(),
+    }
+}
+
+fn check(
+    frame: &ExecFrame,
+    now_ms: i64,
+    replay: &Mutex<ReplayCache>,
+    challenge: &mut ChallengeState,
+) -> Result<ExecRequest, Refusal> {
+    let token = Token::new(TOKEN);
+    let ctx = AdmitContext {
+        token: &token,
+        ttl_ms: 10_000,
+        now_ms,
+        monotonic_ms: 0,
+        replay,
+    };
+    admit(frame, &ctx, challenge).map(Admitted::into_request)
+}
+
+fn fresh() -> (Mutex<ReplayCache>, ChallengeState) {
+    (
+        Mutex::new(ReplayCache::new(16, 20_000)),
+        ChallengeState::default(),
+    )
+}
+
+#[test]
+fn admits_the_openclaw_vector_frame() {
+    let (replay, mut challenge) = fresh();
+    let f = frame(NONCE, NOW, JSON);
+    assert_eq!(
+        f.hmac,
+        "37a2d4ed3207260d3a320434f22802c52fdbf28988962b0a2655b05bf6251a9c"
+    );
+    let request = check(&f, NOW, &replay, &mut challenge).unwrap();
+    assert_eq!(request.command, ["/bin/echo", "hi"]);
+}
+
+#[test]
+fn refuses_timestamps_outside_the_ttl_in_both_directions() {
+    let cases: &[(i64, i64, Result<(), Refusal>)] = &[
+        (NOW - 10_000, NOW, Ok(())),
+        (NOW + 10_000, NOW, Ok(())),
+        (NOW - 10_001, NOW, Err(Refusal::Ttl)),
+        (NOW + 10_001, NOW, Err(Refusal::Ttl)),
+        (i64::MIN, NOW, Err(Refusal::Ttl)),
+        (i64::MAX, NOW, Err(Refusal::Ttl)),
+        (i64::MAX, i64::MIN, Err(Refusal::Ttl)),
+        (0, NOW, Err(Refusal::Ttl)),
+    ];
+    for (i, (ts, now, want)) in cases.iter().enumerate() {
+        let (replay, mut challenge) = fresh();
+        let nonce = format!("{NONCE}{i:02}");
+        let got = check(&frame(&nonce, *ts, JSON), *now, &replay, &mut challenge).map(|_| ());
+        assert_eq!(&got, want, "ts={ts} now={now}");
+    }
+}
+
+#[test]
+fn ttl_is_checked_before_the_hmac() {
+    let (replay, mut challenge) = fresh();
+    let mut f = frame(NONCE, NOW - 60_000, JSON);
+    f.hmac = "00".repeat(32);
+    assert_eq!(
+        check(&f, NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Ttl
+    );
+}
+
+#[test]
+fn refuses_a_wrong_hmac_and_does_not_spend_the_nonce() {
+    let (replay, mut challenge) = fresh();
+    let mut f = frame(NONCE, NOW, JSON);
+    f.hmac = auth::sign("other-token", NONCE, NOW, JSON);
+    assert_eq!(
+        check(&f, NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Hmac
+    );
+    // An attacker's forged frame must not burn the legitimate client's nonce.
+    assert!(check(&frame(NONCE, NOW, JSON), NOW, &replay, &mut challenge).is_ok());
+}
+
+#[test]
+fn refuses_a_body_swapped_under_a_valid_signature() {
+    let (replay, mut challenge) = fresh();
+    let mut f = frame(NONCE, NOW, JSON);
+    f.request_json = r#"{"command":["/bin/rm","-rf","/"]}"#.into();
+    assert_eq!(
+        check(&f, NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Hmac
+    );
+}
+
+#[test]
+fn refuses_a_replayed_client_nonce_on_any_connection() {
+    let (replay, mut first) = fresh();
+    let f = frame(NONCE, NOW, JSON);
+    assert!(check(&f, NOW, &replay, &mut first).is_ok());
+    let mut second = ChallengeState::default();
+    assert_eq!(
+        check(&f, NOW, &replay, &mut second).unwrap_err(),
+        Refusal::Replay
+    );
+}
+
+#[test]
+fn consumes_the_challenge_nonce_once() {
+    let (replay, mut challenge) = fresh();
+    let nonce = auth::new_nonce().unwrap();
+    challenge.issue(nonce.clone());
+    let f = frame(&nonce, NOW, JSON);
+    assert!(check(&f, NOW, &replay, &mut challenge).is_ok());
+    challenge.issue(auth::new_nonce().unwrap());
+    assert_eq!(
+        check(&f, NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Nonce
+    );
+}
+
+#[test]
+fn a_spent_challenge_nonce_is_a_replay_on_another_connection() {
+    let (replay, mut challenge) = fresh();
+    let nonce = auth::new_nonce().unwrap();
+    challenge.issue(nonce.clone());
+    let f = frame(&nonce, NOW, JSON);
+    assert!(check(&f, NOW, &replay, &mut challenge).is_ok());
+    let mut other = ChallengeState::default();
+    assert_eq!(
+        check(&f, NOW, &replay, &mut other).unwrap_err(),
+        Refusal::Replay
+    );
+}
+
+#[test]
+fn refuses_malformed_nonces() {
+    for nonce in ["", "short", "zz112233445566778899aabbccddeeff"] {
+        let (replay, mut challenge) = fresh();
+        let got = check(&frame(nonce, NOW, JSON), NOW, &replay, &mut challenge);
+        assert_eq!(got.unwrap_err(), Refusal::Nonce, "{nonce:?}");
+    }
+}
+
+#[test]
+fn refuses_when_the_replay_cache_is_full() {
+    let replay = Mutex::new(ReplayCache::new(1, 20_000));
+    let mut challenge = ChallengeState::default();
+    assert!(check(&frame(NONCE, NOW, JSON), NOW, &replay, &mut challenge).is_ok());
+    let other = "ffeeddccbbaa99887766554433221100";
+    assert_eq!(
+        check(&frame(other, NOW, JSON), NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::ReplayCacheFull
+    );
+}
+
+#[test]
+fn refuses_unparseable_request_json_after_authentication() {
+    let bad = [
+        "not json",
+        r#"{"cwd":"/"}"#,
+        r#"{"command":"ls"}"#,
+        r#"{"command":["ls"],"approvalDecision":"maybe"}"#,
+        r#"{"command":["ls"],"env":{"A":1}}"#,
+    ];
+    for (i, json) in bad.iter().enumerate() {
+        let (replay, mut challenge) = fresh();
+        let nonce = format!("{NONCE}{i:02}");
+        let got = check(&frame(&nonce, NOW, json), NOW, &replay, &mut challenge);
+        assert_eq!(got.unwrap_err(), Refusal::Json, "{json}");
+    }
+}

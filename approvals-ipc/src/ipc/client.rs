@@ -1,0 +1,260 @@
+//! The node host's side of the socket: connect, check who serves it, then
+//! send HMAC-signed `exec` frames answered on the same connection.
+//!
+//! It refuses a server running under another UID before sending anything (a
+//! path squatted by another user would otherwise receive our signed
+//! requests), and treats any failure mid-request as leaving the connection
+//! unusable, since the outcome of the command is then unknown. Every wait is
+//! bounded by a timeout. Supports DESIGN.md invariant 1 from the client side.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::time::Instant;
+
+use super::auth::{self, Token};
+use super::codec::{self, DEFAULT_MAX_FRAME, LineReader};
+use super::error::{ClientError, FrameError};
+use super::frame::{ExecFrame, ExecRequest, ExecResponse, Frame};
+use super::peer;
+
+/// Client limits; the defaults suit a request that may wait for a human.
+#[derive(Debug, Clone)]
+pub struct ClientConfig {
+    /// Bound on connecting, reading a challenge and writing a frame.
+    pub io_timeout: Duration,
+    /// Bound on waiting for the `exec-res` (approval plus run time).
+    pub response_timeout: Duration,
+    /// Longest line accepted from the server.
+    pub max_frame: usize,
+    /// The only UID the server may run as (default: our own effective UID).
+    pub expected_server_uid: u32,
+}
+
+impl Default for ClientConfig {
+    fn default() -> Self {
+        ClientConfig {
+            io_timeout: Duration::from_secs(10),
+            response_timeout: Duration::from_secs(180),
+            // Replies carry captured output, so allow more than a request.
+            max_frame: 16 * DEFAULT_MAX_FRAME,
+            expected_server_uid: peer::own_euid(),
+        }
+    }
+}
+
+/// One authenticated connection to the exec host, carrying many requests in turn.
+///
+/// # Caveats
+///
+/// The server closes a connection left idle longer than its read timeout;
+/// after any error this client is unusable ([`ClientError::Broken`]) and the
+/// caller should connect again.
+#[derive(Debug)]
+pub struct Client {
+    token: Token,
+    config: ClientConfig,
+    reader: LineReader<OwnedReadHalf>,
+    writer: OwnedWriteHalf,
+    /// A challenge nonce already read and not yet used.
+    challenge: Option<String>,
+    broken: bool,
+}
+
+impl Client {
+    /// Connects with default limits and checks the server's UID before sending anything.
+    pub async fn connect(path: &Path, token: impl Into<String>) -> Result<Client, ClientError> {
+        Client::connect_with(path, token, ClientConfig::default()).await
+    }
+
+    /// Connects with the given limits and checks the server's UID before sending anything.
+    pub async fn connect_with(
+        path: &Path,
+        token: impl Into<String>,
+        config: ClientConfig,
+    ) -> Result<Client, ClientError> {
+        let stream = match tokio::time::timeout(config.io_timeout, UnixStream::connect(path)).await
+        {
+            Err(_) => {
+                return Err(ClientError::Timeout {
+                    after: config.io_timeout,
+                    during: "connecting",
+                });
+            }
+            Ok(Err(source)) => return Err(connect_error(path, source)),
+            Ok(Ok(stream)) => stream,
+        };
+        let found = peer::peer_uid(&stream).map_err(|source| ClientError::Io {
+            op: "peer credentials",
+            source,
+        })?;
+        if found != config.expected_server_uid {
+            return Err(ClientError::ServerUidMismatch {
+                path: path.to_owned(),
+                expected: config.expected_server_uid,
+                found,
+            });
+        }
+        let (reader, writer) = stream.into_split();
+        Ok(Client {
+            token: Token::new(token),
+            reader: LineReader::new(reader, config.max_frame),
+            writer,
+            config,
+            challenge: None,
+            broken: false,
+        })
+    }
+
+    /// Whether an earlier failure left this connection unusable.
+    pub fn is_broken(&self) -> bool {
+        self.broken
+    }
+
+    /// Sends one signed request and waits for its reply.
+    ///
+    /// # Cancel safety
+    ///
+    /// Not cancel-safe: dropping the future mid-request leaves the
+    /// connection in an unknown state; connect again.
+    pub async fn exec(&mut self, request: &ExecRequest) -> Result<ExecResponse, ClientError> {
+        if self.broken {
+            return Err(ClientError::Broken);
+        }
+        // Assume the worst until the exchange completes.
+        self.broken = true;
+        let response = self.exchange(request).await?;
+        self.broken = false;
+        Ok(response)
+    }
+
+    async fn exchange(&mut self, request: &ExecRequest) -> Result<ExecResponse, ClientError> {
+        let nonce = match self.challenge.take() {
+            Some(nonce) => nonce,
+            None => self.read_challenge().await?,
+        };
+        let request_json =
+            serde_json::to_string(request).map_err(|error| ClientError::Protocol {
+                detail: format!("cannot serialize the request: {error}"),
+            })?;
+        let ts = auth::wall_clock_ms();
+        let id = uuid::Uuid::new_v4().to_string();
+        let frame = Frame::Exec(ExecFrame {
+            hmac: auth::sign(self.token.expose_secret(), &nonce, ts, &request_json),
+            id: id.clone(),
+            nonce,
+            ts,
+            request_json,
+        });
+        self.write(&frame).await?;
+        let deadline = Instant::now() + self.config.response_timeout;
+        loop {
+            match self
+                .read_frame(
+                    deadline,
+                    self.config.response_timeout,
+                    "waiting for the reply",
+                )
+                .await?
+            {
+                Frame::ExecRes(res) if res.id == id => {
+                    return res.into_response().ok_or_else(|| ClientError::Protocol {
+                        detail: "exec-res with `ok` disagreeing with its payload or error".into(),
+                    });
+                }
+                Frame::Challenge { nonce, .. } => self.challenge = Some(nonce),
+                Frame::Error { error } => return Err(ClientError::Server(error)),
+                other => tracing::debug!(
+                    kind = other.kind(),
+                    "ignoring frame while waiting for the reply"
+                ),
+            }
+        }
+    }
+
+    async fn read_challenge(&mut self) -> Result<String, ClientError> {
+        let deadline = Instant::now() + self.config.io_timeout;
+        loop {
+            match self
+                .read_frame(deadline, self.config.io_timeout, "waiting for a challenge")
+                .await?
+            {
+                Frame::Challenge { nonce, .. } => return Ok(nonce),
+                Frame::Error { error } => return Err(ClientError::Server(error)),
+                other => tracing::debug!(
+                    kind = other.kind(),
+                    "ignoring frame while waiting for a challenge"
+                ),
+            }
+        }
+    }
+
+    async fn read_frame(
+        &mut self,
+        deadline: Instant,
+        after: Duration,
+        during: &'static str,
+    ) -> Result<Frame, ClientError> {
+        let line = match tokio::time::timeout_at(deadline, self.reader.next_line()).await {
+            Err(_) => return Err(ClientError::Timeout { after, during }),
+            Ok(Ok(Some(line))) => line,
+            Ok(Ok(None)) => return Err(ClientError::Closed { during }),
+            Ok(Err(FrameError::Io(source))) => {
+                return Err(ClientError::Io { op: "read", source });
+            }
+            Ok(Err(error)) => {
+                return Err(ClientError::Protocol {
+                    detail: error.to_string(),
+                });
+            }
+        };
+        serde_json::from_str(&line).map_err(|error| ClientError::Protocol {
+            detail: format!("unreadable frame from the exec host: {error}"),
+        })
+    }
+
+    async fn write(&mut self, frame: &Frame) -> Result<(), ClientError> {
+        match tokio::time::timeout(
+            self.config.io_timeout,
+            codec::write_frame(&mut self.writer, frame),
+        )
+        .await
+        {
+            Err(_) => Err(ClientError::Timeout {
+                after: self.config.io_timeout,
+                during: "sending the request",
+            }),
+            Ok(Err(source)) if is_disconnect(&source) => Err(ClientError::Closed {
+                during: "sending the request",
+            }),
+            Ok(Err(source)) => Err(ClientError::Io {
+                op: "write",
+                source,
+            }),
+            Ok(Ok(())) => Ok(()),
+        }
+    }
+}
+
+fn connect_error(path: &Path, source: io::Error) -> ClientError {
+    match source.kind() {
+        io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused => ClientError::Unavailable {
+            path: PathBuf::from(path),
+            source,
+        },
+        _ => ClientError::Io {
+            op: "connect",
+            source,
+        },
+    }
+}
+
+fn is_disconnect(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset | io::ErrorKind::NotConnected
+    )
+}

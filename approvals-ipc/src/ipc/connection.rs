@@ -1,0 +1,371 @@
+//! One connection on the server: peer check, challenge, then frames until
+//! the client goes away, times out or misbehaves.
+//!
+//! It refuses a peer with another UID before reading a byte (DESIGN.md
+//! invariant 1), and closes the connection after any refusal, oversized or
+//! malformed line, unexpected frame type or idle timeout (invariant 2).
+//! End-of-file from the client is not the end of the connection: OpenClaw's
+//! client half-closes after sending and still reads the reply, so a pending
+//! reply is always written.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::Interest;
+use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio_util::sync::CancellationToken;
+
+use super::admit::{self, AdmitContext, ChallengeState};
+use super::auth::{self, Token};
+use super::codec::{self, LineReader};
+use super::error::{FrameError, Refusal};
+use super::frame::{Decision, ErrorBody, ErrorCode, ExecFrame, ExecRes, Frame, PromptRequest};
+use super::peer;
+use super::server::{Handler, RequestContext, Shared};
+
+/// How often a pending request checks whether a half-closed client hung up entirely.
+const HANGUP_POLL: Duration = Duration::from_millis(100);
+
+type ReadResult = Result<Option<String>, FrameError>;
+
+/// Serves one accepted stream to the end.
+pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>) {
+    let peer_uid = match peer::peer_uid(&stream) {
+        Ok(uid) => uid,
+        Err(error) => {
+            tracing::warn!(%error, "cannot read peer credentials; closing");
+            return;
+        }
+    };
+    let peer_pid = peer::peer_pid(&stream);
+    let (reader, writer) = stream.into_split();
+    let mut conn = Connection {
+        reader: LineReader::new(reader, shared.config.max_frame),
+        writer,
+        challenge: ChallengeState::default(),
+        stashed: None,
+        peer_uid,
+        peer_pid,
+        shared,
+    };
+    if peer_uid != conn.shared.config.expected_uid {
+        tracing::warn!(
+            peer_uid,
+            ?peer_pid,
+            expected_uid = conn.shared.config.expected_uid,
+            reason = Refusal::PeerUid.reason(),
+            "refusing peer with another uid"
+        );
+        conn.send_error(ErrorBody::new(ErrorCode::Unauthorized, "peer uid mismatch"))
+            .await;
+        return;
+    }
+    tracing::debug!(peer_uid, ?peer_pid, "connection accepted");
+    conn.serve().await;
+    tracing::debug!(peer_uid, ?peer_pid, "connection closed");
+}
+
+struct Connection<H> {
+    reader: LineReader<OwnedReadHalf>,
+    writer: OwnedWriteHalf,
+    challenge: ChallengeState,
+    /// A read that completed while a request was pending, to handle next.
+    stashed: Option<ReadResult>,
+    peer_uid: u32,
+    peer_pid: Option<i32>,
+    shared: Arc<Shared<H>>,
+}
+
+/// Whether to keep the connection after handling a frame.
+enum Next {
+    Continue,
+    Close,
+}
+
+impl<H: Handler> Connection<H> {
+    async fn serve(&mut self) {
+        loop {
+            if !self.send_challenge().await {
+                return;
+            }
+            let line = match self.read_request().await {
+                Some(Ok(Some(line))) => line,
+                Some(Ok(None)) | None => return,
+                Some(Err(FrameError::TooLarge { limit })) => {
+                    tracing::warn!(
+                        limit,
+                        reason = Refusal::TooLarge.reason(),
+                        "oversized frame"
+                    );
+                    self.send_error(refusal_body(Refusal::TooLarge)).await;
+                    return;
+                }
+                Some(Err(FrameError::Utf8)) => {
+                    self.send_error(
+                        ErrorBody::new(ErrorCode::InvalidRequest, "frame is not valid utf-8")
+                            .with_reason(Refusal::Json.reason()),
+                    )
+                    .await;
+                    return;
+                }
+                Some(Err(FrameError::Io(error))) => {
+                    tracing::debug!(%error, "read failed");
+                    return;
+                }
+            };
+            let next = match parse_frame(&line) {
+                Ok(Frame::Exec(frame)) => self.on_exec(frame).await,
+                Ok(Frame::Request { token, id, request }) => {
+                    self.on_request(token, id, request).await
+                }
+                Ok(other) => {
+                    tracing::warn!(kind = other.kind(), "unexpected frame type from client");
+                    let message = format!("unexpected frame type `{}`", other.kind());
+                    self.send_error(ErrorBody::new(ErrorCode::InvalidRequest, message))
+                        .await;
+                    Next::Close
+                }
+                Err(message) => {
+                    tracing::warn!("malformed frame from client");
+                    self.send_error(
+                        ErrorBody::new(ErrorCode::InvalidRequest, message)
+                            .with_reason(Refusal::Json.reason()),
+                    )
+                    .await;
+                    Next::Close
+                }
+            };
+            if let Next::Close = next {
+                return;
+            }
+        }
+    }
+
+    /// The next line, or `None` when the connection should end quietly-ish.
+    async fn read_request(&mut self) -> Option<ReadResult> {
+        if let Some(stashed) = self.stashed.take() {
+            return Some(stashed);
+        }
+        let timeout = self.shared.config.read_timeout;
+        tokio::select! {
+            () = self.shared.stop.cancelled() => {
+                self.send_error(ErrorBody::new(ErrorCode::Unavailable, "exec host shutting down"))
+                    .await;
+                None
+            }
+            read = tokio::time::timeout(timeout, self.reader.next_line()) => match read {
+                Ok(read) => Some(read),
+                Err(_) => {
+                    tracing::debug!(?timeout, "idle connection timed out");
+                    self.send_error(
+                        ErrorBody::new(ErrorCode::Timeout, "idle connection closed")
+                            .with_reason("idle"),
+                    )
+                    .await;
+                    None
+                }
+            },
+        }
+    }
+
+    async fn on_exec(&mut self, frame: ExecFrame) -> Next {
+        let shared = Arc::clone(&self.shared);
+        let ctx = AdmitContext {
+            token: &shared.config.token,
+            ttl_ms: shared.config.ttl_ms,
+            now_ms: auth::wall_clock_ms(),
+            monotonic_ms: shared.monotonic_ms(),
+            replay: &shared.replay,
+        };
+        let admitted = admit::admit(&frame, &ctx, &mut self.challenge);
+        let id = frame.id;
+        let admitted = match admitted {
+            Ok(admitted) => admitted,
+            Err(refusal) => {
+                tracing::warn!(id, reason = refusal.reason(), peer_pid = ?self.peer_pid, "refused exec frame");
+                let reply = Frame::ExecRes(ExecRes::new(id, Err(refusal_body(refusal))));
+                self.send(&reply).await;
+                return Next::Close;
+            }
+        };
+        let ctx = self.context(id.clone());
+        let cancelled = ctx.cancelled.clone();
+        let outcome = self
+            .watch_client(
+                shared.handler.exec(admitted.into_request(), ctx),
+                &cancelled,
+            )
+            .await;
+        if self.send(&Frame::ExecRes(ExecRes::new(id, outcome))).await {
+            Next::Continue
+        } else {
+            Next::Close
+        }
+    }
+
+    async fn on_request(&mut self, token: Token, id: String, request: PromptRequest) -> Next {
+        if !self.shared.config.token.matches(&token) {
+            tracing::warn!(id, peer_pid = ?self.peer_pid, "legacy request with a wrong token");
+            let deny = Frame::Decision {
+                id,
+                decision: Decision::Deny,
+            };
+            self.send(&deny).await;
+            return Next::Close;
+        }
+        let shared = Arc::clone(&self.shared);
+        let ctx = self.context(id.clone());
+        let cancelled = ctx.cancelled.clone();
+        let decision = self
+            .watch_client(shared.handler.prompt(request, ctx), &cancelled)
+            .await;
+        if self.send(&Frame::Decision { id, decision }).await {
+            Next::Continue
+        } else {
+            Next::Close
+        }
+    }
+
+    /// Drives a handler future while watching for the client to disappear.
+    ///
+    /// A line or EOF read meanwhile is stashed for the main loop; a socket
+    /// error fires `cancelled` at once; after EOF (maybe a half-close) the
+    /// write side is polled for a hang-up, which fires `cancelled` too.
+    async fn watch_client<F: Future>(
+        &mut self,
+        handler: F,
+        cancelled: &CancellationToken,
+    ) -> F::Output {
+        tokio::pin!(handler);
+        let mut ticker = tokio::time::interval(HANGUP_POLL);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let reading = self.stashed.is_none();
+            tokio::select! {
+                output = &mut handler => return output,
+                read = self.reader.next_line(), if reading => {
+                    if let Err(FrameError::Io(error)) = &read {
+                        tracing::debug!(%error, "client socket failed while a request was pending");
+                        cancelled.cancel();
+                    }
+                    self.stashed = Some(read);
+                }
+                _ = ticker.tick(), if !reading && !cancelled.is_cancelled() => {
+                    if self.peer_hung_up().await {
+                        tracing::debug!("client hung up while a request was pending");
+                        cancelled.cancel();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether the peer closed both directions (not merely a half-close).
+    async fn peer_hung_up(&self) -> bool {
+        match tokio::time::timeout(HANGUP_POLL, self.writer.ready(Interest::WRITABLE)).await {
+            Ok(Ok(ready)) => ready.is_write_closed(),
+            Ok(Err(_)) => true,
+            Err(_) => false,
+        }
+    }
+
+    fn context(&self, id: String) -> RequestContext {
+        RequestContext {
+            id,
+            peer_uid: self.peer_uid,
+            peer_pid: self.peer_pid,
+            cancelled: CancellationToken::new(),
+        }
+    }
+
+    async fn send_challenge(&mut self) -> bool {
+        let nonce = match auth::new_nonce() {
+            Ok(nonce) => nonce,
+            Err(error) => {
+                tracing::error!(%error, "no randomness for a challenge nonce");
+                self.send_error(ErrorBody::new(
+                    ErrorCode::Internal,
+                    "cannot create a challenge",
+                ))
+                .await;
+                return false;
+            }
+        };
+        self.challenge.issue(nonce.clone());
+        let frame = Frame::Challenge {
+            nonce,
+            ts: auth::wall_clock_ms(),
+            ttl_ms: self.shared.config.ttl_ms,
+        };
+        self.send(&frame).await
+    }
+
+    async fn send_error(&mut self, error: ErrorBody) {
+        self.send(&Frame::Error { error }).await;
+    }
+
+    /// Writes one frame within the write timeout; `false` when the client is gone or stuck.
+    async fn send(&mut self, frame: &Frame) -> bool {
+        let timeout = self.shared.config.write_timeout;
+        match tokio::time::timeout(timeout, codec::write_frame(&mut self.writer, frame)).await {
+            Ok(Ok(())) => true,
+            Ok(Err(error)) => {
+                tracing::debug!(%error, kind = frame.kind(), "write failed");
+                false
+            }
+            Err(_) => {
+                tracing::warn!(
+                    ?timeout,
+                    kind = frame.kind(),
+                    "client did not read a frame in time"
+                );
+                false
+            }
+        }
+    }
+}
+
+fn refusal_body(refusal: Refusal) -> ErrorBody {
+    ErrorBody::new(ErrorCode::InvalidRequest, refusal.to_string()).with_reason(refusal.reason())
+}
+
+/// Parses a client line into a frame, or a message saying what is wrong with it.
+fn parse_frame(line: &str) -> Result<Frame, String> {
+    serde_json::from_str::<Frame>(line).map_err(|error| {
+        let Ok(serde_json::Value::Object(object)) = serde_json::from_str(line) else {
+            return "malformed frame: not a json object".to_owned();
+        };
+        match object.get("type").and_then(serde_json::Value::as_str) {
+            Some(kind @ ("challenge" | "exec" | "exec-res" | "request" | "decision" | "error")) => {
+                format!("malformed `{kind}` frame: {error}")
+            }
+            _ => "unknown frame type".to_owned(),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_frame_names_what_is_wrong() {
+        let cases = [
+            ("not json", "malformed frame: not a json object"),
+            ("[1]", "malformed frame: not a json object"),
+            (r#"{"type":"hello"}"#, "unknown frame type"),
+            (r#"{"no":"type"}"#, "unknown frame type"),
+            (r#"{"type":7}"#, "unknown frame type"),
+        ];
+        for (line, want) in cases {
+            assert_eq!(parse_frame(line).unwrap_err(), want, "{line}");
+        }
+        let missing = parse_frame(r#"{"type":"exec","id":"x"}"#).unwrap_err();
+        assert!(
+            missing.starts_with("malformed `exec` frame: missing field"),
+            "{missing}"
+        );
+    }
+}
