@@ -75,10 +75,8 @@ pub struct AdmitContext<'a> {
     pub token: &'a Token,
     /// Allowed distance between the frame's `ts` and `now_ms`.
     pub ttl_ms: u64,
-    /// Wall clock in ms (compared with the frame's `ts`).
+    /// Wall clock in ms, compared with the frame's `ts` and used by the replay cache.
     pub now_ms: i64,
-    /// Monotonic ms (for the replay cache).
-    pub monotonic_ms: u64,
     /// The cache shared by all connections.
     pub replay: &'a Mutex<ReplayCache>,
 }
@@ -112,7 +110,8 @@ pub fn admit(
         // A poisoned lock means another connection panicked mid-update; the
         // cache may have lost an entry, so refuse rather than trust it.
         let mut replay = ctx.replay.lock().map_err(|_| Refusal::ReplayCacheFull)?;
-        replay.check_and_record(&frame.nonce, ctx.monotonic_ms)?;
+        let now = u64::try_from(ctx.now_ms).unwrap_or(0);
+        replay.check_and_record(&frame.nonce, now)?;
     }
     let request =
         serde_json::from_str::<ExecRequest>(&frame.request_json).map_err(|_| Refusal::Json)?;

@@ -176,7 +176,6 @@ impl<H: Handler> Connection<H> {
             token: &shared.config.token,
             ttl_ms: shared.config.ttl_ms,
             now_ms: auth::wall_clock_ms(),
-            monotonic_ms: shared.monotonic_ms(),
             replay: &shared.replay,
         };
         let admitted = admit::admit(&frame, &ctx, &mut self.challenge);

@@ -7,7 +7,11 @@
 //! nonces it refuses new ones rather than forgetting old ones, because
 //! forgetting would reopen the replay window (DESIGN.md invariant 2).
 //!
-//! Time is passed in (monotonic milliseconds), so tests need no sleeping.
+//! Time is passed in, so tests need no sleeping. The server passes the same
+//! wall clock its TTL check reads: a clock stepped back keeps entries longer,
+//! and a clock stepped forward forgets only nonces whose timestamps the TTL
+//! check now refuses anyway. (A monotonic clock here would let a backward
+//! step make an old, forgotten line pass the TTL check again.)
 
 use std::collections::{HashSet, VecDeque};
 
@@ -24,7 +28,7 @@ pub struct ReplayCache {
 }
 
 impl ReplayCache {
-    /// A cache holding at most `capacity` nonces, each for `window_ms` (twice the TTL).
+    /// A cache holding at most `capacity` nonces, each for `window_ms` (more than twice the TTL).
     pub fn new(capacity: usize, window_ms: u64) -> Self {
         ReplayCache {
             capacity,
@@ -36,9 +40,9 @@ impl ReplayCache {
 
     /// Records `nonce` as used at `now_ms`, refusing a nonce seen within the window.
     ///
-    /// `now_ms` must come from a monotonic clock. Expiries are in insertion
-    /// order, so purging stops at the first live entry; if the clock stood
-    /// still or ran backwards, entries are kept longer, never shorter.
+    /// Purging stops at the first live entry in insertion order; if the
+    /// clock stood still or ran backwards, entries are kept longer, never
+    /// shorter.
     pub fn check_and_record(&mut self, nonce: &str, now_ms: u64) -> Result<(), Refusal> {
         self.purge(now_ms);
         if self.seen.contains(nonce) {

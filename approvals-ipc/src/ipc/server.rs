@@ -15,7 +15,6 @@ use std::time::Duration;
 
 use tokio::net::UnixListener;
 use tokio::sync::Semaphore;
-use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -111,15 +110,7 @@ pub(super) struct Shared<H> {
     pub(super) config: ServerConfig,
     pub(super) handler: Arc<H>,
     pub(super) replay: Mutex<ReplayCache>,
-    pub(super) started: Instant,
     pub(super) stop: CancellationToken,
-}
-
-impl<H> Shared<H> {
-    /// Monotonic ms since the server started, for the replay cache.
-    pub(super) fn monotonic_ms(&self) -> u64 {
-        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
 }
 
 /// Serves connections until `shutdown` completes, then waits up to the grace period for requests in flight.
@@ -137,11 +128,12 @@ pub async fn serve<H: Handler>(
     let shared = Arc::new(Shared {
         replay: Mutex::new(ReplayCache::new(
             config.replay_capacity,
-            config.ttl_ms.saturating_mul(2),
+            // A line passes the TTL check while `now <= ts + ttl` and `ts <= seen + ttl`,
+            // so it must be remembered for strictly longer than twice the TTL.
+            config.ttl_ms.saturating_mul(2).saturating_add(1),
         )),
         config,
         handler,
-        started: Instant::now(),
         stop: CancellationToken::new(),
     });
     let tracker = TaskTracker::new();

@@ -26,7 +26,6 @@ fn check(
         token: &token,
         ttl_ms: 10_000,
         now_ms,
-        monotonic_ms: 0,
         replay,
     };
     admit(frame, &ctx, challenge).map(Admitted::into_request)
@@ -34,7 +33,7 @@ fn check(
 
 fn fresh() -> (Mutex<ReplayCache>, ChallengeState) {
     (
-        Mutex::new(ReplayCache::new(16, 20_000)),
+        Mutex::new(ReplayCache::new(16, 20_001)),
         ChallengeState::default(),
     )
 }
@@ -181,5 +180,23 @@ fn refuses_unparseable_request_json_after_authentication() {
         let nonce = format!("{NONCE}{i:02}");
         let got = check(&frame(&nonce, NOW, json), NOW, &replay, &mut challenge);
         assert_eq!(got.unwrap_err(), Refusal::Json, "{json}");
+    }
+}
+
+#[test]
+fn a_replayed_line_is_never_admitted_again_at_any_later_time() {
+    // The cache window (2 x TTL + 1) must cover every instant the TTL check passes.
+    for ts in [NOW - 10_000, NOW, NOW + 10_000] {
+        let (replay, mut challenge) = fresh();
+        let f = frame(NONCE, ts, JSON);
+        assert!(check(&f, NOW, &replay, &mut challenge).is_ok());
+        for later in (NOW..=NOW + 30_000)
+            .step_by(250)
+            .chain([NOW + 20_000, NOW + 20_001])
+        {
+            let mut other = ChallengeState::default();
+            let got = check(&f, later, &replay, &mut other);
+            assert!(got.is_err(), "ts={ts} replayed at now={later}");
+        }
     }
 }
