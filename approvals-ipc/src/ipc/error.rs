@@ -45,6 +45,9 @@ pub enum Refusal {
 
 impl Refusal {
     /// The `reason` string sent on the wire, shared with OpenClaw's reasons.
+    ///
+    /// `peer-uid` is only logged: the wire error for a foreign UID carries
+    /// no reason, exactly as DESIGN.md 5.1 specifies.
     pub fn reason(self) -> &'static str {
         match self {
             Refusal::Ttl => "ttl",
@@ -137,4 +140,31 @@ pub enum ClientError {
     /// An earlier failure left the connection in an unknown state.
     #[error("connection unusable after an earlier failure\nhint: connect again")]
     Broken,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_refusal_has_its_wire_reason() {
+        let table = [
+            (Refusal::Ttl, "ttl"),
+            (Refusal::Hmac, "hmac"),
+            (Refusal::Nonce, "nonce"),
+            (Refusal::Replay, "replay"),
+            (Refusal::ReplayCacheFull, "replay"),
+            (Refusal::Json, "json"),
+            (Refusal::TooLarge, "too-large"),
+            (Refusal::PeerUid, "peer-uid"),
+        ];
+        for (refusal, reason) in table {
+            assert_eq!(refusal.reason(), reason);
+            let message = refusal.to_string();
+            assert!(
+                !message.ends_with('.') && message == message.to_lowercase(),
+                "{message}"
+            );
+        }
+    }
 }
