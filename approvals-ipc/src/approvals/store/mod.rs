@@ -10,14 +10,13 @@
 //! of the file. Concurrent writers never lose an entry and a crash leaves
 //! the old file or the new one (invariant 7).
 
-use std::fs::{self, DirBuilder, File, Permissions};
-use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+mod private_fs;
+
 use std::path::{Path, PathBuf};
 
-use atomic_write_file::AtomicWriteFile;
-use atomic_write_file::unix::OpenOptionsExt as _;
-
+use self::private_fs::{
+    WriteLock, lock_exclusive, prepare_private_dir, read_regular, write_atomic,
+};
 use super::edit::sha256_hex;
 use super::error::{ApprovalsError, LoadWarning};
 use super::model::{ApprovalsFile, Ask, PolicyLayer, Security, SocketConfig};
@@ -70,11 +69,6 @@ impl OnDisk {
     fn hash(&self) -> String {
         sha256_hex(self.bytes.as_deref().unwrap_or_default())
     }
-}
-
-/// Proof that the sibling lock file is locked; unlocks when dropped.
-struct WriteLock {
-    _file: File,
 }
 
 impl ApprovalsStore {
@@ -237,189 +231,29 @@ impl ApprovalsStore {
         Ok(sha256_hex(&bytes))
     }
 
+    /// Reads the file's bytes, never through a symbolic link.
+    fn read(&self) -> Result<OnDisk, ApprovalsError> {
+        let bytes = read_regular(&self.path, self.dir())?;
+        Ok(OnDisk { bytes })
+    }
+
+    /// Creates the private directory if needed and takes the writer lock.
+    fn lock(&self) -> Result<WriteLock, ApprovalsError> {
+        prepare_private_dir(self.dir())?;
+        lock_exclusive(&self.lock_path)
+    }
+
+    /// Replaces the file atomically with `bytes`.
+    fn write(&self, bytes: &[u8]) -> Result<(), ApprovalsError> {
+        write_atomic(&self.path, self.dir(), bytes)
+    }
+
     /// The directory holding the file (`.` for a bare file name).
     fn dir(&self) -> &Path {
         match self.path.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         }
-    }
-
-    /// Reads the file's bytes without following a symbolic link.
-    fn read(&self) -> Result<OnDisk, ApprovalsError> {
-        let read_err = |source| ApprovalsError::Read {
-            path: self.path.clone(),
-            source,
-        };
-        refuse_symlinked_dir(self.dir())?;
-        let before = match fs::symlink_metadata(&self.path) {
-            Ok(meta) => meta,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(OnDisk { bytes: None }),
-            Err(err) => return Err(read_err(err)),
-        };
-        self.check_regular(&before)?;
-        let handle = File::open(&self.path).map_err(read_err)?;
-        let opened = handle.metadata().map_err(read_err)?;
-        if (opened.dev(), opened.ino()) != (before.dev(), before.ino()) {
-            // Replaced between lstat and open: possibly by a symlink.
-            return Err(read_err(io::Error::other(
-                "the file was replaced while it was being opened",
-            )));
-        }
-        let mut bytes = Vec::new();
-        handle
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(read_err)?;
-        let size = bytes.len() as u64;
-        if size > MAX_FILE_BYTES {
-            return Err(ApprovalsError::TooLarge {
-                path: self.path.clone(),
-                size: opened.len().max(size),
-                limit: MAX_FILE_BYTES,
-            });
-        }
-        Ok(OnDisk { bytes: Some(bytes) })
-    }
-
-    /// Refuses a symbolic link or anything but a regular file at the path.
-    fn check_regular(&self, meta: &fs::Metadata) -> Result<(), ApprovalsError> {
-        if meta.file_type().is_symlink() {
-            return Err(ApprovalsError::Symlink {
-                path: self.path.clone(),
-            });
-        }
-        if !meta.is_file() {
-            return Err(ApprovalsError::NotA {
-                path: self.path.clone(),
-                expected: "regular file",
-            });
-        }
-        Ok(())
-    }
-
-    /// Creates the directory (0700) if needed and takes the exclusive lock
-    /// on the sibling lock file, waiting for other writers.
-    fn lock(&self) -> Result<WriteLock, ApprovalsError> {
-        self.prepare_dir()?;
-        let lock_err = |source| ApprovalsError::Lock {
-            path: self.lock_path.clone(),
-            source,
-        };
-        match fs::symlink_metadata(&self.lock_path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(ApprovalsError::Symlink {
-                    path: self.lock_path.clone(),
-                });
-            }
-            Ok(meta) if !meta.is_file() => {
-                return Err(ApprovalsError::NotA {
-                    path: self.lock_path.clone(),
-                    expected: "regular file",
-                });
-            }
-            Ok(_) => {}
-            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-            Err(err) => return Err(lock_err(err)),
-        }
-        let file = fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(FILE_MODE)
-            .open(&self.lock_path)
-            .map_err(lock_err)?;
-        // Invariant: a symlink planted between the check and the open would
-        // show up as a non-matching inode here.
-        let opened = file.metadata().map_err(lock_err)?;
-        let now = fs::symlink_metadata(&self.lock_path).map_err(lock_err)?;
-        if (opened.dev(), opened.ino()) != (now.dev(), now.ino()) {
-            return Err(ApprovalsError::Symlink {
-                path: self.lock_path.clone(),
-            });
-        }
-        file.lock().map_err(lock_err)?;
-        Ok(WriteLock { _file: file })
-    }
-
-    /// Creates the directory with mode 0700, refuses a symlinked one, and
-    /// tightens an existing one to 0700.
-    fn prepare_dir(&self) -> Result<(), ApprovalsError> {
-        let dir = self.dir();
-        let write_err = |source| ApprovalsError::Write {
-            path: dir.to_path_buf(),
-            source,
-        };
-        if let Err(err) = fs::symlink_metadata(dir) {
-            if err.kind() != io::ErrorKind::NotFound {
-                return Err(write_err(err));
-            }
-            DirBuilder::new()
-                .recursive(true)
-                .mode(DIR_MODE)
-                .create(dir)
-                .map_err(write_err)?;
-        }
-        let meta = refuse_symlinked_dir(dir)?.ok_or_else(|| {
-            write_err(io::Error::new(
-                io::ErrorKind::NotFound,
-                "the directory vanished after it was created",
-            ))
-        })?;
-        if meta.permissions().mode() & 0o7777 != DIR_MODE {
-            fs::set_permissions(dir, Permissions::from_mode(DIR_MODE)).map_err(write_err)?;
-        }
-        Ok(())
-    }
-
-    /// Replaces the file atomically: exclusive 0600 temp file in the same
-    /// directory, fsync, rename, fsync of the directory.
-    fn write(&self, bytes: &[u8]) -> Result<(), ApprovalsError> {
-        let write_err = |source| ApprovalsError::Write {
-            path: self.path.clone(),
-            source,
-        };
-        refuse_symlinked_dir(self.dir())?;
-        match fs::symlink_metadata(&self.path) {
-            Ok(meta) => self.check_regular(&meta)?,
-            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-            Err(err) => return Err(write_err(err)),
-        }
-        let mut options = AtomicWriteFile::options();
-        options
-            .mode(FILE_MODE)
-            .preserve_mode(false)
-            .preserve_owner(false);
-        let mut temp = options.open(&self.path).map_err(write_err)?;
-        temp.write_all(bytes).map_err(write_err)?;
-        // The creation mode is reduced by the umask; make it exactly 0600.
-        temp.as_file()
-            .set_permissions(Permissions::from_mode(FILE_MODE))
-            .map_err(write_err)?;
-        temp.commit().map_err(write_err)?;
-        tracing::debug!(path = %self.path.display(), bytes = bytes.len(), "saved approvals file");
-        Ok(())
-    }
-}
-
-/// Refuses a directory that is a symbolic link or not a directory; returns
-/// its metadata, or `None` when it does not exist.
-fn refuse_symlinked_dir(dir: &Path) -> Result<Option<fs::Metadata>, ApprovalsError> {
-    match fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_symlink() => Err(ApprovalsError::Symlink {
-            path: dir.to_path_buf(),
-        }),
-        Ok(meta) if !meta.is_dir() => Err(ApprovalsError::NotA {
-            path: dir.to_path_buf(),
-            expected: "directory",
-        }),
-        Ok(meta) => Ok(Some(meta)),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(ApprovalsError::Read {
-            path: dir.to_path_buf(),
-            source,
-        }),
     }
 }
 
