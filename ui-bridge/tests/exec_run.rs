@@ -482,3 +482,50 @@ async fn a_signal_death_is_reported_and_not_a_success() {
         }
     );
 }
+
+#[tokio::test]
+async fn an_empty_plan_or_pipeline_is_an_error_not_a_success() {
+    let d = tmp();
+    for plan in [
+        plan(vec![]),
+        plan(vec![
+            step(ChainOp::Seq, vec![exec("/bin/echo", &["echo", "x"], &d)]),
+            step(ChainOp::Seq, vec![]),
+        ]),
+    ] {
+        let out = run(&plan).await;
+        assert_eq!(
+            out,
+            ExecOutcome {
+                error: Some("the plan has an empty step; nothing was run".to_owned()),
+                ..ExecOutcome::default()
+            }
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_empty_argv_is_an_error_not_a_guess() {
+    let out = run(&plan(vec![step(
+        ChainOp::Seq,
+        vec![exec("/bin/echo", &[], &tmp())],
+    )]))
+    .await;
+    assert_eq!(
+        out.error.as_deref(),
+        Some("cannot run /bin/echo: the planned argv is empty")
+    );
+}
+
+#[tokio::test]
+async fn an_env_name_with_equals_is_refused() {
+    let mut e = exec("/usr/bin/env", &["env"], &tmp());
+    e.env = vec![("A=B".to_owned(), "c".to_owned())];
+    let out = run(&plan(vec![step(ChainOp::Seq, vec![e])])).await;
+    assert_eq!((out.exit_code, out.stdout.as_str()), (None, ""));
+    assert!(
+        out.error
+            .unwrap_or_default()
+            .starts_with("cannot pass environment variable \"A=B\"")
+    );
+}

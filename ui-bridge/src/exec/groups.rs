@@ -12,7 +12,9 @@
 //! A process that leaves its group (`setsid`, `setpgid`) is out of reach;
 //! its output pipes are abandoned after a grace period. A group is forgotten
 //! once `kill(-pgid, 0)` reports it empty, so a recycled pid is never
-//! signalled by us afterwards.
+//! signalled by us afterwards. A killed grandchild stays a member (a
+//! zombie) until its new parent, usually init, reaps it, so after `SIGTERM`
+//! the grace period may run to its end even when everything already died.
 
 use std::sync::{Mutex, PoisonError};
 

@@ -92,6 +92,11 @@ pub async fn run_plan(plan: &Plan, env: &[(String, String)], limits: &ExecLimits
 
 /// [`run_plan`], also masking each literal in `known_secrets` wherever it
 /// appears in the output or the error.
+///
+/// # Panics
+///
+/// Must be polled on a tokio runtime with IO and time enabled (it spawns
+/// its output readers there).
 pub async fn run_plan_masked(
     plan: &Plan,
     env: &[(String, String)],
@@ -176,6 +181,9 @@ async fn run_steps(
         capture,
         writers: &writers,
     };
+    if plan.steps.is_empty() || plan.steps.iter().any(|step| step.pipeline.is_empty()) {
+        return Err(ExecError::EmptyPlan);
+    }
     let mut last = Status::Exited(0);
     for step in &plan.steps {
         let runs = match step.op {

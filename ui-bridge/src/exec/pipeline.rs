@@ -56,6 +56,10 @@ pub(super) enum ExecError {
     /// The plan was stopped by its timeout; not reported as an error.
     #[error("stopped by the timeout")]
     Stopped,
+    /// A plan or pipeline without commands says nothing to run; refusing is
+    /// safer than reporting a success.
+    #[error("the plan has an empty step; nothing was run")]
+    EmptyPlan,
     /// The working directory is gone or is not a directory.
     #[error("working directory {} does not exist or is not a directory", .cwd.display())]
     MissingCwd {
@@ -127,7 +131,7 @@ pub(super) struct Context<'a> {
 
 /// One started member of a pipeline.
 enum Member {
-    Process { child: Child, program: PathBuf },
+    Process { child: Box<Child>, program: PathBuf },
     Builtin(Status),
 }
 
@@ -175,7 +179,7 @@ pub(super) async fn run_pipeline(
                     pgid = child.id().and_then(|pid| i32::try_from(pid).ok());
                 }
                 members.push(Member::Process {
-                    child,
+                    child: Box::new(child),
                     program: exec.program.clone(),
                 });
             }
