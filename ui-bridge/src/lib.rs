@@ -1,1 +1,2 @@
 //! The exec host library.
+pub mod exec;

@@ -1,0 +1,181 @@
+//! Output capture: stdout and stderr read concurrently into one shared byte
+//! cap.
+//!
+//! It decides which bytes are kept: the first `cap` bytes of both streams
+//! together, in arrival order. It refuses to buffer the rest: bytes beyond
+//! the cap are read and dropped, so a chatty child never blocks on a full
+//! pipe and never grows our memory. Upholds DESIGN.md invariant 8 (output
+//! beyond the cap is dropped, not buffered).
+
+use std::io::PipeReader;
+use std::os::fd::OwnedFd;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::io::AsyncReadExt;
+use tokio::net::unix::pipe;
+use tokio::task::JoinHandle;
+
+/// Size of one read from a capture pipe.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// Which captured stream a byte belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stream {
+    /// The plan's captured stdout.
+    Stdout,
+    /// The plan's captured stderr.
+    Stderr,
+}
+
+/// The captured bytes of one plan, shared by the two readers and the
+/// builtins that write to stderr.
+#[derive(Debug)]
+pub(super) struct Capture {
+    cap: usize,
+    state: Mutex<Captured>,
+}
+
+/// What a plan printed, up to the cap.
+#[derive(Debug, Default)]
+pub(super) struct Captured {
+    /// Kept stdout bytes.
+    pub stdout: Vec<u8>,
+    /// Kept stderr bytes.
+    pub stderr: Vec<u8>,
+    /// Whether any byte was dropped.
+    pub truncated: bool,
+}
+
+impl Capture {
+    /// A capture keeping at most `cap` bytes over both streams.
+    pub(super) fn new(cap: usize) -> Self {
+        Self {
+            cap,
+            state: Mutex::new(Captured::default()),
+        }
+    }
+
+    /// Keeps what fits under the cap and drops the rest, noting the drop.
+    pub(super) fn push(&self, stream: Stream, bytes: &[u8]) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let used = state.stdout.len() + state.stderr.len();
+        let room = self.cap.saturating_sub(used);
+        let (kept, dropped) = bytes.split_at(room.min(bytes.len()));
+        match stream {
+            Stream::Stdout => state.stdout.extend_from_slice(kept),
+            Stream::Stderr => state.stderr.extend_from_slice(kept),
+        }
+        if !dropped.is_empty() {
+            state.truncated = true;
+        }
+    }
+
+    /// Takes what was captured so far, leaving the capture empty.
+    pub(super) fn take(&self) -> Captured {
+        std::mem::take(&mut *self.state.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// The two reader tasks of a plan.
+#[derive(Debug)]
+pub(super) struct Readers {
+    tasks: [JoinHandle<()>; 2],
+}
+
+impl Readers {
+    /// Starts one reader per capture pipe; each runs until every write end
+    /// is closed.
+    ///
+    /// # Panics
+    ///
+    /// Must be called inside a tokio runtime with IO enabled.
+    pub(super) fn start(
+        capture: &Arc<Capture>,
+        stdout: PipeReader,
+        stderr: PipeReader,
+    ) -> std::io::Result<Self> {
+        let stdout = pipe::Receiver::from_owned_fd(OwnedFd::from(stdout))?;
+        let stderr = pipe::Receiver::from_owned_fd(OwnedFd::from(stderr))?;
+        Ok(Self {
+            tasks: [
+                tokio::spawn(drain(stdout, Arc::clone(capture), Stream::Stdout)),
+                tokio::spawn(drain(stderr, Arc::clone(capture), Stream::Stderr)),
+            ],
+        })
+    }
+
+    /// Waits for both readers to reach end of file, at most `grace`; a
+    /// process that escaped its group and still holds a pipe open is not
+    /// waited for: its reader is aborted and later output is lost.
+    pub(super) async fn finish(self, grace: Duration) {
+        let [out, err] = self.tasks;
+        let (out_abort, err_abort) = (out.abort_handle(), err.abort_handle());
+        let joined = async {
+            let _ = out.await;
+            let _ = err.await;
+        };
+        if tokio::time::timeout(grace, joined).await.is_err() {
+            tracing::warn!(
+                "a process outside the plan's groups holds an output pipe; stopped reading"
+            );
+            out_abort.abort();
+            err_abort.abort();
+        }
+    }
+}
+
+/// Reads one pipe to end of file into the capture.
+async fn drain(mut pipe: pipe::Receiver, capture: Arc<Capture>, stream: Stream) {
+    let mut buf = vec![0u8; READ_CHUNK];
+    loop {
+        match pipe.read(&mut buf).await {
+            Ok(0) => return,
+            Ok(n) => capture.push(stream, buf.get(..n).unwrap_or_default()),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => {
+                tracing::warn!(?stream, %error, "reading captured output failed");
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_first_bytes_of_both_streams_under_one_cap() {
+        let capture = Capture::new(5);
+        capture.push(Stream::Stdout, b"abc");
+        capture.push(Stream::Stderr, b"defg");
+        capture.push(Stream::Stdout, b"h");
+        let got = capture.take();
+        assert_eq!(
+            (got.stdout, got.stderr, got.truncated),
+            (b"abc".to_vec(), b"de".to_vec(), true)
+        );
+    }
+
+    #[test]
+    fn output_exactly_at_the_cap_is_not_truncated() {
+        let capture = Capture::new(4);
+        capture.push(Stream::Stdout, b"ab");
+        capture.push(Stream::Stderr, b"cd");
+        capture.push(Stream::Stderr, b"");
+        let got = capture.take();
+        assert_eq!(
+            (got.stdout.len() + got.stderr.len(), got.truncated),
+            (4, false)
+        );
+    }
+
+    #[test]
+    fn a_zero_cap_keeps_nothing() {
+        let capture = Capture::new(0);
+        capture.push(Stream::Stdout, b"x");
+        let got = capture.take();
+        assert_eq!((got.stdout.len(), got.truncated), (0, true));
+    }
+}

@@ -1,0 +1,301 @@
+//! One pipeline of a plan: its commands spawned directly (no shell), wired
+//! with our own pipes, in one new process group, and waited for.
+//!
+//! It decides each command's stdin (heredoc body, previous pipe, or null),
+//! stdout and stderr (next pipe, captured stream, or `/dev/null`, as the
+//! plan's [`Sink`]s say), environment (cleared, then exactly what was given)
+//! and working directory. It refuses to start a command whose working
+//! directory is missing, whose argv is empty or whose environment cannot be
+//! passed intact. Upholds DESIGN.md invariant 4: what runs is the plan's argv
+//! and program, never text re-read by a shell.
+
+use std::io::{PipeReader, PipeWriter};
+use std::os::fd::OwnedFd;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::sync::Arc;
+
+use approvals_ipc::policy::plan::{PlannedCommand, PlannedExec, Sink};
+use tokio::io::AsyncWriteExt;
+use tokio::net::unix::pipe;
+use tokio::process::{Child, Command};
+use tokio::task::JoinHandle;
+
+use super::capture::{Capture, Stream};
+use super::groups::{Groups, Stopped};
+
+/// How a command or pipeline ended, as a shell would see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Status {
+    /// Exited with this code.
+    Exited(i32),
+    /// Killed by this signal.
+    Signaled(i32),
+}
+
+impl Status {
+    /// Whether `&&` continues and `||` skips.
+    pub(super) fn is_success(self) -> bool {
+        self == Status::Exited(0)
+    }
+
+    fn from_exit(status: ExitStatus) -> Self {
+        match (status.code(), status.signal()) {
+            (Some(code), _) => Status::Exited(code),
+            (None, Some(signal)) => Status::Signaled(signal),
+            // Neither a code nor a signal: count it as a failure.
+            (None, None) => Status::Exited(-1),
+        }
+    }
+}
+
+/// Why a plan could not run to its end.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum ExecError {
+    /// The plan was stopped by its timeout; not reported as an error.
+    #[error("stopped by the timeout")]
+    Stopped,
+    /// A plan or pipeline without commands says nothing to run; refusing is
+    /// safer than reporting a success.
+    #[error("the plan has an empty step; nothing was run")]
+    EmptyPlan,
+    /// The working directory is gone or is not a directory.
+    #[error("working directory {} does not exist or is not a directory", .cwd.display())]
+    MissingCwd {
+        /// The planned working directory.
+        cwd: PathBuf,
+    },
+    /// A plan with an empty argv cannot say what argv[0] is.
+    #[error("cannot run {}: the planned argv is empty", .program.display())]
+    EmptyArgv {
+        /// The planned program.
+        program: PathBuf,
+    },
+    /// A variable name or value a process cannot receive intact.
+    #[error(
+        "cannot pass environment variable {key:?}: names must be non-empty without '=' or NUL, values without NUL"
+    )]
+    BadEnv {
+        /// The offending name.
+        key: String,
+    },
+    /// The program could not be started.
+    #[error("cannot run {}: {source}", .program.display())]
+    Spawn {
+        /// The planned program.
+        program: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A pipe for stdio could not be made.
+    #[error("cannot create a pipe: {0}")]
+    Pipe(#[source] std::io::Error),
+    /// Waiting for a started program failed.
+    #[error("cannot wait for {}: {source}", .program.display())]
+    Wait {
+        /// The planned program.
+        program: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+}
+
+impl From<Stopped> for ExecError {
+    fn from(_: Stopped) -> Self {
+        ExecError::Stopped
+    }
+}
+
+/// The write ends of the plan's two capture pipes, cloned into each child
+/// that writes to a captured stream.
+#[derive(Debug)]
+pub(super) struct CaptureWriters {
+    /// Write end of the captured stdout.
+    pub stdout: PipeWriter,
+    /// Write end of the captured stderr.
+    pub stderr: PipeWriter,
+}
+
+/// What one plan's pipelines share.
+pub(super) struct Context<'a> {
+    /// The base environment of every child (already filtered).
+    pub env: &'a [(String, String)],
+    /// The plan's process groups.
+    pub groups: &'a Groups,
+    /// Captured output, for builtins' messages.
+    pub capture: &'a Arc<Capture>,
+    /// The capture pipes' write ends.
+    pub writers: &'a CaptureWriters,
+}
+
+/// One started member of a pipeline.
+enum Member {
+    Process { child: Box<Child>, program: PathBuf },
+    Builtin(Status),
+}
+
+/// Starts every command of `pipeline` in one new process group, waits for
+/// all of them, and returns the last command's status.
+///
+/// # Cancel safety
+///
+/// Dropping the future kills the direct children (`kill_on_drop`); the
+/// caller still signals the groups for their descendants.
+pub(super) async fn run_pipeline(
+    pipeline: &[PlannedCommand],
+    cx: &Context<'_>,
+) -> Result<Status, ExecError> {
+    let mut members = Vec::with_capacity(pipeline.len());
+    let mut feeders: Vec<JoinHandle<()>> = Vec::new();
+    let mut pgid: Option<i32> = None;
+    let mut previous: Option<PipeReader> = None;
+    let last_index = pipeline.len().saturating_sub(1);
+
+    for (index, command) in pipeline.iter().enumerate() {
+        let stdin = previous.take();
+        let (own_stdout, next) = if index == last_index {
+            (
+                cx.writers.stdout.try_clone().map_err(ExecError::Pipe)?,
+                None,
+            )
+        } else {
+            let (reader, writer) = std::io::pipe().map_err(ExecError::Pipe)?;
+            (writer, Some(reader))
+        };
+        match command {
+            PlannedCommand::Cd { dir } => members.push(Member::Builtin(cd(dir, cx.capture))),
+            PlannedCommand::Exec(exec) => {
+                let mut cmd = build_command(exec, cx, stdin, &own_stdout, &mut feeders)?;
+                cmd.process_group(pgid.unwrap_or(0));
+                let spawned = cx.groups.spawn(pgid.is_none(), &mut cmd);
+                // Close our copies of the child's stdio before anything else.
+                drop(cmd);
+                let child = spawned?.map_err(|source| ExecError::Spawn {
+                    program: exec.program.clone(),
+                    source,
+                })?;
+                if pgid.is_none() {
+                    pgid = child.id().and_then(|pid| i32::try_from(pid).ok());
+                }
+                members.push(Member::Process {
+                    child: Box::new(child),
+                    program: exec.program.clone(),
+                });
+            }
+        }
+        drop(own_stdout);
+        previous = next;
+    }
+    drop(previous);
+
+    let mut status = Status::Exited(0);
+    for member in members {
+        status = match member {
+            Member::Builtin(status) => status,
+            Member::Process { mut child, program } => {
+                let exit = child
+                    .wait()
+                    .await
+                    .map_err(|source| ExecError::Wait { program, source })?;
+                Status::from_exit(exit)
+            }
+        };
+    }
+    for feeder in feeders {
+        feeder.abort();
+    }
+    Ok(status)
+}
+
+/// The `cd` builtin: only its status matters, since later commands carry
+/// their own absolute working directory.
+fn cd(dir: &Path, capture: &Capture) -> Status {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Status::Exited(0),
+        Ok(_) => {
+            let line = format!("cd: {}: Not a directory\n", dir.display());
+            capture.push(Stream::Stderr, line.as_bytes());
+            Status::Exited(1)
+        }
+        Err(_) => {
+            let line = format!("cd: {}: No such file or directory\n", dir.display());
+            capture.push(Stream::Stderr, line.as_bytes());
+            Status::Exited(1)
+        }
+    }
+}
+
+/// Builds the command for one planned program: argv as planned, cleared
+/// environment, planned cwd and stdio.
+fn build_command(
+    exec: &PlannedExec,
+    cx: &Context<'_>,
+    piped_stdin: Option<PipeReader>,
+    own_stdout: &PipeWriter,
+    feeders: &mut Vec<JoinHandle<()>>,
+) -> Result<Command, ExecError> {
+    let Some((argv0, args)) = exec.argv.split_first() else {
+        return Err(ExecError::EmptyArgv {
+            program: exec.program.clone(),
+        });
+    };
+    if !std::fs::metadata(&exec.cwd).is_ok_and(|meta| meta.is_dir()) {
+        return Err(ExecError::MissingCwd {
+            cwd: exec.cwd.clone(),
+        });
+    }
+    let mut cmd = Command::new(&exec.program);
+    cmd.arg0(argv0)
+        .args(args)
+        .env_clear()
+        .current_dir(&exec.cwd)
+        .kill_on_drop(true);
+    for (key, value) in cx.env.iter().chain(&exec.env) {
+        if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
+            return Err(ExecError::BadEnv { key: key.clone() });
+        }
+        cmd.env(key, value);
+    }
+
+    let stdin = match (&exec.stdin, piped_stdin) {
+        (Some(body), _) => {
+            let (reader, writer) = std::io::pipe().map_err(ExecError::Pipe)?;
+            feeders.push(feed(writer, body.clone())?);
+            Stdio::from(reader)
+        }
+        (None, Some(reader)) => Stdio::from(reader),
+        (None, None) => Stdio::null(),
+    };
+    cmd.stdin(stdin)
+        .stdout(stdio_for(exec.stdout, own_stdout, cx.writers)?)
+        .stderr(stdio_for(exec.stderr, own_stdout, cx.writers)?);
+    Ok(cmd)
+}
+
+/// Maps a planned sink to a file descriptor: `Stdout` is the command's own
+/// stdout (the next pipe or the captured stdout), whatever its stdout field
+/// says, so `2>&1` and `>/dev/null` compose as the planner resolved them.
+fn stdio_for(
+    sink: Sink,
+    own_stdout: &PipeWriter,
+    writers: &CaptureWriters,
+) -> Result<Stdio, ExecError> {
+    let writer = match sink {
+        Sink::Null => return Ok(Stdio::null()),
+        Sink::Stdout => own_stdout,
+        Sink::Stderr => &writers.stderr,
+    };
+    writer.try_clone().map(Stdio::from).map_err(ExecError::Pipe)
+}
+
+/// Writes a heredoc body into a pipe from a task; a reader that exits early
+/// ends the task with a broken pipe, which is not an error.
+fn feed(writer: PipeWriter, body: String) -> Result<JoinHandle<()>, ExecError> {
+    let mut sender = pipe::Sender::from_owned_fd(OwnedFd::from(writer)).map_err(ExecError::Pipe)?;
+    Ok(tokio::spawn(async move {
+        if let Err(error) = sender.write_all(body.as_bytes()).await {
+            tracing::debug!(%error, "heredoc reader stopped early");
+        }
+    }))
+}
