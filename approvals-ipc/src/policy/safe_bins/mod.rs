@@ -207,6 +207,11 @@ pub fn builtin_profile(bin: &str) -> Option<SafeBinProfile> {
     })
 }
 
+/// Why `bin` has a built-in profile (what its operands are), for `explain`.
+pub fn builtin_profile_reason(bin: &str) -> Option<&'static str> {
+    profiles::builtin(bin).map(|b| b.reason)
+}
+
 /// Parses a custom profile (`safeBinProfiles.<bin>` in the policy) and
 /// checks that every flag is well formed and listed once.
 pub fn profile_from_json(bin: &str, v: &serde_json::Value) -> Result<SafeBinProfile, SafeBinError> {
