@@ -196,7 +196,7 @@ fn short_denied_letters_are_refused_anywhere_in_a_cluster() {
             // Put it behind every plain short flag.
             for plain in b.flags.iter().filter(|f| !f.starts_with("--")) {
                 let arg = format!("{plain}{letter}");
-                let got = check_usage(b.bin, &profile, &[arg.clone()]);
+                let got = check_usage(b.bin, &profile, std::slice::from_ref(&arg));
                 assert!(
                     matches!(got, Err(SafeBinRefusal::DeniedFlag { .. })),
                     "{} {arg}: {got:?}",
