@@ -1,0 +1,166 @@
+//! Argument guards: escalate an allowlisted command to *ask* when its
+//! arguments make the program run something else.
+//!
+//! Allowlisting `/usr/bin/git` trusts git, not `git -c core.pager=sh`. This
+//! module decides, from argv alone, whether a known program is being told to
+//! run inline code, code on stdin, another program, a script file the prompt
+//! does not show, to write or upload files, or to switch to a project
+//! outside the working directory. Plain use is never guarded. When the
+//! arguments cannot be understood (an unparsable sed script), it guards.
+//! Long options match any prefix of a guarded name (GNU abbreviation); short
+//! clusters are read letter by letter. Upholds DESIGN.md section 6 (Argument
+//! guards) and invariant 3.
+
+mod parse;
+mod scripts;
+mod table;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use parse::{Invocation, OptName};
+use table::{Guard, Layout};
+
+/// One guard that fired: which, and why in words a human can judge.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GuardHit {
+    /// Stable id, `family.construct` (`git.config-override`).
+    pub id: &'static str,
+    /// What was found and why it matters, naming the flag or construct.
+    pub reason: String,
+}
+
+/// What makes a guard fire.
+#[derive(Clone, Copy)]
+pub(crate) enum Trigger {
+    /// Any use of the program.
+    Always,
+    /// One of these options (`-x` letters in clusters, `--long` by prefix).
+    Opt(&'static [&'static str]),
+    /// One of these options with a directory value outside cwd.
+    OptOutsideCwd(&'static [&'static str]),
+    /// One of these options with one of these values.
+    OptValueIs(&'static [&'static str], &'static [&'static str]),
+    /// An option of these subcommands (empty: any subcommand).
+    SubOpt(&'static [&'static str], &'static [&'static str]),
+    /// The subcommand is one of these.
+    Subcommand(&'static [&'static str]),
+    /// An argument is exactly one of these words (find's expression).
+    Word(&'static [&'static str]),
+    /// An interpreter reading its program from stdin.
+    CodeOnStdin,
+    /// A program-specific inspection returning what it found.
+    Inspect(fn(&Invocation<'_>) -> Option<String>),
+}
+
+/// The guards `argv` trips. `program` is the basename of the resolved real
+/// path or of argv[0]; `argv` includes argv[0]; `stdin_is_input` says stdin
+/// carries data (a pipe or a heredoc). Unknown programs trip nothing.
+pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -> Vec<GuardHit> {
+    let args = argv.get(1..).unwrap_or(&[]);
+    let (program, args) = match program {
+        // A multi-call binary runs its first operand as the program.
+        "busybox" | "toybox" => match args.split_first() {
+            Some((applet, rest)) => (applet.as_str(), rest),
+            None => return Vec::new(),
+        },
+        _ => (program, args),
+    };
+    let Some(spec) = table::program_spec(program) else {
+        return Vec::new();
+    };
+    let inv = Invocation::parse(spec, args, cwd, stdin_is_input);
+    let mut hits = Vec::new();
+    for guard in table::guards_of(spec.family) {
+        if let Some(detail) = fire(guard, &inv) {
+            let reason = if detail.is_empty() {
+                format!("{program}: {}", guard.reason)
+            } else {
+                format!("{program} {detail}: {}", guard.reason)
+            };
+            tracing::debug!(guard = guard.id, %reason, "argument guard");
+            hits.push(GuardHit {
+                id: guard.id,
+                reason,
+            });
+        }
+    }
+    hits
+}
+
+/// `Some(what was found)` when `guard` fires on `inv`.
+fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
+    match guard.trigger {
+        Trigger::Always => Some(String::new()),
+        Trigger::Opt(names) => inv
+            .global_opts()
+            .find(|o| o.name.is_any(names))
+            .map(|o| o.shown()),
+        Trigger::OptOutsideCwd(names) => inv
+            .global_opts()
+            .filter(|o| o.name.is_any(names))
+            .find(|o| o.value.is_some_and(|v| parse::outside(inv.cwd, v)))
+            .map(|o| format!("{} (outside the working directory)", o.shown())),
+        Trigger::OptValueIs(names, values) => inv
+            .global_opts()
+            .find(|o| o.name.is_any(names) && o.value.is_some_and(|v| values.contains(&v)))
+            .map(|o| o.shown()),
+        Trigger::SubOpt(subs, names) => {
+            let sub = inv.subcommand?;
+            if !subs.is_empty() && !subs.contains(&sub) {
+                return None;
+            }
+            inv.sub_opts
+                .iter()
+                .find(|o| o.name.is_any(names))
+                .map(|o| format!("{sub} {}", o.shown()))
+        }
+        Trigger::Subcommand(subs) => inv
+            .subcommand
+            .filter(|s| subs.contains(s))
+            .map(str::to_owned),
+        Trigger::Word(words) => inv
+            .args
+            .iter()
+            .find(|a| words.contains(&a.as_str()))
+            .map(|a| a.to_owned()),
+        Trigger::CodeOnStdin => code_on_stdin(inv),
+        Trigger::Inspect(f) => f(inv),
+    }
+}
+
+/// An interpreter with stdin data and no program named by option or operand.
+fn code_on_stdin(inv: &Invocation<'_>) -> Option<String> {
+    if !inv.stdin_is_input || inv.spec.layout != Layout::OptionsFirst {
+        return None;
+    }
+    if inv
+        .opts
+        .iter()
+        .any(|o| o.name.is_any(inv.spec.program_opts))
+    {
+        return None;
+    }
+    match inv.operands.first() {
+        None => Some("with no script operand".to_owned()),
+        Some(&"-") => Some("-".to_owned()),
+        Some(_) => None,
+    }
+}
+
+impl OptName<'_> {
+    /// True when this option is one of `names`: a short letter exactly, a
+    /// long name when it is a non-empty prefix of the guarded name.
+    fn is_any(&self, names: &[&str]) -> bool {
+        names.iter().any(|n| match (self, n.strip_prefix("--")) {
+            (OptName::Long(tok), Some(long)) => !tok.is_empty() && long.starts_with(tok),
+            (OptName::Short(c), None) => {
+                let mut it = n.chars();
+                it.next() == Some('-') && it.next() == Some(*c) && it.next().is_none()
+            }
+            _ => false,
+        })
+    }
+}

@@ -1,0 +1,730 @@
+//! The guard data: which programs we parse, how their options take values,
+//! and every built-in guard with the reason shown to the human.
+//!
+//! Rows are sorted by id and each names one construct. A wrong value-taking
+//! entry could hide a guarded option inside a "value", so the option tables
+//! list only options known to take a separate value; anything unlisted is
+//! inspected as an option or operand (over-guarding, never under-guarding).
+
+use super::Trigger;
+use super::scripts;
+
+/// How a program's arguments are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Options anywhere (GNU permutation) until `--`.
+    Permuted,
+    /// Options until the first operand; the rest belongs to a script.
+    OptionsFirst,
+    /// Global options, then a subcommand with its own options (git).
+    GlobalThenSubcommand,
+    /// Options anywhere; the first operand is a subcommand (npm, pnpm).
+    SubcommandAnywhere,
+    /// Like `Permuted`, but a first argument without `-` is a bundle of
+    /// short options (`tar xzf`).
+    OldStyleBundle,
+}
+
+/// One program family.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProgramSpec {
+    /// The family's name, used as the prefix of its guard ids.
+    pub family: &'static str,
+    /// Executable names of the family (`gawk`, `mawk` …).
+    pub names: &'static [&'static str],
+    /// Also accept `name` followed by a version (`python3.11`, `perl5.36`).
+    pub versioned: bool,
+    /// How arguments are laid out.
+    pub layout: Layout,
+    /// Short options that take a value (attached or the next token).
+    pub value_shorts: &'static str,
+    /// Long options that take a value (after `=` or the next token).
+    pub value_longs: &'static [&'static str],
+    /// Options that name the code to run, so stdin is data, not code.
+    pub program_opts: &'static [&'static str],
+}
+
+const fn spec(
+    family: &'static str,
+    names: &'static [&'static str],
+    layout: Layout,
+    value_shorts: &'static str,
+    value_longs: &'static [&'static str],
+) -> ProgramSpec {
+    ProgramSpec {
+        family,
+        names,
+        versioned: false,
+        layout,
+        value_shorts,
+        value_longs,
+        program_opts: &[],
+    }
+}
+
+const fn interpreter(
+    family: &'static str,
+    names: &'static [&'static str],
+    value_shorts: &'static str,
+    value_longs: &'static [&'static str],
+    program_opts: &'static [&'static str],
+) -> ProgramSpec {
+    ProgramSpec {
+        family,
+        names,
+        versioned: true,
+        layout: Layout::OptionsFirst,
+        value_shorts,
+        value_longs,
+        program_opts,
+    }
+}
+
+/// The programs guards know, sorted by family.
+pub(crate) const PROGRAMS: &[ProgramSpec] = &[
+    ProgramSpec {
+        versioned: false,
+        program_opts: &[
+            "--exec",
+            "--file",
+            "--include",
+            "--source",
+            "-E",
+            "-e",
+            "-f",
+            "-i",
+        ],
+        ..spec(
+            "awk",
+            &["awk", "gawk", "mawk", "nawk", "original-awk"],
+            Layout::OptionsFirst,
+            "EFefilvW",
+            &[
+                "--assign",
+                "--exec",
+                "--field-separator",
+                "--file",
+                "--include",
+                "--load",
+                "--source",
+            ],
+        )
+    },
+    spec(
+        "bun",
+        &["bun"],
+        Layout::SubcommandAnywhere,
+        "ep",
+        &["--cwd", "--eval", "--preload", "--print"],
+    ),
+    spec(
+        "curl",
+        &["curl"],
+        Layout::Permuted,
+        "AbcCdDeEFHKmoPQrtTuUwxXyYz",
+        &[
+            "--alt-svc",
+            "--cacert",
+            "--capath",
+            "--cert",
+            "--config",
+            "--connect-timeout",
+            "--cookie",
+            "--cookie-jar",
+            "--data",
+            "--data-ascii",
+            "--data-binary",
+            "--data-raw",
+            "--data-urlencode",
+            "--dump-header",
+            "--etag-compare",
+            "--etag-save",
+            "--form",
+            "--form-string",
+            "--header",
+            "--hsts",
+            "--json",
+            "--key",
+            "--libcurl",
+            "--max-time",
+            "--output",
+            "--output-dir",
+            "--proxy",
+            "--range",
+            "--referer",
+            "--request",
+            "--stderr",
+            "--trace",
+            "--trace-ascii",
+            "--upload-file",
+            "--url",
+            "--user",
+            "--user-agent",
+            "--write-out",
+        ],
+    ),
+    spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
+    spec("find", &["bfs", "find", "gfind"], Layout::Permuted, "", &[]),
+    spec(
+        "git",
+        &["git"],
+        Layout::GlobalThenSubcommand,
+        "cC",
+        &[
+            "--attr-source",
+            "--config-env",
+            "--git-dir",
+            "--list-cmds",
+            "--namespace",
+            "--super-prefix",
+            "--work-tree",
+        ],
+    ),
+    interpreter("lua", &["lua", "luajit"], "el", &[], &["-e"]),
+    spec(
+        "make",
+        &["gmake", "make"],
+        Layout::Permuted,
+        "CEfIoW",
+        &[
+            "--assume-new",
+            "--assume-old",
+            "--directory",
+            "--eval",
+            "--file",
+            "--include-dir",
+            "--makefile",
+            "--new-file",
+            "--old-file",
+            "--what-if",
+        ],
+    ),
+    spec(
+        "man",
+        &["man"],
+        Layout::Permuted,
+        "CEKLMmPpRrSs",
+        &["--config-file", "--pager"],
+    ),
+    interpreter(
+        "node",
+        &["node", "nodejs"],
+        "eprC",
+        &[
+            "--conditions",
+            "--eval",
+            "--import",
+            "--loader",
+            "--print",
+            "--require",
+        ],
+        &["--eval", "--print", "--test", "-e", "-p"],
+    ),
+    spec(
+        "npm",
+        &["npm"],
+        Layout::SubcommandAnywhere,
+        "Cw",
+        &["--prefix", "--script-shell", "--workspace"],
+    ),
+    spec("npx", &["bunx", "npx", "pnpx"], Layout::Permuted, "", &[]),
+    interpreter("osascript", &["osascript"], "els", &[], &["-e"]),
+    spec(
+        "pager",
+        &["less", "more", "most", "pg"],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    interpreter("perl", &["perl"], "eEIMm", &[], &["-E", "-e"]),
+    interpreter(
+        "php",
+        &["php"],
+        "BcdEFfRrtz",
+        &[
+            "--process-begin",
+            "--process-code",
+            "--process-end",
+            "--process-file",
+            "--run",
+        ],
+        &[
+            "--process-begin",
+            "--process-code",
+            "--process-end",
+            "--process-file",
+            "--run",
+            "-B",
+            "-E",
+            "-F",
+            "-R",
+            "-f",
+            "-r",
+        ],
+    ),
+    spec(
+        "pnpm",
+        &["pnpm"],
+        Layout::SubcommandAnywhere,
+        "Cw",
+        &["--dir", "--filter", "--workspace"],
+    ),
+    spec("pwsh", &["powershell", "pwsh"], Layout::Permuted, "", &[]),
+    interpreter(
+        "python",
+        &["pypy", "python"],
+        "cmWXQ",
+        &["--check-hash-based-pycs"],
+        &["-c", "-m"],
+    ),
+    spec(
+        "rg",
+        &["rg", "ripgrep"],
+        Layout::Permuted,
+        "ABCEefgjMmrTtv",
+        &["--pre-glob", "--regexp"],
+    ),
+    interpreter("rscript", &["Rscript"], "e", &[], &["-e"]),
+    interpreter("ruby", &["ruby"], "CEeFIr", &[], &["-e"]),
+    spec(
+        "sed",
+        &["gsed", "sed"],
+        Layout::Permuted,
+        "efl",
+        &["--expression", "--file", "--line-length"],
+    ),
+    spec(
+        "tar",
+        &["bsdtar", "gtar", "tar"],
+        Layout::OldStyleBundle,
+        "bCfFgHIKLNTVX",
+        &[
+            "--checkpoint-action",
+            "--directory",
+            "--exclude",
+            "--file",
+            "--files-from",
+            "--format",
+            "--group",
+            "--info-script",
+            "--mode",
+            "--new-volume-script",
+            "--owner",
+            "--rsh-command",
+            "--to-command",
+            "--transform",
+            "--use-compress-program",
+        ],
+    ),
+    spec(
+        "wget",
+        &["wget"],
+        Layout::Permuted,
+        "aABDeiIlOoPQRtTUwX",
+        &[
+            "--append-output",
+            "--body-data",
+            "--body-file",
+            "--config",
+            "--directory-prefix",
+            "--execute",
+            "--input-file",
+            "--output-document",
+            "--output-file",
+            "--post-data",
+            "--post-file",
+            "--use-askpass",
+        ],
+    ),
+    spec("xargs", &["gxargs", "xargs"], Layout::Permuted, "", &[]),
+    spec(
+        "yarn",
+        &["yarn"],
+        Layout::SubcommandAnywhere,
+        "",
+        &["--cwd"],
+    ),
+];
+
+/// One built-in guard.
+pub(crate) struct Guard {
+    /// `family.construct`, stable, shown in audit records.
+    pub id: &'static str,
+    /// What triggers it.
+    pub trigger: Trigger,
+    /// Why it escalates to a human, shown in the prompt.
+    pub reason: &'static str,
+}
+
+const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
+    Guard {
+        id,
+        trigger,
+        reason,
+    }
+}
+
+use Trigger::{
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, SubOpt, Subcommand, Word,
+};
+
+const INLINE: &str = "runs inline code that no allowlist entry covers";
+const STDIN: &str = "runs code read from stdin";
+
+/// Every built-in guard, sorted by id; the family is the id's prefix.
+pub(crate) const GUARDS: &[Guard] = &[
+    g("awk.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "awk.load",
+        Opt(&["--load", "-l"]),
+        "loads a shared library into awk",
+    ),
+    g(
+        "awk.program",
+        Inspect(scripts::awk_program),
+        "the awk program can run commands or write files",
+    ),
+    g(
+        "awk.program-file",
+        Opt(&["--exec", "--file", "--include", "-E", "-f", "-i"]),
+        "runs awk code from a file the prompt does not show",
+    ),
+    g(
+        "awk.w-option",
+        Opt(&["-W"]),
+        "passes implementation options such as mawk `-W exec`",
+    ),
+    g(
+        "awk.write-file",
+        Opt(&[
+            "--dump-variables",
+            "--pretty-print",
+            "--profile",
+            "-d",
+            "-o",
+            "-p",
+        ]),
+        "writes a file named by the option",
+    ),
+    g(
+        "bun.inline-code",
+        Opt(&["--eval", "--print", "-e", "-p"]),
+        INLINE,
+    ),
+    g(
+        "bun.package-runner",
+        Subcommand(&["x"]),
+        "downloads and runs a package",
+    ),
+    g("bun.stdin-script", Word(&["-"]), STDIN),
+    g(
+        "curl.config",
+        Opt(&["--config", "-K"]),
+        "reads options from a file, which can set any of them",
+    ),
+    g(
+        "curl.output",
+        Opt(&[
+            "--cookie-jar",
+            "--dump-header",
+            "--etag-save",
+            "--libcurl",
+            "--output",
+            "--output-dir",
+            "--remote-name",
+            "--remote-name-all",
+            "--stderr",
+            "--trace",
+            "--trace-ascii",
+            "-D",
+            "-O",
+            "-c",
+            "-o",
+        ]),
+        "writes a local file",
+    ),
+    g(
+        "curl.send-file",
+        Inspect(scripts::curl_file_data),
+        "sends the contents of a local file",
+    ),
+    g(
+        "curl.upload",
+        Opt(&["--upload-file", "-T"]),
+        "uploads a local file",
+    ),
+    g("deno.eval", Subcommand(&["eval", "repl"]), INLINE),
+    g("deno.stdin-script", Word(&["-"]), STDIN),
+    g("find.delete", Word(&["-delete"]), "deletes every match"),
+    g(
+        "find.exec",
+        Word(&["-exec", "-execdir", "-ok", "-okdir"]),
+        "runs a command for each match",
+    ),
+    g(
+        "find.write-file",
+        Word(&["-fls", "-fprint", "-fprint0", "-fprintf"]),
+        "writes a file named in the expression",
+    ),
+    g(
+        "git.clone-config",
+        SubOpt(&["clone"], &["--config", "--template", "-c"]),
+        "sets config or hooks for the new repository",
+    ),
+    g(
+        "git.config-env",
+        Opt(&["--config-env"]),
+        "git --config-env sets config that can run commands",
+    ),
+    g(
+        "git.config-override",
+        Opt(&["-c"]),
+        "git -c sets config that can run commands",
+    ),
+    g(
+        "git.config-write",
+        Inspect(scripts::git_config),
+        "sets git config that names a program to run",
+    ),
+    g(
+        "git.exec-path",
+        Opt(&["--exec-path"]),
+        "runs git helpers from another directory",
+    ),
+    g(
+        "git.other-repo",
+        OptOutsideCwd(&["-C"]),
+        "switches to a project outside the working directory",
+    ),
+    g(
+        "git.remote-program",
+        SubOpt(&[], &["--exec", "--receive-pack", "--upload-pack"]),
+        "names a program git runs on a remote or locally",
+    ),
+    g(
+        "git.repo-override",
+        Opt(&["--git-dir", "--work-tree"]),
+        "points git at another repository, whose config can run commands",
+    ),
+    g(
+        "git.run-command",
+        Inspect(scripts::git_runs_command),
+        "the subcommand runs a command it is given",
+    ),
+    g(
+        "git.tool-command",
+        SubOpt(
+            &["clone", "difftool", "grep", "ls-remote", "rebase"],
+            &["--extcmd", "--open-files-in-pager", "-O", "-u", "-x"],
+        ),
+        "runs a command given on the command line",
+    ),
+    g("lua.code-on-stdin", CodeOnStdin, STDIN),
+    g("lua.inline-code", Opt(&["-e"]), INLINE),
+    g(
+        "make.eval",
+        Opt(&["--eval", "-E"]),
+        "evaluates make code given on the command line",
+    ),
+    g(
+        "make.makefile-stdin",
+        OptValueIs(&["--file", "--makefile", "-f"], &["-"]),
+        "reads the makefile from stdin",
+    ),
+    g(
+        "make.other-dir",
+        OptOutsideCwd(&["--directory", "-C"]),
+        "switches to a project outside the working directory",
+    ),
+    g(
+        "make.variable-override",
+        Inspect(scripts::make_assignment),
+        "a command-line variable can replace the commands make runs (CC=, SHELL=)",
+    ),
+    g(
+        "man.browser",
+        Opt(&["--html", "-H"]),
+        "runs a browser program",
+    ),
+    g(
+        "man.pager",
+        Opt(&["--pager", "-P"]),
+        "runs a pager program of the caller's choosing",
+    ),
+    g("node.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "node.inline-code",
+        Opt(&["--eval", "--print", "-e", "-p"]),
+        INLINE,
+    ),
+    g(
+        "npm.exec",
+        Subcommand(&["create", "exec", "init", "x"]),
+        "downloads or runs a package binary",
+    ),
+    g(
+        "npm.other-project",
+        OptOutsideCwd(&["--prefix", "-C"]),
+        "switches to a project outside the working directory",
+    ),
+    g(
+        "npm.script-shell",
+        Opt(&["--script-shell"]),
+        "runs scripts with a shell of the caller's choosing",
+    ),
+    g("npx.always", Always, "downloads and runs a package"),
+    g("osascript.code-on-stdin", CodeOnStdin, STDIN),
+    g("osascript.inline-code", Opt(&["-e"]), INLINE),
+    g(
+        "pager.always",
+        Always,
+        "a pager can run shell commands (`!cmd`) and open other files",
+    ),
+    g("perl.code-on-stdin", CodeOnStdin, STDIN),
+    g("perl.inline-code", Opt(&["-E", "-e"]), INLINE),
+    g("php.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "php.inline-code",
+        Opt(&[
+            "--process-begin",
+            "--process-code",
+            "--process-end",
+            "--run",
+            "-B",
+            "-E",
+            "-R",
+            "-r",
+        ]),
+        INLINE,
+    ),
+    g(
+        "pnpm.exec",
+        Subcommand(&["create", "dlx", "exec"]),
+        "downloads or runs a package binary",
+    ),
+    g(
+        "pnpm.other-project",
+        OptOutsideCwd(&["--dir", "-C"]),
+        "switches to a project outside the working directory",
+    ),
+    g("pwsh.inline-code", Inspect(scripts::pwsh_command), INLINE),
+    g("python.code-on-stdin", CodeOnStdin, STDIN),
+    g("python.inline-code", Opt(&["-c"]), INLINE),
+    g(
+        "rg.preprocessor",
+        Opt(&["--pre"]),
+        "runs a preprocessor program on every file",
+    ),
+    g("rscript.code-on-stdin", CodeOnStdin, STDIN),
+    g("rscript.inline-code", Opt(&["-e"]), INLINE),
+    g("ruby.code-on-stdin", CodeOnStdin, STDIN),
+    g("ruby.inline-code", Opt(&["-e"]), INLINE),
+    g(
+        "sed.in-place",
+        Opt(&["--in-place", "-i"]),
+        "edits files in place",
+    ),
+    g(
+        "sed.script",
+        Inspect(scripts::sed_scripts),
+        "the sed script can run commands or write files",
+    ),
+    g(
+        "sed.script-file",
+        Opt(&["--file", "-f"]),
+        "reads the sed script from a file the prompt does not show",
+    ),
+    g(
+        "tar.checkpoint-action",
+        Opt(&["--checkpoint-action"]),
+        "runs an action, possibly a command, at checkpoints",
+    ),
+    g(
+        "tar.compress-program",
+        Opt(&["--use-compress-program", "-I"]),
+        "runs a compression program of the caller's choosing",
+    ),
+    g(
+        "tar.info-script",
+        Opt(&["--info-script", "--new-volume-script", "-F"]),
+        "runs a script at the end of each volume",
+    ),
+    g(
+        "tar.rsh-command",
+        Opt(&["--rsh-command"]),
+        "runs a remote-shell program of the caller's choosing",
+    ),
+    g(
+        "tar.to-command",
+        Opt(&["--to-command"]),
+        "pipes each extracted file into a command",
+    ),
+    g(
+        "wget.askpass",
+        Opt(&["--use-askpass"]),
+        "runs a password program",
+    ),
+    g(
+        "wget.config",
+        Opt(&["--config"]),
+        "reads options from a file, which can set any of them",
+    ),
+    g(
+        "wget.execute",
+        Opt(&["--execute", "-e"]),
+        "runs a wgetrc command, which can set any option",
+    ),
+    g(
+        "wget.input-file",
+        Opt(&["--input-file", "-i"]),
+        "reads the URLs to fetch from a file",
+    ),
+    g(
+        "wget.output",
+        Opt(&[
+            "--append-output",
+            "--output-document",
+            "--output-file",
+            "-O",
+            "-a",
+            "-o",
+        ]),
+        "writes a file at a chosen path",
+    ),
+    g(
+        "wget.post-file",
+        Opt(&["--body-file", "--post-file"]),
+        "sends the contents of a local file",
+    ),
+    g(
+        "xargs.always",
+        Always,
+        "runs a command built from its input",
+    ),
+    g(
+        "yarn.exec",
+        Subcommand(&["create", "dlx", "exec"]),
+        "downloads or runs a package binary",
+    ),
+];
+
+/// The spec of `program`'s family, by exact name or name plus version.
+pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
+    let name = program.strip_suffix(".exe").unwrap_or(program);
+    PROGRAMS.iter().find(|s| {
+        s.names.iter().any(|n| {
+            name == *n
+                || (s.versioned
+                    && name
+                        .strip_prefix(n)
+                        .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
+        })
+    })
+}
+
+/// The guards of one family, in table order.
+pub(crate) fn guards_of(family: &str) -> impl Iterator<Item = &'static Guard> {
+    GUARDS
+        .iter()
+        .filter(move |g| g.id.split_once('.').is_some_and(|(f, _)| f == family))
+}

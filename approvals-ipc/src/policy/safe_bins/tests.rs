@@ -1,0 +1,409 @@
+use super::*;
+use proptest::prelude::*;
+
+fn argv(s: &[&str]) -> Vec<String> {
+    s.iter().map(|a| (*a).to_owned()).collect()
+}
+
+fn usage(bin: &str, args: &[&str]) -> Result<(), &'static str> {
+    let profile = builtin_profile(bin).expect("bin has a built-in profile");
+    check_usage(bin, &profile, &argv(args)).map_err(|r| r.code())
+}
+
+const OK: Result<(), &str> = Ok(());
+
+#[test]
+fn ordinary_filter_use_passes_and_abuse_is_refused() {
+    let table: &[(&str, &[&str], Result<(), &str>)] = &[
+        // Ordinary use.
+        ("head", &["-n", "5"], OK),
+        ("head", &["-5"], OK),
+        ("head", &["-n5"], OK),
+        ("head", &["--lines=5"], OK),
+        ("head", &["--li", "5"], OK),
+        ("head", &["-c", "100", "-q"], OK),
+        ("head", &["-n", "-5"], OK),
+        ("head", &[], OK),
+        ("tail", &["-n", "+2"], OK),
+        ("tail", &["-c", "100"], OK),
+        ("tail", &["-20"], OK),
+        ("wc", &["-l"], OK),
+        ("wc", &["-lw"], OK),
+        ("cut", &["-d:", "-f1"], OK),
+        ("cut", &["-d", ",", "-f", "2-3"], OK),
+        ("cut", &["--delimiter=:", "--fields=1,3"], OK),
+        ("tr", &["a-z", "A-Z"], OK),
+        ("tr", &["-d", "\\r"], OK),
+        ("tr", &["-s", " "], OK),
+        ("tr", &["-d", "--", "-x"], OK),
+        ("uniq", &["-c"], OK),
+        ("uniq", &["-2"], OK),
+        ("uniq", &["-f", "1", "-i"], OK),
+        ("sort", &["-rn"], OK),
+        ("sort", &["-k2,2", "-t,"], OK),
+        ("sort", &["-u", "--key=1", "--field-separator", ":"], OK),
+        ("grep", &["-i", "-e", "foo"], OK),
+        ("grep", &["-ie", "foo"], OK),
+        ("grep", &["-v", "--regexp=bar", "-c"], OK),
+        ("grep", &["-3", "-e", "x"], OK),
+        ("jq", &[".name"], OK),
+        ("jq", &["-r", ".[] | .id"], OK),
+        ("jq", &["-c", "{a: .b}"], OK),
+        ("jq", &["."], OK),
+        ("jq", &["--arg", "k", "v", ".[$k]"], OK),
+        ("jq", &["-n", "1 + 2"], OK),
+        // Operands are files.
+        ("head", &["secret.txt"], Err("too-many-positionals")),
+        ("head", &["-n", "5", "notes"], Err("too-many-positionals")),
+        ("wc", &["-l", "--", "-l"], Err("too-many-positionals")),
+        ("tail", &["+2"], Err("too-many-positionals")),
+        ("tr", &[], Err("too-few-positionals")),
+        ("tr", &["a", "b", "c"], Err("too-many-positionals")),
+        ("jq", &[".", "data.json"], Err("too-many-positionals")),
+        ("head", &["-"], Err("too-many-positionals")),
+        // Path-like operands.
+        ("tr", &["/etc/passwd"], Err("path-like")),
+        ("tr", &["./x", "y"], Err("path-like")),
+        ("tr", &["../x", "y"], Err("path-like")),
+        ("tr", &["~/x", "y"], Err("path-like")),
+        ("tr", &["a", "C:\\x"], Err("path-like")),
+        ("tr", &["\\\\host\\share", "y"], Err("path-like")),
+        // Glob and expansion characters, also in flag values (class 2, 20).
+        (
+            "head",
+            &["-c${IFS}16${IFS}${OPENCLAW_CONFIG_PATH}"],
+            Err("glob-or-expansion"),
+        ),
+        ("head", &["-n", "$N"], Err("glob-or-expansion")),
+        ("head", &["--lines=`id`"], Err("glob-or-expansion")),
+        ("tail", &["*"], Err("glob-or-expansion")),
+        ("tr", &["[:lower:]", "[:upper:]"], Err("glob-or-expansion")),
+        ("tr", &["a?", "b"], Err("glob-or-expansion")),
+        ("cut", &["-d", "{", "-f1"], Err("glob-or-expansion")),
+        ("grep", &["-e", "a.*b"], Err("glob-or-expansion")),
+        (
+            "jq",
+            &["--arg", "k", "$HOME", "."],
+            Err("glob-or-expansion"),
+        ),
+        // Denied flags, any spelling (classes 5 and 6).
+        ("sort", &["-o", "/etc/x"], Err("denied-flag")),
+        ("sort", &["-ro", "x"], Err("denied-flag")),
+        ("sort", &["--output=x"], Err("denied-flag")),
+        ("sort", &["--compress-prog=sh"], Err("denied-flag")),
+        ("sort", &["--compress-program", "sh"], Err("denied-flag")),
+        ("sort", &["--files0-from=list"], Err("denied-flag")),
+        ("sort", &["--random-source=f"], Err("denied-flag")),
+        ("sort", &["-T", "d"], Err("denied-flag")),
+        ("sort", &["--temp=d"], Err("denied-flag")),
+        ("grep", &["-r", "-e", "secret"], Err("denied-flag")),
+        ("grep", &["-Re", "secret"], Err("denied-flag")),
+        ("grep", &["--recursive"], Err("denied-flag")),
+        ("grep", &["--rec"], Err("denied-flag")),
+        ("grep", &["-f", "patterns"], Err("denied-flag")),
+        ("grep", &["--file=patterns"], Err("denied-flag")),
+        ("grep", &["-d", "recurse"], Err("denied-flag")),
+        ("grep", &["--directories=recurse"], Err("denied-flag")),
+        ("grep", &["--exclude-from=f"], Err("denied-flag")),
+        ("wc", &["--files0-from=list"], Err("denied-flag")),
+        ("wc", &["--files0=list"], Err("denied-flag")),
+        ("tail", &["-f"], Err("denied-flag")),
+        ("tail", &["-F"], Err("denied-flag")),
+        ("tail", &["--follow"], Err("denied-flag")),
+        ("tail", &["--fo"], Err("denied-flag")),
+        ("tail", &["-nf"], OK), // -n takes "f" as its value; tail then fails on it
+        ("jq", &["-f", "prog.jq"], Err("denied-flag")),
+        ("jq", &["--from-file", "prog.jq"], Err("denied-flag")),
+        ("jq", &["-L", "lib", "."], Err("denied-flag")),
+        ("jq", &["--rawfile", "a", "f", "."], Err("denied-flag")),
+        ("jq", &["--slurpfile", "a", "f", "."], Err("denied-flag")),
+        ("jq", &["--argfile", "a", "f", "."], Err("denied-flag")),
+        ("jq", &[".", "--args", "x"], Err("denied-flag")),
+        ("jq", &["--jsonargs", "."], Err("denied-flag")),
+        // Unknown, ambiguous, misused flags.
+        ("head", &["--ver"], Err("ambiguous-flag")),
+        ("head", &["--nope"], Err("unknown-flag")),
+        ("head", &["-x"], Err("unknown-flag")),
+        ("head", &["-5x"], Err("unknown-flag")),
+        ("wc", &["-5"], Err("unknown-flag")),
+        ("cut", &["-2"], Err("unknown-flag")),
+        ("tr", &["-Z", "a"], Err("unknown-flag")),
+        ("wc", &["--lines=3"], Err("unexpected-value")),
+        ("head", &["-n"], Err("missing-value")),
+        ("jq", &["--arg", "k"], Err("missing-value")),
+        ("jq", &["--arg=k", "v", "."], Err("unexpected-value")),
+        // The jq gate (class 19).
+        ("jq", &["-n", "env"], Err("jq-filter")),
+        ("jq", &["$ENV.KEY"], Err("jq-filter")),
+        ("jq", &[".env"], Err("jq-filter")),
+        ("jq", &["\"env\""], Err("jq-filter")),
+        ("jq", &["input"], Err("jq-filter")),
+        ("jq", &["[inputs]"], Err("jq-filter")),
+        ("jq", &["input_filename"], Err("jq-filter")),
+        ("jq", &["import \"a\" as a; ."], Err("jq-filter")),
+        ("jq", &["include \"a\"; ."], Err("jq-filter")),
+        ("jq", &["debug"], Err("jq-filter")),
+        ("jq", &["stderr"], Err("jq-filter")),
+        ("jq", &["$__loc__"], Err("jq-filter")),
+        ("jq", &["modulemeta"], Err("jq-filter")),
+        ("jq", &["`id`"], Err("jq-filter")),
+        ("jq", &[".environment"], OK),
+    ];
+    for (bin, args, want) in table {
+        assert_eq!(usage(bin, args), *want, "{bin} {args:?}");
+    }
+}
+
+#[test]
+fn denied_flags_are_refused_under_every_unique_abbreviation() {
+    for b in profiles::BUILTINS {
+        let profile = builtin_profile(b.bin).expect("built-in");
+        let longs: Vec<&str> = b
+            .flags
+            .iter()
+            .chain(b.value_flags)
+            .copied()
+            .chain(b.denied.iter().map(|d| d.flag))
+            .filter_map(|f| f.strip_prefix("--"))
+            .collect();
+        for d in b.denied.iter().filter_map(|d| d.flag.strip_prefix("--")) {
+            for len in 1..=d.len() {
+                let prefix = &d[..len];
+                let unique = longs.iter().filter(|n| n.starts_with(prefix)).count() == 1;
+                let exact = longs.contains(&prefix);
+                if !(unique || exact) || (exact && prefix != d) {
+                    continue;
+                }
+                for arg in [format!("--{prefix}"), format!("--{prefix}=x")] {
+                    let got = check_usage(b.bin, &profile, &[arg.clone(), "x".into()]);
+                    assert!(
+                        matches!(got, Err(SafeBinRefusal::DeniedFlag { .. })),
+                        "{} {arg}: {got:?}",
+                        b.bin
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn short_denied_letters_are_refused_anywhere_in_a_cluster() {
+    for b in profiles::BUILTINS {
+        let profile = builtin_profile(b.bin).expect("built-in");
+        for d in b.denied.iter().filter(|d| !d.flag.starts_with("--")) {
+            let letter = &d.flag[1..];
+            // Put it behind every plain short flag.
+            for plain in b.flags.iter().filter(|f| !f.starts_with("--")) {
+                let arg = format!("{plain}{letter}");
+                let got = check_usage(b.bin, &profile, std::slice::from_ref(&arg));
+                assert!(
+                    matches!(got, Err(SafeBinRefusal::DeniedFlag { .. })),
+                    "{} {arg}: {got:?}",
+                    b.bin
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn custom_profile_cannot_reallow_a_builtin_denied_flag() {
+    let v = serde_json::json!({"maxPositional": 0, "allowedValueFlags": ["-o", "--output"]});
+    let profile = profile_from_json("sort", &v).expect("valid profile");
+    let got = check_usage("sort", &profile, &argv(&["-o", "x"]));
+    assert!(
+        matches!(got, Err(SafeBinRefusal::DeniedFlag { .. })),
+        "{got:?}"
+    );
+    let got = check_usage("sort", &profile, &argv(&["--out=x"]));
+    assert!(
+        matches!(got, Err(SafeBinRefusal::DeniedFlag { .. })),
+        "{got:?}"
+    );
+}
+
+#[test]
+fn custom_profile_parses_and_applies() {
+    let v = serde_json::json!({"minPositional": 0, "maxPositional": 1, "allowedFlags": ["-x"]});
+    let profile = profile_from_json("mytool", &v).expect("valid profile");
+    assert_eq!(
+        profile,
+        SafeBinProfile {
+            min_positional: 0,
+            max_positional: 1,
+            allowed_flags: vec!["-x".into()],
+            allowed_value_flags: vec![],
+            denied_flags: vec![],
+        }
+    );
+    assert_eq!(
+        check_usage("mytool", &profile, &argv(&["-x", "word"])),
+        Ok(())
+    );
+    assert!(check_usage("mytool", &profile, &argv(&["-y"])).is_err());
+}
+
+#[test]
+fn malformed_custom_profiles_are_rejected() {
+    let cases: &[(&str, serde_json::Value)] = &[
+        ("t", serde_json::json!({"maxPositional": 1, "bogus": true})),
+        ("t", serde_json::json!({"maxPositional": "one"})),
+        ("t", serde_json::json!({"allowedFlags": ["x"]})),
+        ("t", serde_json::json!({"allowedFlags": ["-xy"]})),
+        ("t", serde_json::json!({"allowedFlags": ["--a=b"]})),
+        ("t", serde_json::json!({"allowedFlags": ["---a"]})),
+        (
+            "t",
+            serde_json::json!({"allowedFlags": ["-x"], "deniedFlags": ["-x"]}),
+        ),
+        (
+            "t",
+            serde_json::json!({"minPositional": 2, "maxPositional": 1}),
+        ),
+        ("t", serde_json::json!({"maxPositional": 1000})),
+        ("a/b", serde_json::json!({})),
+        ("", serde_json::json!({})),
+    ];
+    for (bin, v) in cases {
+        assert!(profile_from_json(bin, v).is_err(), "{bin} {v}");
+    }
+}
+
+#[test]
+fn a_missing_list_defaults_to_empty() {
+    let profile = profile_from_json("t", &serde_json::json!({})).expect("valid");
+    assert_eq!(profile, SafeBinProfile::default());
+}
+
+#[test]
+fn bins_without_a_profile_have_none() {
+    for bin in ["cat", "awk", "sed", "sh", "python3", "xargs", "HEAD"] {
+        assert_eq!(builtin_profile(bin), None, "{bin}");
+    }
+    for bin in DEFAULT_SAFE_BINS {
+        assert!(builtin_profile(bin).is_some(), "{bin}");
+    }
+}
+
+#[test]
+fn builtin_tables_are_sorted_unique_and_explained() {
+    let bins: Vec<&str> = profiles::BUILTINS.iter().map(|b| b.bin).collect();
+    let mut sorted = bins.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(bins, sorted);
+    for b in profiles::BUILTINS {
+        assert!(!b.reason.is_empty(), "{}", b.bin);
+        assert!(b.min_positional <= b.max_positional, "{}", b.bin);
+        let mut all: Vec<&str> = b.flags.to_vec();
+        all.extend(b.value_flags);
+        all.extend(b.denied.iter().map(|d| d.flag));
+        for list in [b.flags, b.value_flags] {
+            assert!(
+                list.windows(2).all(|w| w[0] < w[1]),
+                "{} unsorted: {list:?}",
+                b.bin
+            );
+        }
+        assert!(
+            b.denied.windows(2).all(|w| w[0].flag < w[1].flag),
+            "{}",
+            b.bin
+        );
+        assert!(b.denied.iter().all(|d| !d.reason.is_empty()), "{}", b.bin);
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "{} lists a flag twice", b.bin);
+        assert!(all.iter().all(|f| well_formed_flag(f)), "{}", b.bin);
+    }
+    let names: Vec<&str> = jq::DENIED_IDENTS.iter().map(|(n, _)| *n).collect();
+    assert!(names.windows(2).all(|w| w[0] < w[1]));
+    assert!(jq::DENIED_IDENTS.iter().all(|(_, r)| !r.is_empty()));
+    assert!(
+        profiles::NUMERIC_SHORTHAND
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0)
+    );
+}
+
+#[test]
+fn trusted_dirs_keep_defaults_and_drop_writable_or_user_dirs() {
+    let extra: Vec<String> = [
+        "relative/bin",
+        "/usr/local/bin",
+        "/snap/bin",
+        "/home/u/bin",
+        "/Users/u/bin",
+        "/opt/x/.nvm/versions/bin",
+        "/opt/x/.local/bin",
+        "/tmp",
+        "/tmp/bin",
+        "/usr/bin/../../tmp",
+        "/",
+        "/nonexistent-trusted-dir-for-test",
+        "/usr/sbin",
+        "/usr/bin",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let (dirs, warnings) = trusted_dirs(&extra);
+    let want: Vec<std::path::PathBuf> = ["/bin", "/usr/bin", "/usr/sbin"]
+        .iter()
+        .map(std::path::PathBuf::from)
+        .collect();
+    assert_eq!(dirs, want);
+    assert_eq!(warnings.len(), 12, "{warnings:#?}");
+}
+
+#[test]
+fn in_trusted_dir_requires_the_exact_parent() {
+    let dirs = vec![std::path::PathBuf::from("/usr/bin")];
+    assert!(in_trusted_dir(std::path::Path::new("/usr/bin/head"), &dirs));
+    assert!(!in_trusted_dir(
+        std::path::Path::new("/usr/bin/x/head"),
+        &dirs
+    ));
+    assert!(!in_trusted_dir(
+        std::path::Path::new("/usr/local/bin/head"),
+        &dirs
+    ));
+}
+
+proptest! {
+    #[test]
+    fn any_arg_with_a_glob_or_expansion_char_is_refused(
+        bin in prop::sample::select(vec!["cut", "grep", "head", "sort", "tail", "tr", "uniq", "wc"]),
+        before in "[a-z0-9:,=-]{0,6}",
+        special in prop::sample::select(FORBIDDEN_CHARS.to_vec()),
+        after in "[a-z0-9:,=-]{0,6}",
+        prefix in prop::sample::select(vec!["", "-", "--", "-n", "--lines=", "-e"]),
+        position in 0usize..3,
+    ) {
+        let profile = builtin_profile(bin).expect("built-in");
+        let bad = format!("{prefix}{before}{special}{after}");
+        let mut args = vec!["a".to_owned(); 2];
+        args.insert(position.min(args.len()), bad);
+        // Whatever the other refusals, the arg must never pass.
+        prop_assert!(check_usage(bin, &profile, &args).is_err());
+        // And alone, as a value of an allowed value flag, it is refused for its characters.
+        let value_flag = profile.allowed_value_flags.first().cloned();
+        if let Some(flag) = value_flag {
+            let got = check_usage(bin, &profile, &[flag, format!("{before}{special}{after}")]);
+            prop_assert_eq!(got.map_err(|r| r.code()), Err("glob-or-expansion"));
+        }
+    }
+
+    #[test]
+    fn jq_filters_mentioning_a_denied_identifier_are_refused(
+        ident in prop::sample::select(jq::DENIED_IDENTS.iter().map(|(n, _)| *n).collect::<Vec<_>>()),
+        left in prop::sample::select(vec!["", ".", "[", "\"", "{a: ", ". | ", "$"]),
+        right in prop::sample::select(vec!["", "]", "\"", "}", " | .", ".x"]),
+    ) {
+        let profile = builtin_profile("jq").expect("built-in");
+        let filter = format!("{left}{ident}{right}");
+        prop_assert!(check_usage("jq", &profile, &[filter]).is_err());
+    }
+}
