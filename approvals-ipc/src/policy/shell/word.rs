@@ -1,0 +1,296 @@
+//! One shell word to the literal string the program would receive.
+//!
+//! Decides the text of a word after quote removal, from the pieces
+//! `brush_parser::word::parse` finds in the AST's raw word (never from a
+//! `Display` round trip). Allows unquoted text, single quotes, double quotes
+//! without expansions, backslash escapes and a leading `~` or `~/` (expanded
+//! to the given home). Refuses every expansion (parameter, command,
+//! arithmetic), ANSI-C and locale quoting, unquoted glob characters, brace
+//! expansion and every other tilde form, so the string we return is exactly
+//! what bash would pass. Upholds DESIGN.md invariant 3 and, through the plan,
+//! invariant 4.
+
+use brush_parser::ParserOptions;
+use brush_parser::word::{WordPiece, WordPieceWithSource};
+
+use super::ShellRefusal;
+
+/// A character of the word with whether it was quoted (quoting makes glob,
+/// brace and tilde characters literal).
+#[derive(Clone, Copy)]
+struct Ch {
+    c: char,
+    quoted: bool,
+}
+
+/// What a word is expanded against.
+pub(super) struct WordContext<'a> {
+    /// The parser options the script was parsed with.
+    pub options: &'a ParserOptions,
+    /// The home directory for a leading `~`, if known.
+    pub home: Option<&'a str>,
+}
+
+/// The literal value of the raw word `raw`, or why it is not literal.
+pub(super) fn literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellRefusal> {
+    let pieces = brush_parser::word::parse(raw, ctx.options).map_err(|e| ShellRefusal::Parse {
+        message: e.to_string(),
+    })?;
+    let mut chars = Vec::with_capacity(raw.len());
+    for piece in &pieces {
+        push_piece(raw, piece, false, &mut chars)?;
+    }
+    refuse_globs(raw, &chars)?;
+    refuse_brace_expansion(raw, &chars)?;
+    let chars = expand_tilde(raw, chars, ctx.home)?;
+    Ok(chars.iter().map(|ch| ch.c).collect())
+}
+
+/// Appends the literal characters of one piece, or refuses the piece.
+fn push_piece(
+    raw: &str,
+    piece: &WordPieceWithSource,
+    in_double_quotes: bool,
+    out: &mut Vec<Ch>,
+) -> Result<(), ShellRefusal> {
+    // The indices come from the same string; fall back to the whole word.
+    let text = || {
+        raw.get(piece.start_index..piece.end_index)
+            .unwrap_or(raw)
+            .to_owned()
+    };
+    match &piece.piece {
+        WordPiece::Text(s) => {
+            if let Some(c) = s.chars().find(|c| matches!(c, '$' | '`')) {
+                // brush leaves a lone `$` (and text it does not understand,
+                // such as `${ cmd; }`) as plain text: never literal here.
+                return Err(if c == '$' {
+                    ShellRefusal::ParameterExpansion { text: text() }
+                } else {
+                    ShellRefusal::BacktickSubstitution { text: text() }
+                });
+            }
+            out.extend(s.chars().map(|c| Ch {
+                c,
+                quoted: in_double_quotes,
+            }));
+        }
+        WordPiece::SingleQuotedText(s) if !in_double_quotes => {
+            out.extend(s.chars().map(|c| Ch { c, quoted: true }));
+        }
+        WordPiece::EscapeSequence(s) => {
+            let mut escaped = s.chars();
+            let escaped = match (escaped.next(), escaped.next(), escaped.next()) {
+                (Some('\\'), Some(c), None) if c != '\n' => c,
+                _ => {
+                    return Err(ShellRefusal::Parse {
+                        message: format!("unexpected escape sequence {s:?}"),
+                    });
+                }
+            };
+            out.push(Ch {
+                c: escaped,
+                quoted: true,
+            });
+        }
+        WordPiece::DoubleQuotedSequence(inner) if !in_double_quotes => {
+            for inner_piece in inner {
+                push_piece(raw, inner_piece, true, out)?;
+            }
+        }
+        WordPiece::SingleQuotedText(_) | WordPiece::DoubleQuotedSequence(_) => {
+            return Err(ShellRefusal::Parse {
+                message: format!("unexpected nested quoting in {raw:?}"),
+            });
+        }
+        WordPiece::AnsiCQuotedText(_) => return Err(ShellRefusal::AnsiCQuoting { text: text() }),
+        WordPiece::GettextDoubleQuotedSequence(_) => {
+            return Err(ShellRefusal::LocaleQuoting { text: text() });
+        }
+        // Tilde pieces are disabled in the parser options; we expand a
+        // leading `~` ourselves and refuse the rest.
+        WordPiece::TildeExpansion(_) => {
+            return Err(ShellRefusal::Tilde {
+                word: raw.to_owned(),
+            });
+        }
+        WordPiece::ParameterExpansion(_) => {
+            return Err(ShellRefusal::ParameterExpansion { text: text() });
+        }
+        WordPiece::CommandSubstitution(_) => {
+            return Err(ShellRefusal::CommandSubstitution { text: text() });
+        }
+        WordPiece::BackquotedCommandSubstitution(_) => {
+            return Err(ShellRefusal::BacktickSubstitution { text: text() });
+        }
+        WordPiece::ArithmeticExpression(_) => {
+            return Err(ShellRefusal::ArithmeticExpansion { text: text() });
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an unquoted `*`, `?` or `[`: bash would replace the word with
+/// matching file names, and a file name can be a flag.
+fn refuse_globs(raw: &str, chars: &[Ch]) -> Result<(), ShellRefusal> {
+    match chars
+        .iter()
+        .find(|ch| !ch.quoted && matches!(ch.c, '*' | '?' | '['))
+    {
+        Some(ch) => Err(ShellRefusal::Glob {
+            word: raw.to_owned(),
+            ch: ch.c,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a word bash could brace-expand: an unquoted `{`, later an
+/// unquoted `,` or `..`, later an unquoted `}`. This is wider than bash's
+/// rule (which also needs balance and valid sequence ends), never narrower;
+/// `{}` and `@{u}` stay literal.
+fn refuse_brace_expansion(raw: &str, chars: &[Ch]) -> Result<(), ShellRefusal> {
+    let unquoted = |i: usize, c: char| chars.get(i).is_some_and(|ch| !ch.quoted && ch.c == c);
+    let Some(open) = (0..chars.len()).find(|&i| unquoted(i, '{')) else {
+        return Ok(());
+    };
+    let Some(close) = (open..chars.len()).rev().find(|&i| unquoted(i, '}')) else {
+        return Ok(());
+    };
+    let separator =
+        (open + 1..close).any(|i| unquoted(i, ',') || (unquoted(i, '.') && unquoted(i + 1, '.')));
+    if separator {
+        return Err(ShellRefusal::BraceExpansion {
+            word: raw.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// Expands a leading unquoted `~` or `~/` to `home`; refuses `~user`, `~+`,
+/// `~-`, `~N` and an unquoted `~` after an unquoted `=` or `:` (where bash
+/// expands it in assignment-like words). A `~` elsewhere (`HEAD~1`) is
+/// literal in bash and stays literal.
+fn expand_tilde(raw: &str, chars: Vec<Ch>, home: Option<&str>) -> Result<Vec<Ch>, ShellRefusal> {
+    let refuse = || ShellRefusal::Tilde {
+        word: raw.to_owned(),
+    };
+    let after_separator = chars.windows(2).any(|pair| {
+        matches!(pair, [sep, tilde] if !sep.quoted && matches!(sep.c, '=' | ':')
+            && !tilde.quoted && tilde.c == '~')
+    });
+    if after_separator {
+        return Err(refuse());
+    }
+    let leading = matches!(chars.first(), Some(Ch { c: '~', quoted: false }));
+    if !leading {
+        return Ok(chars);
+    }
+    // The tilde prefix runs to the first unquoted `/`; only an empty one
+    // (`~` or `~/...`) names the home directory.
+    let prefix_end = chars
+        .iter()
+        .position(|ch| !ch.quoted && ch.c == '/')
+        .unwrap_or(chars.len());
+    if prefix_end != 1 {
+        return Err(refuse());
+    }
+    let Some(home) = home else {
+        return Err(ShellRefusal::TildeWithoutHome {
+            word: raw.to_owned(),
+        });
+    };
+    let mut expanded: Vec<Ch> = home.chars().map(|c| Ch { c, quoted: true }).collect();
+    expanded.extend(chars.into_iter().skip(1));
+    Ok(expanded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(raw: &str) -> Result<String, &'static str> {
+        let options = super::super::parser_options();
+        let ctx = WordContext {
+            options: &options,
+            home: Some("/home/u"),
+        };
+        literal(raw, &ctx).map_err(|e| e.code())
+    }
+
+    #[test]
+    fn literal_words_lose_their_quotes() {
+        let cases = [
+            ("abc", "abc"),
+            ("'a b'", "a b"),
+            ("\"a b\"", "a b"),
+            ("a\\ b", "a b"),
+            ("\"a\\\"b\\\\c\\$d\\`e\\x\"", "a\"b\\c$d`e\\x"),
+            ("'*'", "*"),
+            ("\\*", "*"),
+            ("'$(id)'", "$(id)"),
+            ("\"\\$(id)\"", "$(id)"),
+            ("''", ""),
+            ("a'b'\"c\"d", "abcd"),
+            ("{}", "{}"),
+            ("HEAD@{1}", "HEAD@{1}"),
+            ("'{a,b}'", "{a,b}"),
+            ("{a\\,b}", "{a,b}"),
+            ("HEAD~1", "HEAD~1"),
+            ("~", "/home/u"),
+            ("~/x", "/home/u/x"),
+            ("'~'/x", "~/x"),
+            ("\\~", "~"),
+            ("--x='~'", "--x=~"),
+            ("héllo", "héllo"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(lit(raw), Ok(want.to_owned()), "{raw}");
+        }
+    }
+
+    #[test]
+    fn expansions_and_globs_are_refused_by_construct() {
+        let cases = [
+            ("$X", "parameter-expansion"),
+            ("\"$X\"", "parameter-expansion"),
+            ("${X}", "parameter-expansion"),
+            ("$", "parameter-expansion"),
+            ("\"a$\"", "parameter-expansion"),
+            ("$(id)", "command-substitution"),
+            ("\"$(id)\"", "command-substitution"),
+            ("`id`", "backtick-substitution"),
+            ("\"`id`\"", "backtick-substitution"),
+            ("$((1+2))", "arithmetic-expansion"),
+            ("$[1+2]", "arithmetic-expansion"),
+            ("$'a'", "ansi-c-quoting"),
+            ("$\"a\"", "locale-quoting"),
+            ("*", "glob"),
+            ("a?", "glob"),
+            ("[ab]", "glob"),
+            ("{a,b}", "brace-expansion"),
+            ("{1..3}", "brace-expansion"),
+            ("x{a',',b}", "brace-expansion"),
+            ("~root", "tilde"),
+            ("~+", "tilde"),
+            ("~-", "tilde"),
+            ("~'x'", "tilde"),
+            ("a=~/x", "tilde"),
+            ("a:~/x", "tilde"),
+        ];
+        for (raw, code) in cases {
+            assert_eq!(lit(raw), Err(code), "{raw}");
+        }
+    }
+
+    #[test]
+    fn leading_tilde_without_home_is_refused() {
+        let options = super::super::parser_options();
+        let ctx = WordContext {
+            options: &options,
+            home: None,
+        };
+        let err = literal("~/x", &ctx).map(|_| ()).map_err(|e| e.code());
+        assert_eq!(err, Err("tilde-without-home"));
+    }
+}
