@@ -175,12 +175,49 @@ mod tests {
     #[test]
     fn refuses_every_listed_invisible_character() {
         let refused = [
-            '\u{0}', '\u{7}', '\r', '\u{1b}', '\u{7f}', '\u{85}', '\u{9f}', '\u{a0}', '\u{ad}',
-            '\u{34f}', '\u{61c}', '\u{115f}', '\u{1160}', '\u{1680}', '\u{180e}', '\u{2000}',
-            '\u{200a}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{200e}', '\u{200f}', '\u{202a}',
-            '\u{202e}', '\u{202f}', '\u{205f}', '\u{2060}', '\u{2066}', '\u{2069}', '\u{3000}',
-            '\u{3164}', '\u{fe00}', '\u{fe0f}', '\u{feff}', '\u{ffa0}', '\u{e0000}', '\u{e0041}',
-            '\u{e007f}', '\u{e0100}', '\u{e01ef}', '\u{2028}', '\u{2029}', '\u{2062}',
+            '\u{0}',
+            '\u{7}',
+            '\r',
+            '\u{1b}',
+            '\u{7f}',
+            '\u{85}',
+            '\u{9f}',
+            '\u{a0}',
+            '\u{ad}',
+            '\u{34f}',
+            '\u{61c}',
+            '\u{115f}',
+            '\u{1160}',
+            '\u{1680}',
+            '\u{180e}',
+            '\u{2000}',
+            '\u{200a}',
+            '\u{200b}',
+            '\u{200c}',
+            '\u{200d}',
+            '\u{200e}',
+            '\u{200f}',
+            '\u{202a}',
+            '\u{202e}',
+            '\u{202f}',
+            '\u{205f}',
+            '\u{2060}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{3000}',
+            '\u{3164}',
+            '\u{fe00}',
+            '\u{fe0f}',
+            '\u{feff}',
+            '\u{ffa0}',
+            '\u{e0000}',
+            '\u{e0041}',
+            '\u{e007f}',
+            '\u{e0100}',
+            '\u{e01ef}',
+            '\u{2028}',
+            '\u{2029}',
+            '\u{2062}',
         ];
         for ch in refused {
             let text = format!("ls{ch}x");
@@ -191,7 +228,13 @@ mod tests {
 
     #[test]
     fn allows_tab_newline_and_ordinary_non_ascii_text() {
-        for ok in ["echo a\tb\nls", "echo héllo", "grep 日本 x", "echo 🙂", "echo ѕudo"] {
+        for ok in [
+            "echo a\tb\nls",
+            "echo héllo",
+            "grep 日本 x",
+            "echo 🙂",
+            "echo ѕudo",
+        ] {
             assert_eq!(check_text(ok), Ok(()), "{ok}");
         }
     }

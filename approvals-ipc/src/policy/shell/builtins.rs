@@ -96,7 +96,11 @@ mod tests {
                     assert!(a.0 < b.0, "not sorted or duplicate: {pair:?}");
                 }
             }
-            assert!(table.iter().all(|(name, why)| !name.is_empty() && !why.is_empty()));
+            assert!(
+                table
+                    .iter()
+                    .all(|(name, why)| !name.is_empty() && !why.is_empty())
+            );
         }
     }
 
@@ -104,8 +108,8 @@ mod tests {
     fn every_builtin_the_design_names_is_refused() {
         for name in [
             "eval", "source", ".", "alias", "unalias", "hash", "trap", "set", "shopt", "enable",
-            "export", "readonly", "declare", "typeset", "local", "unset", "let", "read",
-            "mapfile", "fc", "history", "ulimit", "umask",
+            "export", "readonly", "declare", "typeset", "local", "unset", "let", "read", "mapfile",
+            "fc", "history", "ulimit", "umask",
         ] {
             assert!(refused_builtin(name).is_some(), "{name}");
         }
@@ -113,7 +117,9 @@ mod tests {
 
     #[test]
     fn ordinary_programs_and_plan_handled_builtins_are_not_refused_here() {
-        for name in ["ls", "git", "cd", "exec", "command", "builtin", "echo", "evals", ""] {
+        for name in [
+            "ls", "git", "cd", "exec", "command", "builtin", "echo", "evals", "",
+        ] {
             assert_eq!(refused_builtin(name), None, "{name}");
             assert_eq!(reserved_word(name), None, "{name}");
         }

@@ -147,8 +147,11 @@ fn check_command_word_of(
 
 /// The first prefix assignment as written, for messages.
 fn first_assignment_text(cmd: &ast::SimpleCommand) -> Option<String> {
-    cmd.prefix.iter().flat_map(|p| p.0.iter()).find_map(|item| match item {
-        CommandPrefixOrSuffixItem::AssignmentWord(_, word) => Some(word.value.clone()),
-        _ => None,
-    })
+    cmd.prefix
+        .iter()
+        .flat_map(|p| p.0.iter())
+        .find_map(|item| match item {
+            CommandPrefixOrSuffixItem::AssignmentWord(_, word) => Some(word.value.clone()),
+            _ => None,
+        })
 }

@@ -69,7 +69,12 @@ fn unquoted_body(raw: &str, delimiter: &str, remove_tabs: bool) -> Result<String
             },
             '$' | '`' => {
                 return Err(ShellRefusal::HeredocExpansion {
-                    text: raw.get(i..).unwrap_or(raw).chars().take(SHOWN_CHARS).collect(),
+                    text: raw
+                        .get(i..)
+                        .unwrap_or(raw)
+                        .chars()
+                        .take(SHOWN_CHARS)
+                        .collect(),
                 });
             }
             '\n' => {
@@ -101,12 +106,19 @@ mod tests {
     fn unquoted_body_processes_backslashes_like_bash() {
         let cases = [
             ("plain\n", "plain\n"),
-            ("a \\$HOME \\` \\\\ \\x \"q\" 'q'\n", "a $HOME ` \\ \\x \"q\" 'q'\n"),
+            (
+                "a \\$HOME \\` \\\\ \\x \"q\" 'q'\n",
+                "a $HOME ` \\ \\x \"q\" 'q'\n",
+            ),
             ("foo\\\nbar\n", "foobar\n"),
             ("a\\\\\nb\n", "a\\\nb\n"),
         ];
         for (raw, want) in cases {
-            assert_eq!(unquoted_body(raw, "EOF", false), Ok(want.to_owned()), "{raw:?}");
+            assert_eq!(
+                unquoted_body(raw, "EOF", false),
+                Ok(want.to_owned()),
+                "{raw:?}"
+            );
         }
     }
 

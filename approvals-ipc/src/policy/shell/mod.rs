@@ -73,9 +73,7 @@ pub fn analyze(script: &str, home: Option<&str>) -> Result<ShellScript, ShellRef
     // must refuse the script, not take down the caller.
     std::panic::catch_unwind(|| analyze_unguarded(script, home)).unwrap_or_else(|_| {
         tracing::warn!("shell parser panicked; refusing the script");
-        Err(ShellRefusal::Parse {
-            message: "the shell parser failed on this script".to_owned(),
-        })
+        Err(ShellRefusal::ParserFailure)
     })
 }
 

@@ -59,7 +59,8 @@ pub(super) fn refuse_unsafe_tokens(tokens: &[Token]) -> Result<(), ShellRefusal>
                 if command_start && word == "!" {
                     return Err(ShellRefusal::Negation);
                 }
-                let before_redirect = matches!(tokens.get(i + 1), Some(Token::Operator(op, _)) if is_redirection(op));
+                let before_redirect =
+                    matches!(tokens.get(i + 1), Some(Token::Operator(op, _)) if is_redirection(op));
                 if before_redirect
                     && !word.is_empty()
                     && word.chars().all(|c| c.is_ascii_digit())

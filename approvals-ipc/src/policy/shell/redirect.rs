@@ -101,9 +101,7 @@ impl Io {
                 }
                 Ok(())
             }
-            (IoFileRedirectKind::DuplicateOutput, IoFileRedirectTarget::Fd(1))
-                if fd == Some(2) =>
-            {
+            (IoFileRedirectKind::DuplicateOutput, IoFileRedirectTarget::Fd(1)) if fd == Some(2) => {
                 self.stderr = self.stdout;
                 Ok(())
             }

@@ -24,11 +24,14 @@ pub enum ShellRefusal {
     #[error("empty script: there is no command to run")]
     EmptyScript,
     /// The shell grammar rejected the script (unterminated quote, `ls &&`, ...).
-    #[error("script does not parse: {message}")]
+    #[error("script does not parse: {}", Shown(message))]
     Parse {
         /// The parser's message.
         message: String,
     },
+    /// The parser itself failed (a panic in third-party code, caught).
+    #[error("the shell parser failed on this script")]
+    ParserFailure,
     /// An invisible, control or format character anywhere in the script.
     #[error("invisible or control character: {0}")]
     UnsafeCharacter(UnicodeRefusal),
@@ -234,6 +237,7 @@ impl ShellRefusal {
         match self {
             Self::EmptyScript => "empty-script",
             Self::Parse { .. } => "parse-error",
+            Self::ParserFailure => "parser-failure",
             Self::UnsafeCharacter(_) => "unsafe-character",
             Self::NonAsciiCommandWord { .. } => "non-ascii-command-word",
             Self::CommandSubstitution { .. } => "command-substitution",

@@ -182,7 +182,13 @@ fn expand_tilde(raw: &str, chars: Vec<Ch>, home: Option<&str>) -> Result<Vec<Ch>
     if after_separator {
         return Err(refuse());
     }
-    let leading = matches!(chars.first(), Some(Ch { c: '~', quoted: false }));
+    let leading = matches!(
+        chars.first(),
+        Some(Ch {
+            c: '~',
+            quoted: false
+        })
+    );
     if !leading {
         return Ok(chars);
     }
