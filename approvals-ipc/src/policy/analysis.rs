@@ -1,0 +1,321 @@
+//! From a request's argv to segments and a plan: unwrap the shell wrapper,
+//! parse its script, unwrap dispatch wrappers, follow `cd`, check
+//! assignments and resolve every executable.
+//!
+//! Anything not fully understood ends the analysis with a reason; the
+//! decision then never auto-allows (DESIGN.md invariant 3).
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::policy::compiled::CompiledPolicy;
+use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use crate::policy::resolve::Resolution;
+use crate::policy::shell::{self, ShellScript, SimpleCommand};
+use crate::policy::wrappers::{self, Unwrapped};
+use crate::policy::{env, unicode};
+
+/// One simple command as the policy sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// The target's argv after wrappers were removed.
+    pub argv: Vec<String>,
+    /// Where argv[0] resolved to.
+    pub resolution: Resolution,
+    /// The working directory it runs in.
+    pub cwd: PathBuf,
+    /// Whether it reads data on stdin (a pipe or a heredoc).
+    pub stdin_is_input: bool,
+    /// Its index in the plan: (step, position in the pipeline).
+    pub position: (usize, usize),
+}
+
+/// The analysis of one request.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The segments understood so far (all of them when `refusal` is `None`).
+    pub segments: Vec<Segment>,
+    /// The plan, when everything was understood.
+    pub plan: Option<Plan>,
+    /// Why the analysis stopped, when it did.
+    pub refusal: Option<String>,
+    /// The shell script, for shell-wrapper requests.
+    pub script: Option<String>,
+    /// argv of every command per pipeline, for the risk rules.
+    pub pipelines: Vec<Vec<Vec<String>>>,
+}
+
+impl Analysis {
+    fn refused(reason: String, segments: Vec<Segment>, script: Option<String>) -> Self {
+        Self {
+            segments,
+            plan: None,
+            refusal: Some(reason),
+            script,
+            pipelines: Vec::new(),
+        }
+    }
+}
+
+/// Shell builtins that have no program of their own or that change the
+/// shell itself; our executor cannot run them faithfully.
+const SHELL_ONLY_BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "alias",
+    "bg",
+    "break",
+    "continue",
+    "declare",
+    "disown",
+    "enable",
+    "eval",
+    "exit",
+    "export",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "history",
+    "jobs",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "pushd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "times",
+    "trap",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
+/// Analyses `argv` as requested to run in `cwd`.
+pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analysis {
+    if argv.is_empty() || argv[0].is_empty() {
+        return Analysis::refused("empty command".to_owned(), Vec::new(), None);
+    }
+    for word in argv {
+        if let Err(err) = unicode::check_text(word) {
+            return Analysis::refused(err.to_string(), Vec::new(), None);
+        }
+    }
+    match wrappers::unwrap(argv) {
+        Err(err) => {
+            let segment = whole_argv_segment(compiled, argv, cwd);
+            Analysis::refused(err.to_string(), vec![segment], None)
+        }
+        Ok(Unwrapped::Target { start, .. }) => {
+            let command = SimpleCommand {
+                assignments: Vec::new(),
+                argv: argv[start..].to_vec(),
+                stdin: None,
+                stdout: Sink::Stdout,
+                stderr: Sink::Stderr,
+            };
+            let script = ShellScript {
+                items: vec![shell::ChainItem {
+                    op: ChainOp::Seq,
+                    pipeline: vec![command],
+                }],
+            };
+            plan_script(compiled, &script, cwd, None)
+        }
+        Ok(Unwrapped::Shell { script, .. }) => {
+            match shell::analyze(script, compiled.home().and_then(Path::to_str)) {
+                Ok(parsed) => plan_script(compiled, &parsed, cwd, Some(script.to_owned())),
+                Err(err) => {
+                    let segment = whole_argv_segment(compiled, argv, cwd);
+                    Analysis::refused(err.to_string(), vec![segment], Some(script.to_owned()))
+                }
+            }
+        }
+    }
+}
+
+/// A segment for the request as a whole, shown when its inside was not
+/// understood.
+fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Segment {
+    Segment {
+        argv: argv.to_vec(),
+        resolution: compiled.resolver.resolve(&argv[0], cwd),
+        cwd: cwd.to_owned(),
+        stdin_is_input: false,
+        position: (0, 0),
+    }
+}
+
+fn plan_script(
+    compiled: &CompiledPolicy,
+    script: &ShellScript,
+    cwd: &Path,
+    text: Option<String>,
+) -> Analysis {
+    let mut cwd = cwd.to_owned();
+    let mut segments = Vec::new();
+    let mut steps = Vec::with_capacity(script.items.len());
+    let mut pipelines = Vec::with_capacity(script.items.len());
+    let mut changed_dir = false;
+    for (step_index, item) in script.items.iter().enumerate() {
+        if changed_dir && item.op != ChainOp::And {
+            return Analysis::refused(
+                "after `cd`, only `&&` may join commands (otherwise the directory later commands run in depends on success)".to_owned(),
+                segments,
+                text,
+            );
+        }
+        let mut pipeline = Vec::with_capacity(item.pipeline.len());
+        let mut argvs = Vec::with_capacity(item.pipeline.len());
+        for (position, command) in item.pipeline.iter().enumerate() {
+            let planned = match plan_command(compiled, command, &cwd, item.pipeline.len()) {
+                Ok(p) => p,
+                Err(reason) => return Analysis::refused(reason, segments, text),
+            };
+            match planned {
+                Planned::Cd(dir) => {
+                    pipeline.push(PlannedCommand::Cd { dir: dir.clone() });
+                    argvs.push(command.argv.clone());
+                    cwd = dir;
+                    changed_dir = true;
+                }
+                Planned::Exec { exec, resolution } => {
+                    segments.push(Segment {
+                        argv: exec.argv.clone(),
+                        resolution,
+                        cwd: cwd.clone(),
+                        stdin_is_input: position > 0 || exec.stdin.is_some(),
+                        position: (step_index, position),
+                    });
+                    argvs.push(exec.argv.clone());
+                    pipeline.push(PlannedCommand::Exec(exec));
+                }
+            }
+        }
+        pipelines.push(argvs);
+        steps.push(PlanStep {
+            op: item.op,
+            pipeline,
+        });
+    }
+    let unresolved = segments.iter().find(|s| s.resolution.resolved.is_none());
+    let plan = match unresolved {
+        // An unresolved program cannot be planned; the decision reports it.
+        Some(_) => None,
+        None => Some(Plan { steps }),
+    };
+    Analysis {
+        segments,
+        plan,
+        refusal: None,
+        script: text,
+        pipelines,
+    }
+}
+
+enum Planned {
+    Cd(PathBuf),
+    Exec {
+        exec: PlannedExec,
+        resolution: Resolution,
+    },
+}
+
+fn plan_command(
+    compiled: &CompiledPolicy,
+    command: &SimpleCommand,
+    cwd: &Path,
+    pipeline_len: usize,
+) -> Result<Planned, String> {
+    for (name, value) in &command.assignments {
+        if !env::is_inert_assignment(name) {
+            return Err(format!(
+                "the assignment {name}={value} is not auto-allowed (only inert variables such as LANG, LC_*, TZ and TERM are)"
+            ));
+        }
+    }
+    let argv = &command.argv;
+    let start = match wrappers::unwrap(argv).map_err(|e| e.to_string())? {
+        Unwrapped::Target { start, .. } => start,
+        Unwrapped::Shell { shell, .. } => {
+            return Err(format!(
+                "a nested shell ({shell} -c) inside a script is not auto-allowed"
+            ));
+        }
+    };
+    let target = &argv[start..];
+    let Some(word) = target.first() else {
+        return Err("empty command".to_owned());
+    };
+    unicode::check_command_word(word).map_err(|e| e.to_string())?;
+    if word == "cd" {
+        if pipeline_len > 1 || !command.assignments.is_empty() || command.stdin.is_some() {
+            return Err(
+                "`cd` inside a pipeline or with redirections is not auto-allowed".to_owned(),
+            );
+        }
+        return cd_target(compiled, &target[1..], cwd).map(Planned::Cd);
+    }
+    if SHELL_ONLY_BUILTINS.contains(&word.as_str()) {
+        return Err(format!("the shell builtin `{word}` is not auto-allowed"));
+    }
+    let resolution = compiled.resolver.resolve(word, cwd);
+    let exec = PlannedExec {
+        program: resolution
+            .resolved
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(word)),
+        argv: target.to_vec(),
+        env: command.assignments.clone(),
+        cwd: cwd.to_owned(),
+        stdin: command.stdin.clone(),
+        stdout: command.stdout,
+        stderr: command.stderr,
+    };
+    Ok(Planned::Exec { exec, resolution })
+}
+
+fn cd_target(compiled: &CompiledPolicy, args: &[String], cwd: &Path) -> Result<PathBuf, String> {
+    match args {
+        [] => compiled
+            .home()
+            .map(Path::to_owned)
+            .ok_or_else(|| "`cd` without a directory needs a home directory".to_owned()),
+        [dir] if dir == "-" || (dir.starts_with('-') && dir.len() > 1) => {
+            Err(format!("`cd {dir}` is not auto-allowed"))
+        }
+        [dir] => Ok(normalize(&cwd.join(dir))),
+        _ => Err("`cd` with more than one argument is not auto-allowed".to_owned()),
+    }
+}
+
+/// Lexical normalization, as `cd` (logical mode) does it: `.` dropped, `..`
+/// removes the previous component.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push("/");
+    }
+    out
+}

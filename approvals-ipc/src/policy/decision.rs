@@ -1,0 +1,474 @@
+//! The decision function of DESIGN.md section 6: from an analysis and a
+//! compiled policy to `allow`, `ask` (with the decisions a person may give)
+//! or `deny` with a reason, plus what allow-always would persist.
+//!
+//! Upholds invariants 3 (nothing not understood is auto-allowed) and 5
+//! (allow-always never widens to a shell, interpreter or wrapper).
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::approvals::{AllowAlwaysScope, Ask, Security, command_marker};
+use crate::policy::analysis::{self, Analysis, Segment};
+use crate::policy::compiled::CompiledPolicy;
+use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use crate::policy::risk::{self, Risk};
+use crate::policy::{guards, quote, safe_bins, wrappers};
+
+/// What happens before any person is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Runs without asking.
+    Allow,
+    /// A person decides; on no answer the ask fallback does.
+    Ask,
+    /// Refused.
+    Deny,
+}
+
+/// A decision a person (or a fallback) can give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ApprovalDecision {
+    /// Run this once.
+    AllowOnce,
+    /// Run, and persist an allowlist entry so it runs unasked next time.
+    AllowAlways,
+    /// Refuse.
+    Deny,
+}
+
+/// What satisfied a segment under `security: allowlist`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SatisfiedBy {
+    /// An allowlist entry (path glob, `*`, or exact-command marker).
+    Allowlist,
+    /// A stdin-only filter whose arguments fit its profile.
+    SafeBin,
+    /// A skill CLI trusted through `autoAllowSkills`.
+    Skill,
+}
+
+/// One segment as `explain` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SegmentReport {
+    /// The target's argv, wrappers removed.
+    pub argv: Vec<String>,
+    /// The lexical path argv[0] resolved to.
+    pub resolved_path: Option<String>,
+    /// The real path (symlinks resolved), which allowlists match.
+    pub real_path: Option<String>,
+    /// What satisfied it, if anything.
+    pub satisfied_by: Option<SatisfiedBy>,
+    /// Argument guards that escalate it to a person.
+    pub guards: Vec<String>,
+    /// Why it is not satisfied, when it is not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub miss: Option<String>,
+}
+
+/// The analysis part of an evaluation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnalysisReport {
+    /// Whether the command was fully understood.
+    pub ok: bool,
+    /// Why not, when it was not.
+    pub reason: Option<String>,
+    /// The segments understood.
+    pub segments: Vec<SegmentReport>,
+}
+
+/// The effective policy knobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicyView {
+    /// Effective security.
+    pub security: Security,
+    /// Effective ask mode.
+    pub ask: Ask,
+    /// What decides when nobody answers.
+    pub ask_fallback: Security,
+}
+
+/// Everything decided about one request; serializes to the `explain --json`
+/// shape.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    /// What happens before any person is asked.
+    pub decision: Verdict,
+    /// Why, in words a user can act on (`null` for a plain allow).
+    pub reason: Option<String>,
+    /// The decisions a person may give when asked.
+    pub allowed_decisions: Vec<ApprovalDecision>,
+    /// The effective policy.
+    pub policy: PolicyView,
+    /// What the analysis understood.
+    pub analysis: AnalysisReport,
+    /// Risk level and reasons, for the prompt.
+    pub risk: Risk,
+    /// The command as one line of text (quoted argv).
+    #[serde(skip)]
+    pub command_text: String,
+    /// The checked plan, when the analysis understood everything.
+    #[serde(skip)]
+    pub plan: Option<Plan>,
+    /// The argv as requested.
+    #[serde(skip)]
+    pub argv: Vec<String>,
+    /// The working directory as requested.
+    #[serde(skip)]
+    pub cwd: std::path::PathBuf,
+    /// Allowlist patterns that matched (to record their use).
+    #[serde(skip)]
+    pub matched_patterns: Vec<String>,
+    /// Patterns an allow-always answer would persist.
+    #[serde(skip)]
+    pub persist_patterns: Vec<String>,
+    /// Whether every segment is satisfied (for the `allowlist` fallback).
+    #[serde(skip)]
+    pub satisfied: bool,
+}
+
+impl Evaluation {
+    /// The verdict when nobody answered in time: `askFallback`, never looser
+    /// than `security`.
+    pub fn fallback(&self) -> (Verdict, &'static str) {
+        match self.policy.ask_fallback.min(self.policy.security) {
+            Security::Deny => (Verdict::Deny, "approval-required"),
+            Security::Allowlist if self.satisfied => (Verdict::Allow, "fallback allowlist"),
+            Security::Allowlist => (Verdict::Deny, "approval-required"),
+            Security::Full => (Verdict::Allow, "fallback full"),
+        }
+    }
+
+    /// What the executor runs once this request is allowed: the checked
+    /// plan, or, for a command a person approved as text, exactly the argv
+    /// they saw with its program resolved once.
+    pub fn exec_plan(&self, compiled: &CompiledPolicy) -> Plan {
+        if let Some(plan) = &self.plan {
+            return plan.clone();
+        }
+        let word = self.argv.first().map(String::as_str).unwrap_or("");
+        let resolution = compiled.resolver.resolve(word, &self.cwd);
+        Plan {
+            steps: vec![PlanStep {
+                op: ChainOp::Seq,
+                pipeline: vec![PlannedCommand::Exec(PlannedExec {
+                    program: resolution
+                        .resolved
+                        .unwrap_or_else(|| std::path::PathBuf::from(word)),
+                    argv: self.argv.clone(),
+                    env: Vec::new(),
+                    cwd: self.cwd.clone(),
+                    stdin: None,
+                    stdout: Sink::Stdout,
+                    stderr: Sink::Stderr,
+                })],
+            }],
+        }
+    }
+}
+
+impl CompiledPolicy {
+    /// Evaluates one request: `argv` to run in `cwd`.
+    pub fn evaluate(&self, argv: &[String], cwd: &Path) -> Evaluation {
+        let cwd = analysis::normalize(cwd);
+        let analysis = analysis::analyze(self, argv, &cwd);
+        let command_text = quote::join(argv);
+        decide(self, analysis, argv, cwd, command_text)
+    }
+}
+
+fn decide(
+    compiled: &CompiledPolicy,
+    analysis: Analysis,
+    argv: &[String],
+    cwd: std::path::PathBuf,
+    command_text: String,
+) -> Evaluation {
+    let policy = &compiled.policy;
+    let view = PolicyView {
+        security: policy.security,
+        ask: policy.ask,
+        ask_fallback: policy.ask_fallback,
+    };
+    let marker = command_marker(&command_text);
+    let marker_entry = compiled.allow.match_marker(&marker);
+    let analysis_ok = analysis.refusal.is_none();
+
+    let mut matched_patterns = Vec::new();
+    let mut reports = Vec::with_capacity(analysis.segments.len());
+    let mut all_satisfied = analysis_ok && !analysis.segments.is_empty();
+    let mut guarded = Vec::new();
+    let mut denied: Option<String> = None;
+    let mut persist = Vec::new();
+    let mut needs_marker = policy.allow_always_scope == AllowAlwaysScope::Command || !analysis_ok;
+    let mut persistable = true;
+
+    for segment in &analysis.segments {
+        let report = check_segment(compiled, segment, marker_entry.is_some());
+        if denied.is_none() {
+            denied = denylisted(compiled, segment);
+        }
+        if let Some(i) = report.entry
+            && let Some(entry) = policy.allowlist.get(i)
+            && !matched_patterns.contains(&entry.pattern)
+        {
+            matched_patterns.push(entry.pattern.clone());
+        }
+        let satisfied = report.satisfied_by.is_some() && report.guards.is_empty();
+        if !report.guards.is_empty() {
+            guarded.extend(report.guards.iter().cloned());
+        }
+        if !satisfied {
+            all_satisfied = false;
+            match &segment.resolution.real {
+                None => persistable = false,
+                Some(real) => {
+                    let name = program_name(segment);
+                    if !report.guards.is_empty()
+                        || wrappers::is_shell(name)
+                        || wrappers::is_wrapper(name)
+                        || is_interpreter(name)
+                    {
+                        needs_marker = true;
+                    } else {
+                        let pattern = real.to_string_lossy().into_owned();
+                        if !persist.contains(&pattern) {
+                            persist.push(pattern);
+                        }
+                    }
+                }
+            }
+        }
+        reports.push(SegmentReport {
+            argv: segment.argv.clone(),
+            resolved_path: path_string(segment.resolution.resolved.as_deref()),
+            real_path: path_string(segment.resolution.real.as_deref()),
+            satisfied_by: report.satisfied_by,
+            guards: report.guards,
+            miss: (!satisfied).then_some(report.miss).flatten(),
+        });
+    }
+    if analysis.segments.is_empty() {
+        persistable = analysis_ok;
+    }
+    if denied.is_none() {
+        denied = compiled
+            .deny
+            .commands
+            .matches(&command_text)
+            .iter()
+            .next()
+            .and_then(|i| compiled.deny.command_reasons.get(i).cloned());
+    }
+    if marker_entry.is_some() {
+        // A person approved this exact command text before.
+        all_satisfied = true;
+        if let Some(entry) = marker_entry.and_then(|i| policy.allowlist.get(i))
+            && !matched_patterns.contains(&entry.pattern)
+        {
+            matched_patterns.push(entry.pattern.clone());
+        }
+    }
+    if needs_marker {
+        persist = vec![marker];
+    }
+    let risk = risk::assess(&analysis.pipelines, analysis.script.as_deref());
+
+    let miss_reason = || -> String {
+        if let Some(refusal) = &analysis.refusal {
+            return format!("not understood: {refusal}");
+        }
+        if !guarded.is_empty() {
+            return format!("argument guard: {}", guarded.join("; "));
+        }
+        let misses: Vec<String> = reports.iter().filter_map(|r| r.miss.clone()).collect();
+        format!("allowlist-miss: {}", misses.join("; "))
+    };
+
+    let mut allowed = vec![
+        ApprovalDecision::AllowOnce,
+        ApprovalDecision::AllowAlways,
+        ApprovalDecision::Deny,
+    ];
+    if policy.ask == Ask::Always || !persistable || persist.is_empty() {
+        allowed.retain(|d| *d != ApprovalDecision::AllowAlways);
+    }
+    let (decision, reason) = if let Some(why) = denied {
+        (Verdict::Deny, Some(format!("denylist: {why}")))
+    } else {
+        match policy.security {
+            Security::Deny => (Verdict::Deny, Some("security=deny".to_owned())),
+            Security::Full if policy.ask == Ask::Always => {
+                (Verdict::Ask, Some("ask=always".to_owned()))
+            }
+            Security::Full => (Verdict::Allow, None),
+            Security::Allowlist if all_satisfied && policy.ask != Ask::Always => {
+                (Verdict::Allow, None)
+            }
+            Security::Allowlist if all_satisfied => (Verdict::Ask, Some("ask=always".to_owned())),
+            Security::Allowlist if policy.ask == Ask::Off => (Verdict::Deny, Some(miss_reason())),
+            Security::Allowlist => (Verdict::Ask, Some(miss_reason())),
+        }
+    };
+    if decision != Verdict::Ask {
+        allowed.clear();
+    }
+    Evaluation {
+        decision,
+        reason,
+        allowed_decisions: allowed,
+        policy: view,
+        analysis: AnalysisReport {
+            ok: analysis_ok,
+            reason: analysis.refusal.clone(),
+            segments: reports,
+        },
+        risk,
+        command_text,
+        plan: analysis.plan,
+        argv: argv.to_vec(),
+        cwd,
+        matched_patterns,
+        persist_patterns: persist,
+        satisfied: all_satisfied,
+    }
+}
+
+struct SegmentCheck {
+    satisfied_by: Option<SatisfiedBy>,
+    entry: Option<usize>,
+    guards: Vec<String>,
+    miss: Option<String>,
+}
+
+fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) -> SegmentCheck {
+    let policy = &compiled.policy;
+    let Some(real) = segment.resolution.real.as_deref() else {
+        return SegmentCheck {
+            satisfied_by: by_marker.then_some(SatisfiedBy::Allowlist),
+            entry: None,
+            guards: Vec::new(),
+            miss: Some(format!("{} was not found", segment.argv[0])),
+        };
+    };
+    let entry = compiled.allow.match_path(real);
+    let name = program_name(segment);
+    let mut satisfied_by = None;
+    let mut miss = None;
+    if entry.is_some() || by_marker {
+        satisfied_by = Some(SatisfiedBy::Allowlist);
+    } else if let Some(profile) = compiled.safe_bins.get(name) {
+        let trusted = real
+            .parent()
+            .is_some_and(|dir| compiled.trusted_dirs.iter().any(|t| t == dir));
+        if !trusted {
+            miss = Some(format!(
+                "{name} is a safe bin but {} is not in a trusted directory",
+                real.display()
+            ));
+        } else {
+            match safe_bins::check_usage(name, profile, &segment.argv[1..]) {
+                Ok(()) => satisfied_by = Some(SatisfiedBy::SafeBin),
+                Err(err) => miss = Some(format!("{name} is a safe bin, but {err}")),
+            }
+        }
+    } else if policy.auto_allow_skills
+        && compiled.skill_bins.contains(real)
+        && !segment.argv[0].contains('/')
+    {
+        satisfied_by = Some(SatisfiedBy::Skill);
+    }
+    if satisfied_by.is_none() && miss.is_none() {
+        miss = Some(format!("{} is not in the allowlist", real.display()));
+    }
+    let guards_on = policy.arg_guards
+        && entry
+            .and_then(|i| policy.allowlist.get(i))
+            .is_none_or(|e| e.arg_guards != Some(false));
+    let guards = if guards_on && satisfied_by == Some(SatisfiedBy::Allowlist) && !by_marker {
+        let guard_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
+        let mut hits = guards::check(
+            guard_name,
+            &segment.argv,
+            &segment.cwd,
+            segment.stdin_is_input,
+        );
+        if hits.is_empty() && guard_name != name {
+            hits = guards::check(name, &segment.argv, &segment.cwd, segment.stdin_is_input);
+        }
+        hits.into_iter().map(|h| h.reason).collect()
+    } else {
+        Vec::new()
+    };
+    SegmentCheck {
+        satisfied_by,
+        entry,
+        guards,
+        miss,
+    }
+}
+
+fn denylisted(compiled: &CompiledPolicy, segment: &Segment) -> Option<String> {
+    let real = segment.resolution.real.as_deref()?;
+    let i = compiled.deny.paths.match_path(real)?;
+    compiled.deny.path_reasons.get(i).cloned()
+}
+
+/// The name a segment's program goes by: the file name it resolved to (so
+/// `./head` is `head`), else the word itself.
+fn program_name(segment: &Segment) -> &str {
+    segment
+        .resolution
+        .resolved
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or_else(|| wrappers::basename(&segment.argv[0]))
+}
+
+fn path_string(path: Option<&Path>) -> Option<String> {
+    path.map(|p| p.to_string_lossy().into_owned())
+}
+
+/// Programs that run code given to them; allow-always never persists them
+/// by path.
+pub fn is_interpreter(name: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "awk",
+        "bun",
+        "deno",
+        "gawk",
+        "irb",
+        "jshell",
+        "julia",
+        "lua",
+        "mawk",
+        "nawk",
+        "node",
+        "perl",
+        "php",
+        "pwsh",
+        "powershell",
+        "pypy",
+        "python",
+        "r",
+        "rscript",
+        "ruby",
+        "tclsh",
+        "wish",
+    ];
+    let lower = name.to_ascii_lowercase();
+    let family = lower.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    PREFIXES.contains(&family)
+        || matches!(
+            family,
+            "nodejs" | "osascript" | "java" | "erl" | "guile" | "sbcl" | "ghci" | "scala"
+        )
+}

@@ -1,0 +1,411 @@
+//! Dispatch wrappers and shell wrappers: which leading words hand the real
+//! work to another command, and whether that hand-off can be seen through.
+//!
+//! Transparent wrappers (`env` without options, `nice`, `nohup`, `stdbuf`,
+//! `timeout`, `time`, and `command`/`builtin`/`exec` without options) are
+//! unwrapped so the target is what gets checked; the plan then runs the
+//! target alone. Semantic wrappers (`sudo`, `env -S`, `setsid`, `xargs`, …)
+//! change what runs and are never auto-allowed (openclaw.md section 10,
+//! classes 7, 16 and 18). Shell wrappers (`sh -c SCRIPT`) are recognised
+//! only in forms whose every flag is understood.
+
+use thiserror::Error;
+
+/// Why a wrapper could not be seen through.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum WrapperRefusal {
+    /// A wrapper that changes what runs or how.
+    #[error("{name} is a wrapper that changes what runs ({reason}); it is never auto-allowed")]
+    Semantic {
+        /// The wrapper word.
+        name: String,
+        /// Why it is semantic.
+        reason: &'static str,
+    },
+    /// A transparent wrapper used with an option we do not understand.
+    #[error("{name} with option {option:?} is not auto-allowed")]
+    Option {
+        /// The wrapper word.
+        name: String,
+        /// The option that made it opaque.
+        option: String,
+    },
+    /// A shell invoked in a way the analysis does not understand.
+    #[error("shell {name} invoked with {detail}; only `{name} [-lexuv] -c SCRIPT` is analysed")]
+    Shell {
+        /// The shell word.
+        name: String,
+        /// What was not understood.
+        detail: String,
+    },
+    /// Wrappers nested deeper than the analysis follows.
+    #[error("more than {MAX_WRAPPERS} nested wrappers are not auto-allowed")]
+    TooDeep,
+}
+
+/// How many wrappers are unwrapped before giving up.
+pub const MAX_WRAPPERS: usize = 4;
+
+/// Shells whose `-c` script the analysis parses with a POSIX/bash grammar.
+pub const POSIX_SHELLS: &[&str] = &["ash", "bash", "dash", "ksh", "mksh", "sh", "zsh"];
+
+/// Wrappers that change what runs, with the reason shown to the user.
+/// Sorted by name.
+pub const SEMANTIC_WRAPPERS: &[(&str, &str)] = &[
+    ("bwrap", "runs the command in a sandbox it configures"),
+    ("caffeinate", "runs the command under a power assertion"),
+    ("cgexec", "runs the command in another control group"),
+    ("chroot", "runs the command under another root directory"),
+    ("chrt", "changes the scheduling policy"),
+    ("dbus-launch", "runs the command with a new session bus"),
+    ("doas", "runs the command as another user"),
+    ("fakeroot", "runs the command with faked root privileges"),
+    ("firejail", "runs the command in a sandbox it configures"),
+    (
+        "flock",
+        "runs the command, or a shell command, under a lock",
+    ),
+    (
+        "gdb",
+        "runs the command under a debugger that can change it",
+    ),
+    ("ionice", "changes the I/O scheduling class"),
+    (
+        "ltrace",
+        "runs the command under a tracer that can write files",
+    ),
+    ("newgrp", "runs a shell with another group"),
+    ("nsenter", "runs the command in other namespaces"),
+    ("numactl", "changes memory and CPU placement"),
+    ("parallel", "builds and runs commands from its input"),
+    ("pkexec", "runs the command as another user"),
+    ("proot", "runs the command under a fake root"),
+    ("runuser", "runs the command as another user"),
+    (
+        "script",
+        "runs a shell or command and writes a typescript file",
+    ),
+    ("setsid", "detaches the command from its session"),
+    ("sg", "runs a command with another group"),
+    (
+        "strace",
+        "runs the command under a tracer that can write files",
+    ),
+    ("su", "runs a shell as another user"),
+    ("sudo", "runs the command as another user"),
+    ("systemd-run", "runs the command as a system unit"),
+    ("taskset", "changes the CPU affinity"),
+    ("unbuffer", "runs the command under expect"),
+    ("unshare", "runs the command in new namespaces"),
+    ("valgrind", "runs the command under an instrumenting tool"),
+    ("watch", "runs the command repeatedly through a shell"),
+    ("xargs", "builds and runs commands from its input"),
+    ("xvfb-run", "runs the command through a shell script"),
+];
+
+/// What the leading words of an argv turned out to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unwrapped<'a> {
+    /// The target command starts at this index of the argv; the names of the
+    /// transparent wrappers removed before it are listed.
+    Target {
+        /// Index of the target's argv[0].
+        start: usize,
+        /// The wrappers removed, outermost first.
+        wrappers: Vec<&'static str>,
+    },
+    /// A POSIX shell with an inline script.
+    Shell {
+        /// The shell word as written.
+        shell: &'a str,
+        /// The script text.
+        script: &'a str,
+        /// The transparent wrappers removed before the shell.
+        wrappers: Vec<&'static str>,
+    },
+}
+
+/// Unwraps transparent wrappers and recognises shell wrappers; refuses
+/// semantic wrappers and options it does not understand.
+pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
+    let mut start = 0;
+    let mut wrappers = Vec::new();
+    loop {
+        let Some(word) = argv.get(start) else {
+            // Only reachable for an empty argv; callers refuse that earlier.
+            return Ok(Unwrapped::Target { start, wrappers });
+        };
+        let name = basename(word);
+        if let Some((_, reason)) = SEMANTIC_WRAPPERS.iter().find(|(n, _)| *n == name) {
+            return Err(WrapperRefusal::Semantic {
+                name: name.to_owned(),
+                reason,
+            });
+        }
+        let rest = &argv[start + 1..];
+        if name == "busybox" || name == "toybox" {
+            match rest.first().map(|a| basename(a)) {
+                Some(applet) if POSIX_SHELLS.contains(&applet) => {
+                    return shell(argv, start + 1, wrappers);
+                }
+                _ => {
+                    return Err(WrapperRefusal::Semantic {
+                        name: name.to_owned(),
+                        reason: "a multi-call binary whose applets include interpreters",
+                    });
+                }
+            }
+        }
+        if POSIX_SHELLS.contains(&name) {
+            return shell(argv, start, wrappers);
+        }
+        let skip = match name {
+            "env" => env_options(rest)?,
+            "nice" => nice_options(rest)?,
+            "nohup" => usize::from(rest.first().is_some_and(|a| a == "--")),
+            "stdbuf" => stdbuf_options(rest)?,
+            "timeout" => timeout_options(rest)?,
+            "time" => time_options(rest)?,
+            "command" | "builtin" | "exec" => plain_builtin_options(name, rest)?,
+            _ => return Ok(Unwrapped::Target { start, wrappers }),
+        };
+        if rest.len() <= skip {
+            // `env` or `nice` alone: the wrapper is the program itself.
+            return Ok(Unwrapped::Target { start, wrappers });
+        }
+        if wrappers.len() == MAX_WRAPPERS {
+            return Err(WrapperRefusal::TooDeep);
+        }
+        wrappers.push(static_name(name));
+        start += 1 + skip;
+    }
+}
+
+/// Whether a program name is a shell, for allow-always and guards.
+pub fn is_shell(name: &str) -> bool {
+    POSIX_SHELLS.contains(&name)
+        || matches!(name, "csh" | "fish" | "tcsh" | "nu" | "elvish" | "xonsh")
+}
+
+/// Whether a program name is a wrapper of either kind.
+pub fn is_wrapper(name: &str) -> bool {
+    SEMANTIC_WRAPPERS.iter().any(|(n, _)| *n == name)
+        || matches!(
+            name,
+            "env"
+                | "nice"
+                | "nohup"
+                | "stdbuf"
+                | "timeout"
+                | "time"
+                | "command"
+                | "builtin"
+                | "exec"
+                | "busybox"
+                | "toybox"
+        )
+}
+
+/// The last path component of a command word.
+pub fn basename(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+fn static_name(name: &str) -> &'static str {
+    match name {
+        "env" => "env",
+        "nice" => "nice",
+        "nohup" => "nohup",
+        "stdbuf" => "stdbuf",
+        "timeout" => "timeout",
+        "time" => "time",
+        "command" => "command",
+        "builtin" => "builtin",
+        _ => "exec",
+    }
+}
+
+fn shell<'a>(
+    argv: &'a [String],
+    start: usize,
+    wrappers: Vec<&'static str>,
+) -> Result<Unwrapped<'a>, WrapperRefusal> {
+    let name = basename(&argv[start]);
+    let refuse = |detail: String| WrapperRefusal::Shell {
+        name: name.to_owned(),
+        detail,
+    };
+    let mut i = start + 1;
+    let mut inline = false;
+    while let Some(arg) = argv.get(i) {
+        match arg.as_str() {
+            "--" => {
+                i += 1;
+                break;
+            }
+            "--login" | "--noprofile" | "--norc" | "--posix" => {}
+            "-o" | "+o" => {
+                let option = argv.get(i + 1).map(String::as_str).unwrap_or("");
+                if !matches!(option, "pipefail" | "errexit" | "nounset") {
+                    return Err(refuse(format!("option {arg} {option:?}")));
+                }
+                i += 1;
+            }
+            a if a.starts_with("--") => return Err(refuse(format!("option {a:?}"))),
+            a if a.starts_with('-') && a.len() > 1 => {
+                for letter in a[1..].chars() {
+                    match letter {
+                        'c' => inline = true,
+                        'l' | 'e' | 'u' | 'x' | 'v' => {}
+                        _ => return Err(refuse(format!("option {a:?}"))),
+                    }
+                }
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    if !inline {
+        return Err(refuse(match argv.get(i) {
+            Some(file) => format!("a script file {file:?}"),
+            None => "no -c script (it would read commands from stdin)".to_owned(),
+        }));
+    }
+    let Some(script) = argv.get(i) else {
+        return Err(refuse("-c but no script".to_owned()));
+    };
+    if argv.len() > i + 1 {
+        return Err(refuse(
+            "arguments after the script (they become $0, $1, … for the script)".to_owned(),
+        ));
+    }
+    Ok(Unwrapped::Shell {
+        shell: &argv[start],
+        script,
+        wrappers,
+    })
+}
+
+fn option_error(name: &str, option: &str) -> WrapperRefusal {
+    WrapperRefusal::Option {
+        name: name.to_owned(),
+        option: option.to_owned(),
+    }
+}
+
+fn env_options(rest: &[String]) -> Result<usize, WrapperRefusal> {
+    match rest.first().map(String::as_str) {
+        Some("--") => Ok(1),
+        Some(a) if a.starts_with('-') => Err(WrapperRefusal::Semantic {
+            name: "env".to_owned(),
+            reason: "env with options can split strings, clear or unset the environment",
+        }),
+        Some(a) if a.contains('=') => Err(WrapperRefusal::Semantic {
+            name: "env".to_owned(),
+            reason: "env with assignments changes the environment of the command",
+        }),
+        _ => Ok(0),
+    }
+}
+
+fn nice_options(rest: &[String]) -> Result<usize, WrapperRefusal> {
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        let a = a.as_str();
+        if a == "--" {
+            return Ok(i + 1);
+        } else if a == "-n" || a == "--adjustment" {
+            i += 2;
+            continue;
+        } else if is_signed_number(a.strip_prefix("-n").unwrap_or(""))
+            || is_signed_number(a.strip_prefix("--adjustment=").unwrap_or(""))
+            || (a.starts_with('-') && is_signed_number(&a[1..]))
+        {
+        } else if a.starts_with('-') {
+            return Err(option_error("nice", a));
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    Ok(i)
+}
+
+fn stdbuf_options(rest: &[String]) -> Result<usize, WrapperRefusal> {
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        let a = a.as_str();
+        if a == "--" {
+            return Ok(i + 1);
+        } else if matches!(a, "-i" | "-o" | "-e" | "--input" | "--output" | "--error") {
+            i += 2;
+            continue;
+        } else if ["-i", "-o", "-e", "--input=", "--output=", "--error="]
+            .iter()
+            .any(|p| a.starts_with(p))
+        {
+        } else if a.starts_with('-') {
+            return Err(option_error("stdbuf", a));
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    Ok(i)
+}
+
+fn timeout_options(rest: &[String]) -> Result<usize, WrapperRefusal> {
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        let a = a.as_str();
+        if a == "--" {
+            i += 1;
+            break;
+        } else if matches!(a, "-s" | "-k" | "--signal" | "--kill-after") {
+            i += 2;
+            continue;
+        } else if matches!(a, "--preserve-status" | "--foreground" | "-v" | "--verbose")
+            || a.starts_with("--signal=")
+            || a.starts_with("--kill-after=")
+            || (a.len() > 2 && (a.starts_with("-s") || a.starts_with("-k")))
+        {
+        } else if a.starts_with('-') {
+            return Err(option_error("timeout", a));
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    // The duration operand.
+    Ok(i + 1)
+}
+
+fn time_options(rest: &[String]) -> Result<usize, WrapperRefusal> {
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        match a.as_str() {
+            "--" => return Ok(i + 1),
+            "-p" | "--portability" | "-v" | "--verbose" => {}
+            a if a.starts_with('-') => return Err(option_error("time", a)),
+            _ => break,
+        }
+        i += 1;
+    }
+    Ok(i)
+}
+
+fn plain_builtin_options(name: &str, rest: &[String]) -> Result<usize, WrapperRefusal> {
+    match rest.first().map(String::as_str) {
+        Some("--") => Ok(1),
+        Some(a) if a.starts_with('-') && a.len() > 1 => Err(option_error(name, a)),
+        _ => Ok(0),
+    }
+}
+
+fn is_signed_number(s: &str) -> bool {
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests;

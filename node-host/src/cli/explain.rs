@@ -1,0 +1,297 @@
+//! `node-host explain`: what the policy decides for a command, and why.
+//!
+//! Never runs anything. `--batch` evaluates a whole file of commands in one
+//! process with each agent's policy compiled once, so a user can try a
+//! policy against a shell history before trusting it.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore};
+use approvals_ipc::policy::unicode::escape_for_display;
+use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext};
+use serde::Deserialize;
+
+use super::ApprovalsArg;
+
+/// Arguments of `node-host explain`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["argv", "shell", "batch"]))]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    approvals: ApprovalsArg,
+
+    /// The agent whose policy applies
+    #[arg(long, value_name = "ID", default_value = "main")]
+    agent: String,
+
+    /// The working directory the command would run in [default: the current one]
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+
+    /// Print one JSON object (one per line with --batch) instead of text
+    #[arg(long)]
+    json: bool,
+
+    /// Explain a shell script: the same as `-- /bin/sh -c SCRIPT`
+    #[arg(long, value_name = "SCRIPT", conflicts_with = "argv")]
+    shell: Option<String>,
+
+    /// Read one case per line from FILE (or - for stdin): {"argv":[...]} or
+    /// {"shell":"..."}, with optional "agent" and "cwd"; write one JSON result
+    /// per line
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["argv", "shell"])]
+    batch: Option<String>,
+
+    /// The command to explain, after `--`
+    #[arg(last = true, value_name = "ARGV")]
+    argv: Vec<String>,
+}
+
+/// Runs `node-host explain`.
+pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+    let path = args.approvals.path()?;
+    let file = load(&path)?;
+    let host = HostContext::from_process();
+    let cwd = match &args.cwd {
+        Some(dir) => absolute(dir)?,
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let mut policies = Policies::new(&file, &host);
+    if let Some(batch) = &args.batch {
+        return run_batch(batch, &mut policies, &args.agent, &cwd);
+    }
+    let argv = match &args.shell {
+        Some(script) => shell_argv(script),
+        None => args.argv.clone(),
+    };
+    if argv.is_empty() || argv[0].is_empty() {
+        bail!("no command to explain\nhint: node-host explain -- git status");
+    }
+    let compiled = policies.get(&args.agent);
+    let evaluation = compiled.evaluate(&argv, &cwd);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        serde_json::to_writer(&mut out, &evaluation)?;
+        writeln!(out)?;
+    } else {
+        write_text(&mut out, &evaluation, &args.agent, compiled.warnings())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn load(path: &Path) -> anyhow::Result<ApprovalsFile> {
+    let snapshot = ApprovalsStore::open(path).load()?;
+    for warning in &snapshot.warnings {
+        eprintln!("warning: {}: {warning}", path.display());
+    }
+    if !snapshot.exists {
+        eprintln!(
+            "warning: {} does not exist; the built-in policy (security=deny) applies\nhint: `ui-bridge serve` creates it with a safe default policy",
+            path.display()
+        );
+    }
+    Ok(snapshot.file)
+}
+
+fn absolute(dir: &Path) -> anyhow::Result<PathBuf> {
+    if dir.is_absolute() {
+        Ok(dir.to_owned())
+    } else {
+        Ok(std::env::current_dir()
+            .context("cannot read the current directory")?
+            .join(dir))
+    }
+}
+
+fn shell_argv(script: &str) -> Vec<String> {
+    vec!["/bin/sh".to_owned(), "-c".to_owned(), script.to_owned()]
+}
+
+/// Each agent's policy, compiled on first use.
+struct Policies<'a> {
+    file: &'a ApprovalsFile,
+    host: &'a HostContext,
+    compiled: HashMap<String, CompiledPolicy>,
+}
+
+impl<'a> Policies<'a> {
+    fn new(file: &'a ApprovalsFile, host: &'a HostContext) -> Self {
+        Self {
+            file,
+            host,
+            compiled: HashMap::new(),
+        }
+    }
+
+    fn get(&mut self, agent: &str) -> &CompiledPolicy {
+        self.compiled
+            .entry(agent.to_owned())
+            .or_insert_with(|| CompiledPolicy::compile(self.file.resolve(Some(agent)), self.host))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchCase {
+    argv: Option<Vec<String>>,
+    shell: Option<String>,
+    agent: Option<String>,
+    cwd: Option<PathBuf>,
+}
+
+fn run_batch(
+    source: &str,
+    policies: &mut Policies<'_>,
+    default_agent: &str,
+    default_cwd: &Path,
+) -> anyhow::Result<ExitCode> {
+    let reader: Box<dyn BufRead> = if source == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(source)
+            .with_context(|| format!("cannot open the batch file {source}"))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut bad_lines = 0usize;
+    for (index, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {source}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case: BatchCase = match serde_json::from_str(&line) {
+            Ok(c) => c,
+            Err(err) => {
+                bad_lines += 1;
+                eprintln!("error: {source}:{}: not a batch case: {err}", index + 1);
+                serde_json::to_writer(
+                    &mut out,
+                    &serde_json::json!({"line": index + 1, "error": err.to_string()}),
+                )?;
+                writeln!(out)?;
+                continue;
+            }
+        };
+        let argv = match (case.argv, case.shell) {
+            (Some(argv), None) if !argv.is_empty() => argv,
+            (None, Some(script)) => shell_argv(&script),
+            _ => {
+                bad_lines += 1;
+                let msg = "a batch case needs exactly one of a non-empty \"argv\" or \"shell\"";
+                eprintln!("error: {source}:{}: {msg}", index + 1);
+                serde_json::to_writer(
+                    &mut out,
+                    &serde_json::json!({"line": index + 1, "error": msg}),
+                )?;
+                writeln!(out)?;
+                continue;
+            }
+        };
+        let cwd = case
+            .cwd
+            .map(|c| default_cwd.join(c))
+            .unwrap_or_else(|| default_cwd.to_owned());
+        let agent = case.agent.as_deref().unwrap_or(default_agent);
+        let evaluation = policies.get(agent).evaluate(&argv, &cwd);
+        serde_json::to_writer(&mut out, &evaluation)?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(if bad_lines == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(super::exit::USAGE)
+    })
+}
+
+fn write_text(
+    out: &mut impl Write,
+    e: &Evaluation,
+    agent: &str,
+    warnings: &[String],
+) -> std::io::Result<()> {
+    let p = &e.policy;
+    writeln!(out, "command:  {}", escape_for_display(&e.command_text))?;
+    writeln!(
+        out,
+        "cwd:      {}",
+        escape_for_display(&e.cwd.to_string_lossy())
+    )?;
+    writeln!(
+        out,
+        "policy:   agent {agent}: security={} ask={} askFallback={}",
+        json_word(&p.security),
+        json_word(&p.ask),
+        json_word(&p.ask_fallback)
+    )?;
+    match &e.analysis.reason {
+        None => writeln!(
+            out,
+            "analysis: understood, {} segment(s)",
+            e.analysis.segments.len()
+        )?,
+        Some(reason) => writeln!(out, "analysis: NOT understood: {reason}")?,
+    }
+    for (i, s) in e.analysis.segments.iter().enumerate() {
+        let argv: Vec<String> = s.argv.iter().map(|a| escape_for_display(a)).collect();
+        writeln!(out, "  {}. {}", i + 1, argv.join(" "))?;
+        writeln!(
+            out,
+            "     resolved:     {}",
+            s.resolved_path.as_deref().unwrap_or("(not found)")
+        )?;
+        writeln!(
+            out,
+            "     real path:    {}",
+            s.real_path.as_deref().unwrap_or("(not found)")
+        )?;
+        let by = s
+            .satisfied_by
+            .map(|b| json_word(&b))
+            .unwrap_or_else(|| "nothing".to_owned());
+        writeln!(out, "     satisfied by: {by}")?;
+        if let Some(miss) = &s.miss {
+            writeln!(out, "     miss:         {miss}")?;
+        }
+        for g in &s.guards {
+            writeln!(out, "     guard:        {g}")?;
+        }
+    }
+    writeln!(out, "risk:     {}", json_word(&e.risk.level))?;
+    for r in &e.risk.reasons {
+        writeln!(out, "          - {r}")?;
+    }
+    let decisions: Vec<String> = e.allowed_decisions.iter().map(json_word).collect();
+    write!(out, "decision: {}", json_word(&e.decision))?;
+    if let Some(reason) = &e.reason {
+        write!(out, " ({reason})")?;
+    }
+    writeln!(out)?;
+    if !decisions.is_empty() {
+        writeln!(out, "a person may answer: {}", decisions.join(", "))?;
+        let fallback = e.fallback();
+        writeln!(
+            out,
+            "if nobody answers:   {} ({})",
+            json_word(&fallback.0),
+            fallback.1
+        )?;
+    }
+    for w in warnings {
+        writeln!(out, "warning:  {w}")?;
+    }
+    Ok(())
+}
+
+/// The wire word of an enum value (`on-miss`, `safe-bin`, …).
+fn json_word<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => "?".to_owned(),
+    }
+}

@@ -1,0 +1,96 @@
+//! The `node-host` command line: one module per subcommand.
+
+mod explain;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit codes shared by every subcommand.
+pub mod exit {
+    /// Usage errors and unreadable or malformed files.
+    pub const USAGE: u8 = 2;
+}
+
+/// Runs shell commands for an AI agent only when your exec-approvals policy
+/// says so.
+#[derive(Debug, Parser)]
+#[command(name = "node-host", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show what the policy decides for a command, and why, without running it.
+    ///
+    /// Reads the approvals file, analyses the command exactly as a
+    /// `system.run` request would be analysed (shell wrappers parsed,
+    /// dispatch wrappers unwrapped, executables resolved on this host's
+    /// PATH), and prints the decision taken before any person is asked.
+    /// Exit status is 0 whatever the decision; 2 for usage or file errors.
+    ///
+    /// Examples:
+    ///   node-host explain -- git status
+    ///   node-host explain --shell 'cd src && make test'
+    ///   node-host explain --json --agent main -- rm -rf build
+    ///   node-host explain --batch history.jsonl
+    Explain(explain::ExplainArgs),
+}
+
+/// Where the approvals file is, from a flag or the defaults.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ApprovalsArg {
+    /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
+    /// else ~/.clawdbot/exec-approvals.json]
+    #[arg(long, value_name = "FILE")]
+    pub approvals: Option<PathBuf>,
+}
+
+impl ApprovalsArg {
+    /// The path to use.
+    pub fn path(&self) -> anyhow::Result<PathBuf> {
+        match &self.approvals {
+            Some(p) => Ok(p.clone()),
+            None => Ok(approvals_ipc::approvals::default_approvals_path_from_env()?),
+        }
+    }
+}
+
+/// Parses the command line, runs it and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    init_tracing();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Explain(args) => explain::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("error: {err:#}");
+            ExitCode::from(exit::USAGE)
+        }
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

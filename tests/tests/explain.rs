@@ -1,0 +1,479 @@
+//! `node-host explain` end to end: the real binary, a real approvals file in
+//! a private home, real executables on this host.
+//!
+//! Every bypass class of reference/openclaw.md section 10 that applies to
+//! POSIX has a row here, beside the benign commands that must stay allowed:
+//! a suite that passed by denying everything would fail the allow rows.
+
+use std::path::Path;
+
+use approvals_tests::{TestHome, output};
+use serde_json::{Value, json};
+
+/// The real path of a program on this host's PATH (a file, not a shell
+/// builtin).
+fn real(name: &str) -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .unwrap_or_else(|| panic!("{name} must be installed"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn policy(security: &str, ask: &str) -> Value {
+    json!({
+        "version": 1,
+        "defaults": {"security": security, "ask": ask, "askFallback": "deny"},
+        "agents": {
+            "main": {"allowlist": [
+                {"pattern": real("ls")}, {"pattern": real("make")}, {"pattern": real("echo")},
+                {"pattern": real("cat")}, {"pattern": real("git")}, {"pattern": real("find")},
+                {"pattern": real("sed")}, {"pattern": real("printf")}
+            ]}
+        }
+    })
+}
+
+fn explain(home: &TestHome, args: &[&str]) -> Value {
+    let out = output(
+        home.command("node-host")
+            .arg("explain")
+            .arg("--json")
+            .args(args),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "explain {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("explain --json prints one JSON object")
+}
+
+fn decision_of(home: &TestHome, args: &[&str]) -> (String, Value) {
+    let v = explain(home, args);
+    (v["decision"].as_str().unwrap_or("?").to_owned(), v)
+}
+
+fn shell(script: &str) -> Vec<&str> {
+    vec!["--shell", script]
+}
+
+fn argv<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["--"];
+    v.extend_from_slice(words);
+    v
+}
+
+const ALLOWED_SHELL: &[&str] = &[
+    "ls -la",
+    "ls -la && echo done",
+    "git status; git log --oneline -5",
+    "git status || echo failed",
+    "cat README | head -n 5",
+    "ls | wc -l",
+    "cd src && make",
+    "cd src && cd .. && ls",
+    "echo 'hello world' \"quoted args\"",
+    "LANG=C ls",
+    "ls 2>&1 | tr a-z A-Z",
+    "ls >/dev/null 2>&1",
+    "cat <<'EOF'\nhello $(id) `id` $HOME\nEOF",
+    "cat <<EOF\nplain text\nEOF",
+    "echo a\necho b",
+    "printf '%s\\n' a b | sort",
+    "ls ~/",
+    "ls \\\n  -la",
+    "echo \"\\$(not a substitution)\"",
+    "git commit -m 'two words'",
+    "echo héllo 日本",
+];
+
+#[test]
+fn benign_commands_are_allowed() {
+    let home = TestHome::new();
+    let mut p = policy("allowlist", "on-miss");
+    p["agents"]["main"]["safeBins"] = json!(["cut", "head", "sort", "tail", "tr", "uniq", "wc"]);
+    home.write_approvals(&p);
+    for script in ALLOWED_SHELL {
+        let (d, v) = decision_of(&home, &shell(script));
+        assert_eq!(d, "allow", "{script:?} should be allowed: {v:#}");
+    }
+    for words in [
+        &["ls", "-la"][..],
+        &["/usr/bin/ls"],
+        &["git", "commit", "-m", "two words"],
+        &["env", "ls"],
+        &["nice", "-n", "5", "ls"],
+        &["timeout", "5", "ls"],
+        &["head", "-n", "3"],
+        &["wc", "-l"],
+        &["bash", "-lc", "git status && ls"],
+    ] {
+        let (d, v) = decision_of(&home, &argv(words));
+        assert_eq!(d, "allow", "{words:?} should be allowed: {v:#}");
+    }
+}
+
+/// Scripts the analysis must not understand, each a bypass class or a
+/// construct DESIGN.md section 6 lists.
+const NOT_UNDERSTOOD: &[&str] = &[
+    // openclaw.md section 10, class 1: substitution inside double quotes.
+    "echo \"output: $(whoami)\"",
+    "echo \"`id`\"",
+    // class 2 and 20: expansion in safe-bin arguments.
+    "head $HOME/.ssh/id_rsa",
+    "tail *",
+    "head -c${IFS}16${IFS}${OPENCLAW_CONFIG_PATH}",
+    // class 8: a line continuation building `$(`.
+    "echo \"ok $\\\n(id -u)\"",
+    // classes 10 and 11: unquoted heredoc bodies.
+    "cat <<EOF\n$(id)\nEOF",
+    "cat <<EOF\n$OPENAI_API_KEY\nEOF",
+    "cat <<EOF\n$OPENAI_API_\\\nKEY\nEOF",
+    // class 17: positional carriers.
+    "ls $0 \"$@\"",
+    // constructs
+    "ls > out.txt",
+    "ls >> out.txt",
+    "cat < /etc/passwd",
+    "ls &",
+    "(ls)",
+    "{ ls; }",
+    "! ls",
+    "if true; then ls; fi",
+    "for f in a; do ls; done",
+    "f() { ls; }; f",
+    "ls <(echo x)",
+    "echo $'\\x41'",
+    "echo {a,b}",
+    "echo $((1+2))",
+    "echo ${HOME}",
+    "eval ls",
+    "source ./x",
+    ". ./x",
+    "alias ls=rm",
+    "hash -p /tmp/x ls",
+    "trap 'id' EXIT",
+    "FOO=bar ls",
+    "GIT_DIR=/tmp/x git status",
+    "PAGER='sh -c id' git log",
+    "LD_PRELOAD=/tmp/x.so ls",
+    "cd /tmp; ls",
+    "cd /tmp || ls",
+    "ls *.txt",
+    "ls file?",
+    "ls [ab]",
+    "exec -a name ls",
+    "command -p ls",
+    "builtin -x ls",
+    "ls | sh",
+    "bash -c 'ls'",
+    "echo ${ id; }",
+    // invisible and confusable characters (class 24)
+    "echo a\u{200b}b",
+    "ls\u{202e}",
+    "echo\u{00a0}hi",
+    "\u{0455}udo ls",
+    "echo \u{3164}",
+];
+
+#[test]
+fn constructs_and_bypasses_are_never_auto_allowed() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    for script in NOT_UNDERSTOOD {
+        let v = explain(&home, &shell(script));
+        assert_eq!(
+            v["decision"], "ask",
+            "{script:?} must not be auto-allowed: {v:#}"
+        );
+        assert_eq!(
+            v["analysis"]["ok"], false,
+            "{script:?} must not be understood: {v:#}"
+        );
+        assert!(
+            v["analysis"]["reason"].is_string(),
+            "{script:?} needs a reason"
+        );
+    }
+}
+
+#[test]
+fn semantic_wrappers_and_guarded_arguments_ask() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    for words in [
+        &["sudo", "ls"][..],
+        &["env", "-S", "sh -c 'echo pwned'", "tr"],
+        &["env", "FOO=1", "ls"],
+        &["xargs", "ls"],
+        &["setsid", "ls"],
+        &["sh", "-c", "$0 \"$@\"", "xargs", "sh", "-c", "id"],
+        &["bash", "-c", "ls", "extra"],
+        &["/usr/bin/ls "],
+        &["id"],
+    ] {
+        let (d, v) = decision_of(&home, &argv(words));
+        assert_eq!(d, "ask", "{words:?}: {v:#}");
+    }
+    for (words, guard) in [
+        (&["git", "-c", "core.pager=sh -c id", "log"][..], "git"),
+        (
+            &["git", "fetch", "--upload-pack=touch /tmp/x", "origin"],
+            "git",
+        ),
+        (&["find", ".", "-exec", "rm", "{}", ";"], "find"),
+        (&["find", ".", "-delete"], "find"),
+        (&["sed", "-i", "s/a/b/", "f"], "sed"),
+        (&["sed", "1e id"], "sed"),
+        (&["git", "-C", "/", "status"], "git"),
+        (&["make", "--eval=x:", "x"], "make"),
+    ] {
+        let v = explain(&home, &argv(words));
+        assert_eq!(v["decision"], "ask", "{words:?}: {v:#}");
+        let guards = &v["analysis"]["segments"][0]["guards"];
+        assert!(
+            guards.as_array().is_some_and(|g| !g.is_empty()),
+            "{words:?} should be guarded ({guard}): {v:#}"
+        );
+    }
+}
+
+#[test]
+fn safe_bins_read_stdin_only() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    for (words, expected) in [
+        (&["head", "-n", "5"][..], "allow"),
+        (&["head", "-5"], "allow"),
+        (&["tail", "-n", "+2"], "allow"),
+        (&["cut", "-d:", "-f1"], "allow"),
+        (&["tr", "a-z", "A-Z"], "allow"),
+        (&["uniq", "-c"], "allow"),
+        (&["wc", "-l"], "allow"),
+        (&["head", "/etc/passwd"], "ask"),
+        (&["head", "--bytes=5", "/etc/shadow"], "ask"),
+        (&["wc", "--files0-from=list"], "ask"),
+        // not in the default list (openclaw.md section 10, classes 5, 6, 19)
+        (&["sort", "-o", "/etc/x"], "ask"),
+        (&["sort", "--compress-prog=sh"], "ask"),
+        (&["grep", "-r", "secret", "/"], "ask"),
+        (&["jq", "-n", "env"], "ask"),
+    ] {
+        let (d, v) = decision_of(&home, &argv(words));
+        assert_eq!(d, expected, "{words:?}: {v:#}");
+    }
+}
+
+#[test]
+fn safe_bin_profiles_refuse_dangerous_flags_when_enabled() {
+    let home = TestHome::new();
+    let mut p = policy("allowlist", "on-miss");
+    p["defaults"]["safeBins"] = json!(["sort", "grep", "jq", "head"]);
+    home.write_approvals(&p);
+    for (words, expected) in [
+        (&["sort", "-rn"][..], "allow"),
+        (&["sort", "-o", "/etc/x"], "ask"),
+        (&["sort", "--compress-prog=sh"], "ask"),
+        (&["sort", "--compress-program", "sh"], "ask"),
+        (&["grep", "-i", "-e", "foo"], "allow"),
+        (&["grep", "-r", "secret"], "ask"),
+        (&["grep", "-f", "/etc/shadow"], "ask"),
+        (&["jq", ".name"], "allow"),
+        (&["jq", "-n", "env"], "ask"),
+        (&["jq", "$ENV.HOME"], "ask"),
+        (&["jq", "-n", "input"], "ask"),
+    ] {
+        let (d, v) = decision_of(&home, &argv(words));
+        assert_eq!(d, expected, "{words:?}: {v:#}");
+    }
+}
+
+#[test]
+fn a_link_cannot_borrow_a_trusted_name() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let link = home.path().join("ls");
+    std::os::unix::fs::symlink(real("id"), &link).expect("symlink");
+    let (d, v) = decision_of(&home, &argv(&[link.to_str().expect("utf-8")]));
+    assert_eq!(d, "ask", "{v:#}");
+    assert_eq!(v["analysis"]["segments"][0]["realPath"], json!(real("id")));
+    // A safe-bin name outside the trusted directories is not safe.
+    let fake_head = home.path().join("head");
+    std::os::unix::fs::symlink(real("cat"), &fake_head).expect("symlink");
+    let (d, v) = decision_of(&home, &argv(&["./head", "-n", "1"]));
+    assert_eq!(
+        d, "allow",
+        "cat is allowlisted, so ./head → cat is allowed: {v:#}"
+    );
+    let copy = home.path().join("tail");
+    std::fs::copy(real("tail"), &copy).expect("copy");
+    let (d, v) = decision_of(&home, &argv(&["./tail", "-n", "1"]));
+    assert_eq!(
+        d, "ask",
+        "a tail outside /bin and /usr/bin is not a safe bin: {v:#}"
+    );
+}
+
+#[test]
+fn ask_off_turns_misses_into_denials_and_security_deny_refuses_everything() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "off"));
+    let (d, v) = decision_of(&home, &argv(&["id"]));
+    assert_eq!(d, "deny");
+    assert!(
+        v["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("allowlist-miss")),
+        "{v:#}"
+    );
+    let (d, _) = decision_of(&home, &shell("echo \"$(id)\""));
+    assert_eq!(d, "deny");
+    let (d, _) = decision_of(&home, &argv(&["ls"]));
+    assert_eq!(d, "allow");
+
+    home.write_approvals(&policy("deny", "on-miss"));
+    let v = explain(&home, &argv(&["ls"]));
+    assert_eq!(v["decision"], "deny");
+    assert_eq!(v["reason"], "security=deny");
+    assert_eq!(v["allowedDecisions"], json!([]));
+}
+
+#[test]
+fn ask_always_asks_even_for_allowlisted_commands_without_allow_always() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "always"));
+    let v = explain(&home, &argv(&["ls"]));
+    assert_eq!(v["decision"], "ask");
+    assert_eq!(v["allowedDecisions"], json!(["allow-once", "deny"]));
+}
+
+#[test]
+fn full_security_allows_unless_denylisted() {
+    let home = TestHome::new();
+    let mut p = policy("full", "off");
+    p["defaults"]["denylist"] = json!([
+        {"pattern": real("id"), "reason": "no identity probing"},
+        {"commandPattern": "rm -rf /", "reason": "never wipe the disk"}
+    ]);
+    home.write_approvals(&p);
+    let (d, _) = decision_of(&home, &shell("echo \"$(whoami)\""));
+    assert_eq!(d, "allow");
+    let (d, v) = decision_of(&home, &argv(&["id"]));
+    assert_eq!(d, "deny");
+    assert_eq!(v["reason"], "denylist: no identity probing");
+    let (d, v) = decision_of(&home, &argv(&["rm", "-rf", "/"]));
+    assert_eq!(d, "deny");
+    assert_eq!(v["risk"]["level"], "critical");
+}
+
+#[test]
+fn json_shape_is_stable() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let v = explain(&home, &["--cwd", "/tmp", "--shell", "ls -la | wc -l"]);
+    let ls = real("ls");
+    let wc = std::fs::canonicalize("/usr/bin/wc").expect("wc");
+    assert_eq!(
+        v,
+        json!({
+            "decision": "allow",
+            "reason": null,
+            "allowedDecisions": [],
+            "policy": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+            "analysis": {"ok": true, "reason": null, "segments": [
+                {"argv": ["ls", "-la"], "resolvedPath": v["analysis"]["segments"][0]["resolvedPath"],
+                 "realPath": ls, "satisfiedBy": "allowlist", "guards": []},
+                {"argv": ["wc", "-l"], "resolvedPath": v["analysis"]["segments"][1]["resolvedPath"],
+                 "realPath": wc.to_str(), "satisfiedBy": "safe-bin", "guards": []}
+            ]},
+            "risk": {"level": "low", "reasons": []}
+        })
+    );
+}
+
+#[test]
+fn batch_mode_matches_single_runs() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let cases = [
+        json!({"argv": ["ls", "-la"]}),
+        json!({"shell": "echo \"$(id)\""}),
+        json!({"argv": ["id"], "agent": "other"}),
+        json!({"shell": "cd src && make", "cwd": "/tmp"}),
+    ];
+    let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
+    let batch = home.path().join("cases.jsonl");
+    std::fs::write(&batch, input).expect("write batch");
+    let out = output(
+        home.command("node-host")
+            .args(["explain", "--batch"])
+            .arg(&batch),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), cases.len());
+    assert_eq!(lines[0], explain(&home, &argv(&["ls", "-la"])));
+    assert_eq!(lines[1], explain(&home, &shell("echo \"$(id)\"")));
+    assert_eq!(lines[2], explain(&home, &["--agent", "other", "--", "id"]));
+    assert_eq!(
+        lines[3],
+        explain(&home, &["--cwd", "/tmp", "--shell", "cd src && make"])
+    );
+}
+
+#[test]
+fn malformed_file_fails_closed_naming_file_line_and_column() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let path = home.approvals();
+    std::fs::write(&path, "{\n  \"version\": 1,\n  \"agents\": {,}\n}\n").expect("write");
+    let before = std::fs::read(&path).expect("read");
+    let out = output(home.command("node-host").args(["explain", "--", "ls"]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(path.to_str().expect("utf-8")), "{err}");
+    assert!(err.contains("line 3"), "{err}");
+    assert!(err.contains("column"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        before,
+        "never overwritten"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = TestHome::new();
+    let out = output(home.command("node-host").arg("explain"));
+    assert_eq!(out.status.code(), Some(2));
+    let out = output(
+        home.command("node-host")
+            .args(["explain", "--shell", "ls", "--", "ls"]),
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn missing_file_means_built_in_deny() {
+    let home = TestHome::new();
+    let v = explain(&home, &argv(&["ls"]));
+    assert_eq!(v["decision"], "deny");
+    assert_eq!(v["policy"]["security"], "deny");
+    assert!(
+        !Path::new(&home.approvals()).exists(),
+        "explain never creates the file"
+    );
+}
