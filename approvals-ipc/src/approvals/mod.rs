@@ -42,7 +42,7 @@ pub use load::{Loaded, MAIN_AGENT, WILDCARD_AGENT};
 pub use model::*;
 pub use paths::{
     APPROVALS_FILE_NAME, HOME_STATE_DIR, SOCKET_FILE_NAME, STATE_DIR_ENV, default_approvals_path,
-    default_approvals_path_from_env, expand_tilde,
+    default_approvals_path_from_env, expand_tilde, socket_path,
 };
 pub use resolve::{
     BUILTIN_APPROVAL_TIMEOUT_MS, BUILTIN_ASK, BUILTIN_ASK_FALLBACK, BUILTIN_SAFE_BINS,

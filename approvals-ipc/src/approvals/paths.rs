@@ -44,6 +44,24 @@ pub fn default_approvals_path_from_env() -> Result<PathBuf, ApprovalsError> {
     default_approvals_path(state_dir.as_deref(), home.as_deref())
 }
 
+/// Where the bridge socket is for an approvals file: `socket.path` from the
+/// file (with `~` expanded), else `exec-approvals.sock` beside the file.
+pub fn socket_path(
+    configured: Option<&str>,
+    approvals_path: &Path,
+    home: Option<&Path>,
+) -> Option<PathBuf> {
+    match configured.filter(|p| !p.trim().is_empty()) {
+        Some(p) => expand_tilde(Path::new(p.trim()), home),
+        None => Some(
+            approvals_path
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(SOCKET_FILE_NAME),
+        ),
+    }
+}
+
 /// Replaces a leading `~` component with `home`; `~user` and paths without a
 /// leading `~` are returned unchanged. `None` when `~` needs a home directory
 /// and there is none.

@@ -472,3 +472,6 @@ pub fn is_interpreter(name: &str) -> bool {
             "nodejs" | "osascript" | "java" | "erl" | "guile" | "sbcl" | "ghci" | "scala"
         )
 }
+
+#[cfg(test)]
+mod tests;
