@@ -1,1 +1,4 @@
 //! The exec host library.
+
+pub mod approvers;
+pub mod audit;
