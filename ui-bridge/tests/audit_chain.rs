@@ -256,7 +256,7 @@ fn append_after_a_crash_seals_the_fragment_and_chains_over_it() {
     assert_eq!(after[before.len()], b'\n');
     // The chain after the fragment is intact: the new line links to it.
     let last: Value = serde_json::from_str(&stored[4]).unwrap();
-    assert_eq!(last["prev"], line_hash(&stored[3].as_bytes()[..]).as_str());
+    assert_eq!(last["prev"], line_hash(stored[3].as_bytes()).as_str());
 }
 
 #[test]

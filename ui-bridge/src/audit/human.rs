@@ -19,7 +19,7 @@ pub fn format_human(value: &Value) -> String {
     let mut out = String::new();
     match value.get("ts").and_then(Value::as_i64) {
         Some(ms) => out.push_str(&iso8601_utc(ms)),
-        None => out.push_str("-"),
+        None => out.push('-'),
     }
     if let Some(seq) = value.get("seq").and_then(Value::as_u64) {
         let _ = write!(out, " #{seq}");
@@ -271,5 +271,29 @@ mod tests {
     fn a_hostile_agent_name_cannot_break_the_line() {
         let value = json!({"ts": 0, "event": "decision", "agentId": "x\n1970 fake"});
         assert!(!format_human(&value).contains('\n'));
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Nothing an agent controls reaches the terminal as a control or
+        /// invisible character.
+        #[test]
+        fn output_never_holds_a_hidden_character(
+            agent in any::<String>(),
+            command in any::<String>(),
+            arg in any::<String>(),
+        ) {
+            let with_text = serde_json::json!({"ts": 0, "event": "decision", "agentId": agent, "commandText": command});
+            let with_argv = serde_json::json!({"ts": 0, "event": "decision", "reason": agent, "argv": [arg, command]});
+            for value in [with_text, with_argv] {
+                let out = format_human(&value);
+                prop_assert!(!out.chars().any(is_hidden), "{out:?}");
+            }
+        }
     }
 }

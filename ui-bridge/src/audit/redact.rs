@@ -150,3 +150,28 @@ mod tests {
         assert_eq!(text.matches(R).count(), 7, "{text}");
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// No occurrence of a known secret survives. The alphabet shares no
+        /// character with the marker, so any hit would be a real leak.
+        #[test]
+        fn no_known_secret_survives(
+            text in "[xyz019 ]{0,40}",
+            secrets in proptest::collection::vec("[xyz019]{1,4}", 0..4),
+        ) {
+            let refs: Vec<&str> = secrets.iter().map(String::as_str).collect();
+            let out = redact_text(&text, &refs);
+            for secret in &secrets {
+                prop_assert!(!out.contains(secret.as_str()), "{out:?} still holds {secret:?}");
+            }
+            if secrets.iter().all(|s| !text.contains(s.as_str())) {
+                prop_assert_eq!(out, text);
+            }
+        }
+    }
+}

@@ -228,11 +228,12 @@ fn approver_identity_rule() {
     let alice = vec!["alice".to_owned(), "telegram:42".to_owned()];
     let empty: Vec<String> = Vec::new();
     let with_blank = vec![String::new()];
-    let cases: &[(
-        Option<&[String]>,
-        Option<&str>,
+    type Case<'a> = (
+        Option<&'a [String]>,
+        Option<&'a str>,
         Result<ChatAnswer, ChatParseError>,
-    )] = &[
+    );
+    let cases: &[Case] = &[
         // No list configured: the integration vouches for the sender.
         (None, None, ok("abcd", AllowOnce)),
         (None, Some("mallory"), ok("abcd", AllowOnce)),
@@ -399,4 +400,30 @@ fn errors_read_as_lowercase_phrases_or_usage() {
         assert!(!text.starts_with(|c: char| c.is_uppercase()), "{text}");
     }
     assert_eq!(Usage(APPROVE_USAGE.into()).to_string(), APPROVE_USAGE);
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever a chat sends, the parser does not panic, and an answer
+        /// always carries a lower-case UUID prefix of 4 to 36 characters.
+        #[test]
+        fn any_text_yields_a_well_formed_answer_or_an_error(
+            text in "(/?(approve|APPROVE|deny)(@[a-zA-Z]{0,5})? )?[0-9a-fA-F\\-a-z:@ \u{FE0F}\u{200B}]{0,40}",
+        ) {
+            let answers = [
+                parse_text(&text, &open()),
+                parse_callback(&text, &open()),
+                parse_reaction(&text, &text, &open()),
+            ];
+            for answer in answers {
+                if let Ok(ChatAnswer::Decide { id_prefix, .. }) = answer {
+                    prop_assert!((4..=36).contains(&id_prefix.len()));
+                    prop_assert!(id_prefix.bytes().all(|b| b == b'-' || b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+                }
+            }
+        }
+    }
 }
