@@ -1,2 +1,9 @@
-//! The exec host library.
+//! The exec host: runs checked plans (`exec`), asks people (`approvers`),
+//! and keeps the decision log (`audit`).
+//!
+//! Layering (DESIGN.md section 2): nothing here knows about the gateway;
+//! `node-host` embeds this library when no bridge process runs.
+
+pub mod approvers;
+pub mod audit;
 pub mod exec;

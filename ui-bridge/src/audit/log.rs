@@ -1,0 +1,221 @@
+//! The writer: one [`AuditLog`] per process appends records under an
+//! in-process mutex and a cross-process lock on `<log>.lock`.
+//!
+//! It decides each record's `seq`, `ts` and `prev` from the file's last line
+//! (read by seeking from the end, never the whole file), and writes the line
+//! and its newline in one `write` followed by `sync_data`, so a decision is
+//! on disk before the caller acts on it (DESIGN.md invariant 10). It refuses
+//! to append when the tail holds no record it can continue from, or when it
+//! cannot take the lock within [`LOCK_WAIT`]; a caller that cannot log must
+//! not run the command. A partial last line left by a crash is sealed with a
+//! newline and chained over, as the module documentation of
+//! [`crate::audit`] describes.
+
+use std::fs::{File, TryLockError};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+use super::error::AuditError;
+use super::files::{open_lock, open_log_for_append, prepare_dir, still_names};
+use super::lines::{TailLines, last_lines};
+use super::record::{AuditRecord, StoredLine};
+use super::{AUDIT_VERSION, GENESIS_PREV, MAX_RECORD_BYTES, line_hash, lock_path_for, now_ms};
+
+/// How long an append waits for another process's lock before refusing.
+pub const LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// How many trailing lines an append looks through for the last `seq` when
+/// the very last line is damaged.
+const TAIL_SCAN_LINES: usize = 16;
+
+/// The append-only, hash-chained log, opened once per process and shared
+/// (it is `Sync`); several processes may append to the same file.
+///
+/// # Caveats
+///
+/// [`AuditLog::append`] does blocking file I/O and an fsync; from async code
+/// call it inside `tokio::task::spawn_blocking`.
+#[derive(Debug)]
+pub struct AuditLog {
+    path: PathBuf,
+    lock_path: PathBuf,
+    handles: Mutex<Handles>,
+}
+
+#[derive(Debug)]
+struct Handles {
+    log: File,
+    lock: File,
+}
+
+/// What an append wrote: enough to show the new chain head or anchor it
+/// elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    /// The record's sequence number (1 for the first record of a file).
+    pub seq: u64,
+    /// The record's timestamp, milliseconds since the epoch.
+    pub ts: i64,
+    /// The `prev` it carries.
+    pub prev: String,
+    /// The hash of the line just written: the new chain head.
+    pub hash: String,
+}
+
+impl AuditLog {
+    /// Opens (creating 0600, in a 0700 directory if missing) the log at
+    /// `path`; refuses a symbolic link, a non-regular file, or a file of
+    /// another user.
+    pub fn open(path: &Path) -> Result<Self, AuditError> {
+        prepare_dir(path)?;
+        let lock_path = lock_path_for(path);
+        let lock = open_lock(&lock_path)?;
+        let log = open_log_for_append(path)?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            lock_path,
+            handles: Mutex::new(Handles { log, lock }),
+        })
+    }
+
+    /// The log's path, for messages and for the read-side functions.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record, filling `v`, `seq`, `ts` and `prev`, and returns
+    /// once it is synced to disk.
+    pub fn append(&self, record: AuditRecord) -> Result<AuditEntry, AuditError> {
+        // A panic in another append cannot leave the handles inconsistent:
+        // the file state is re-read from disk under the lock every time.
+        let mut handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
+        let Handles { log, lock } = &mut *handles;
+        let _held = FileLock::acquire(lock, &self.lock_path)?;
+
+        if !still_names(&self.path, log)? {
+            tracing::warn!(path = %self.path.display(), "audit log was moved or replaced; reopening it");
+            prepare_dir(&self.path)?;
+            *log = open_log_for_append(&self.path)?;
+        }
+        let log = &*log;
+        let len = log
+            .metadata()
+            .map_err(AuditError::io("inspect", &self.path))?
+            .len();
+        let tail = last_lines(log, &self.path, len, TAIL_SCAN_LINES, 2 * MAX_RECORD_BYTES)?;
+        let (prev, last_seq) = chain_head(&tail, &self.path)?;
+        if tail.unterminated {
+            tracing::warn!(path = %self.path.display(), "audit log ends with a partial line; sealing it");
+        }
+
+        let ts = now_ms();
+        let seq = last_seq + 1;
+        let line = serde_json::to_vec(&StoredLine {
+            v: AUDIT_VERSION,
+            seq,
+            ts,
+            prev: prev.clone(),
+            record: &record,
+        })
+        .map_err(AuditError::Serialize)?;
+        if line.len() > MAX_RECORD_BYTES {
+            return Err(AuditError::RecordTooLarge {
+                size: line.len(),
+                limit: MAX_RECORD_BYTES,
+            });
+        }
+        // serde_json escapes control characters inside strings, so a
+        // serialised value never contains a raw newline.
+        debug_assert!(!line.contains(&b'\n'));
+        let hash = line_hash(&line);
+
+        let mut bytes = Vec::with_capacity(line.len() + 2);
+        if tail.unterminated {
+            bytes.push(b'\n');
+        }
+        bytes.extend_from_slice(&line);
+        bytes.push(b'\n');
+        let mut writer = log;
+        writer
+            .write_all(&bytes)
+            .map_err(AuditError::io("append to", &self.path))?;
+        log.sync_data()
+            .map_err(AuditError::io("sync", &self.path))?;
+        Ok(AuditEntry {
+            seq,
+            ts,
+            prev,
+            hash,
+        })
+    }
+}
+
+/// The fields an append needs from an earlier line.
+#[derive(Deserialize)]
+struct Header {
+    v: u64,
+    seq: u64,
+}
+
+/// The `prev` for the next line (the hash of the last line's exact bytes,
+/// whatever they are) and the last `seq` (from the last line that parses).
+fn chain_head(tail: &TailLines, path: &Path) -> Result<(String, u64), AuditError> {
+    let Some(last) = tail.lines.last() else {
+        return Ok((GENESIS_PREV.to_owned(), 0));
+    };
+    let prev = line_hash(last);
+    let seq = tail
+        .lines
+        .iter()
+        .rev()
+        .filter_map(|line| serde_json::from_slice::<Header>(line).ok())
+        .find(|header| header.v == AUDIT_VERSION)
+        .map(|header| header.seq)
+        .ok_or_else(|| AuditError::CorruptTail {
+            path: path.to_path_buf(),
+        })?;
+    Ok((prev, seq))
+}
+
+/// The cross-process writer lock, released on drop.
+struct FileLock<'a> {
+    file: &'a File,
+}
+
+impl<'a> FileLock<'a> {
+    /// Takes the exclusive lock, waiting at most [`LOCK_WAIT`].
+    fn acquire(file: &'a File, lock_path: &Path) -> Result<Self, AuditError> {
+        let deadline = Instant::now() + LOCK_WAIT;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(Self { file }),
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(20));
+                }
+                Err(TryLockError::WouldBlock) => {
+                    return Err(AuditError::io("lock", lock_path)(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "another process held the audit lock for too long",
+                    )));
+                }
+                Err(TryLockError::Error(err)) => {
+                    return Err(AuditError::io("lock", lock_path)(err));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for FileLock<'_> {
+    fn drop(&mut self) {
+        if let Err(err) = self.file.unlock() {
+            tracing::warn!(error = %err, "cannot release the audit lock");
+        }
+    }
+}
