@@ -1,2 +1,3 @@
 //! The exec host library.
+pub mod broker;
 pub mod exec;
