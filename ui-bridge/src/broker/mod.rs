@@ -73,6 +73,10 @@ pub enum Outcome {
 
 /// What approvers hear about; every subscriber receives every event.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "few events, and approvers match on the plain record"
+)]
 pub enum BrokerEvent {
     /// A new approval waits for an answer.
     Requested(PendingApproval),
