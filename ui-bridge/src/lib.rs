@@ -1,9 +1,11 @@
-//! The exec host: runs checked plans (`exec`), asks people (`approvers`),
-//! and keeps the decision log (`audit`).
+//! The exec host: runs checked plans (`exec`), holds pending approvals
+//! (`broker`), asks people (`approvers`), and keeps the decision log
+//! (`audit`).
 //!
 //! Layering (DESIGN.md section 2): nothing here knows about the gateway;
 //! `node-host` embeds this library when no bridge process runs.
 
 pub mod approvers;
 pub mod audit;
+pub mod broker;
 pub mod exec;
