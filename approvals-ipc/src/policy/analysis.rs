@@ -273,8 +273,10 @@ fn plan_command(
     }
     let resolution = compiled.resolver.resolve(word, cwd);
     let exec = PlannedExec {
+        // The real path: what was matched is what runs, whatever happens to
+        // links later.
         program: resolution
-            .resolved
+            .real
             .clone()
             .unwrap_or_else(|| PathBuf::from(word)),
         argv: target.to_vec(),

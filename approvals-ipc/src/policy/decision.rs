@@ -160,7 +160,7 @@ impl Evaluation {
                 op: ChainOp::Seq,
                 pipeline: vec![PlannedCommand::Exec(PlannedExec {
                     program: resolution
-                        .resolved
+                        .real
                         .unwrap_or_else(|| std::path::PathBuf::from(word)),
                     argv: self.argv.clone(),
                     env: Vec::new(),
@@ -197,8 +197,11 @@ fn decide(
         ask: policy.ask,
         ask_fallback: policy.ask_fallback,
     };
-    let marker = command_marker(&command_text);
-    let marker_entry = compiled.allow.match_marker(&marker);
+    let marker_entry = compiled
+        .allow
+        .has_markers()
+        .then(|| compiled.allow.match_marker(&command_marker(&command_text)))
+        .flatten();
     let analysis_ok = analysis.refusal.is_none();
 
     let mut matched_patterns = Vec::new();
@@ -277,7 +280,7 @@ fn decide(
         }
     }
     if needs_marker {
-        persist = vec![marker];
+        persist = vec![command_marker(&command_text)];
     }
     let risk = risk::assess(&analysis.pipelines, analysis.script.as_deref());
 

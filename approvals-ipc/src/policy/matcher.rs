@@ -146,6 +146,12 @@ impl PathMatcher {
         self.markers.get(marker).copied()
     }
 
+    /// Whether any exact-command marker exists (so hashing the command
+    /// text can be skipped).
+    pub fn has_markers(&self) -> bool {
+        !self.markers.is_empty()
+    }
+
     /// Whether a lone `*` entry allows every executable.
     pub fn allows_everything(&self) -> bool {
         self.any.is_some()

@@ -59,8 +59,8 @@ pub enum PlannedCommand {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedExec {
-    /// The absolute path that is executed (the resolved path, never a bare
-    /// name looked up again at run time).
+    /// The absolute real path that is executed (symlinks resolved, never a
+    /// bare name looked up again at run time).
     pub program: PathBuf,
     /// The full argv, argv[0] as the command wrote it; wrappers that were
     /// unwrapped are gone.

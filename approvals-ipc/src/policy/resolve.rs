@@ -4,11 +4,27 @@
 //! A word with a `/` resolves against the command's working directory; a
 //! bare name is looked up on the host's own `PATH`, never on a `PATH` the
 //! request supplies (openclaw.md section 10, class 4). Matching uses the real
-//! path so a link an agent made cannot borrow a trusted name.
+//! path so a link an agent made cannot borrow a trusted name, and the plan
+//! executes the real path, so retargeting a link after the check changes
+//! nothing.
+//!
+//! Lookups are cached for [`CACHE_TTL`]: resolution is a handful of path
+//! walks in the kernel and dominates the cost of an evaluation. A stale entry
+//! can only delay seeing a newly installed program; it can never make us run
+//! something other than what was checked, because what runs is the cached
+//! real path that the policy matched.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long a lookup is reused before the file system is asked again.
+pub const CACHE_TTL: Duration = Duration::from_secs(1);
+/// How many lookups are remembered; the cache is emptied when it is full.
+const CACHE_CAPACITY: usize = 4096;
 
 /// Where a command word points: `None` fields mean "not found".
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -23,6 +39,15 @@ pub struct Resolution {
 #[derive(Debug, Clone)]
 pub struct Resolver {
     path_dirs: Vec<PathBuf>,
+    cache: Arc<Mutex<HashMap<CacheKey, (Instant, Resolution)>>>,
+}
+
+/// A bare name resolves the same anywhere; a path with a `/` depends on the
+/// working directory unless it is absolute.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct CacheKey {
+    word: String,
+    cwd: Option<PathBuf>,
 }
 
 impl Resolver {
@@ -42,11 +67,36 @@ impl Resolver {
                     .map(PathBuf::from)
                     .collect::<Vec<_>>()
             });
-        Self { path_dirs }
+        Self {
+            path_dirs,
+            cache: Arc::default(),
+        }
     }
 
     /// Resolves `word` for a command that runs in `cwd`.
     pub fn resolve(&self, word: &str, cwd: &Path) -> Resolution {
+        let key = CacheKey {
+            word: word.to_owned(),
+            cwd: (word.contains('/') && !word.starts_with('/')).then(|| cwd.to_owned()),
+        };
+        let now = Instant::now();
+        if let Ok(cache) = self.cache.lock()
+            && let Some((at, hit)) = cache.get(&key)
+            && now.duration_since(*at) < CACHE_TTL
+        {
+            return hit.clone();
+        }
+        let resolution = self.resolve_uncached(word, cwd);
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() >= CACHE_CAPACITY {
+                cache.clear();
+            }
+            cache.insert(key, (now, resolution.clone()));
+        }
+        resolution
+    }
+
+    fn resolve_uncached(&self, word: &str, cwd: &Path) -> Resolution {
         let resolved = if word.is_empty() {
             None
         } else if word.contains('/') {
