@@ -1,2 +1,4 @@
 //! The exec host library.
 pub mod exec;
+pub mod host;
+pub mod serve;
