@@ -9,3 +9,5 @@ pub mod approvers;
 pub mod audit;
 pub mod broker;
 pub mod exec;
+pub mod host;
+pub mod serve;

@@ -1,1 +1,54 @@
-fn main() {}
+//! `ui-bridge`: the exec host binary. Thin: parse the command line, run the
+//! subcommand, map the outcome to an exit code.
+
+mod cli;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Command};
+
+/// Exit code for usage errors and for a bridge that cannot start.
+const EXIT_FAILURE: u8 = 2;
+
+fn main() -> ExitCode {
+    init_tracing();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => {
+            let options = args.options()?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            runtime.block_on(ui_bridge::serve::run(options))?;
+            // Tasks still holding a request after the grace period are
+            // dropped here, which kills their processes.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            Ok(())
+        }
+    }
+}
+
+/// Logs to stderr, `info` unless `RUST_LOG` says otherwise.
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
+}

@@ -86,6 +86,16 @@ impl Groups {
     }
 }
 
+/// A plan whose future is dropped (its request was cancelled) must not
+/// leave descendants behind: the direct children die by `kill_on_drop`, and
+/// this kills the rest of every group that still has members.
+impl Drop for Groups {
+    fn drop(&mut self) {
+        let inner = self.inner.get_mut().unwrap_or_else(PoisonError::into_inner);
+        signal_groups(&mut inner.pgids, Some(Signal::SIGKILL));
+    }
+}
+
 /// Signals each group and forgets the empty ones.
 fn signal_groups(pgids: &mut Vec<Pid>, signal: Option<Signal>) {
     pgids.retain(|&pgid| match killpg(pgid, signal) {

@@ -1,0 +1,80 @@
+//! The `ui-bridge` command line: what was typed, turned into what to do.
+//!
+//! One variant per subcommand; `serve` is the first (approvals and audit
+//! come later). It refuses nothing itself beyond clap's usage checks: the
+//! subcommands validate their own inputs and name the file or socket at
+//! fault.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+/// The exec host: serves the approvals socket, decides under your policy,
+/// and runs only what was checked.
+#[derive(Debug, Parser)]
+#[command(name = "ui-bridge", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the approvals socket: decide and run `system.run` requests.
+    ///
+    /// Creates the approvals file when it is missing (security allowlist,
+    /// ask on-miss, askFallback deny, a fresh random token) and never
+    /// rewrites a file it cannot parse. Listens on a Unix socket in a
+    /// private directory (mode 0700, the socket 0600); only processes of
+    /// your own user may connect, and every request must be signed with the
+    /// token from the approvals file. Commands run without a shell, exactly
+    /// as checked, with loader and interpreter hooks removed from their
+    /// environment. Edits to the approvals file apply to the next request
+    /// without a restart.
+    ///
+    /// Stops on SIGINT or SIGTERM: cancels requests in flight (their
+    /// processes are killed), removes the socket and exits 0. Logs go to
+    /// stderr; set RUST_LOG (e.g. RUST_LOG=debug) for more.
+    ///
+    /// Examples:
+    ///   ui-bridge serve
+    ///   ui-bridge serve --approvals ./exec-approvals.json --socket /run/user/1000/clawdbot/exec.sock
+    #[command(verbatim_doc_comment)]
+    Serve(ServeArgs),
+}
+
+/// Flags of `ui-bridge serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
+    /// else ~/.clawdbot/exec-approvals.json]
+    #[arg(long, value_name = "FILE")]
+    pub approvals: Option<PathBuf>,
+    /// The socket to listen on [default: socket.path from the approvals
+    /// file, else exec-approvals.sock beside it]. Its directory must be
+    /// yours with mode 0700; it is created so when missing.
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// How long an approval prompt waits before askFallback decides
+    /// [default: approvalTimeoutMs from the policy, else 120000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub approval_timeout_ms: Option<u64>,
+}
+
+impl ServeArgs {
+    /// What `serve` will do, with defaults filled in.
+    pub fn options(&self) -> anyhow::Result<ui_bridge::serve::ServeOptions> {
+        let approvals_path = match &self.approvals {
+            Some(path) => path.clone(),
+            None => approvals_ipc::approvals::default_approvals_path_from_env()?,
+        };
+        Ok(ui_bridge::serve::ServeOptions {
+            approvals_path,
+            socket: self.socket.clone(),
+            approval_timeout: self.approval_timeout_ms.map(Duration::from_millis),
+        })
+    }
+}

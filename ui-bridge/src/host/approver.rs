@@ -1,0 +1,41 @@
+//! The ask step of the exec host, behind a small trait so the broker
+//! (DESIGN.md section 7) can plug in without touching the pipeline.
+//!
+//! It decides nothing itself: an [`Approvals`] implementation returns what a
+//! person answered, or `None` when nobody did, and the exec host then
+//! applies the ask fallback. The default, [`NoApprovers`], never answers, so
+//! until a broker is configured every ask is decided by `askFallback`. A
+//! decision carried inside the request (`approvalDecision`) never reaches
+//! this step: a same-UID client must not approve itself (openclaw.md
+//! section 10, class 22; DESIGN.md invariant 4).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use approvals_ipc::ipc::ExecRequest;
+use approvals_ipc::policy::{ApprovalDecision, Evaluation};
+
+/// The future an approver returns; boxed so approvers can be chosen at run time.
+pub type AskFuture<'a> = Pin<Box<dyn Future<Output = Option<ApprovalDecision>> + Send + 'a>>;
+
+/// Whoever may answer an ask: the broker and its approvers, or nobody.
+pub trait Approvals: Send + Sync {
+    /// Asks about one evaluated request; `None` means nobody answered in time.
+    ///
+    /// # Cancel safety
+    ///
+    /// The exec host drops this future when the requester goes away or the
+    /// approval timeout passes; an implementation must withdraw its pending
+    /// approval on drop.
+    fn ask<'a>(&'a self, evaluation: &'a Evaluation, request: &'a ExecRequest) -> AskFuture<'a>;
+}
+
+/// The approver used until a broker is configured: never answers, so the ask fallback decides.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoApprovers;
+
+impl Approvals for NoApprovers {
+    fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest) -> AskFuture<'a> {
+        Box::pin(std::future::ready(None))
+    }
+}

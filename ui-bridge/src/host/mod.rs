@@ -1,0 +1,325 @@
+//! The exec host: from one authenticated `system.run` request to a reply,
+//! deciding under the approvals file and running only what was checked.
+//!
+//! The pipeline of [`ExecHost::handle`] is DESIGN.md section 3, steps 4 to
+//! 7: validate the request ([`validate`]); load the policy of its agent
+//! ([`policy_cache`], re-read only when the file changed); decide (allow,
+//! deny, or ask through [`Approvals`] with the ask fallback when nobody
+//! answers); save allowlist use **before** running, refusing to run when
+//! that write fails; run the plan with `crate::exec`; reply. It refuses a
+//! request whose `rawCommand` disagrees with its argv, an environment
+//! override of `PATH` or a hook variable, a missing working directory, and
+//! every request while the approvals file is malformed (invariant 6). It
+//! never trusts an `approvalDecision` sent by the client (openclaw.md
+//! section 10, class 22). What runs is the evaluation's checked plan, or the
+//! exact argv a person approved (invariant 4); a cancelled request kills its
+//! processes (invariant 8).
+
+mod approver;
+mod outcome;
+mod policy_cache;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest};
+use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext, Verdict};
+use tokio_util::sync::CancellationToken;
+
+use crate::exec::{ExecLimits, run_plan_masked};
+
+pub use approver::{Approvals, AskFuture, NoApprovers};
+pub use outcome::{Allowed, denial};
+pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
+pub use validate::{Validated, raw_command_agrees, validate};
+
+/// The agent whose policy applies when a request names none.
+pub const DEFAULT_AGENT: &str = "main";
+
+/// Longest agent id accepted; ids are map keys in the approvals file, not prose.
+const MAX_AGENT_ID_LEN: usize = 128;
+
+/// How the exec host runs commands; node-host and ui-bridge fill it from their flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExecHostConfig {
+    /// The approvals file whose policy applies (re-read when it changes).
+    pub approvals_path: PathBuf,
+    /// Bytes of stdout and stderr kept together (OpenClaw: 200 000).
+    pub output_cap: usize,
+    /// Time between `SIGTERM` and `SIGKILL` when a run times out.
+    pub kill_grace: Duration,
+    /// Run timeout when the request sets no `timeoutMs`; `None` waits forever.
+    pub default_timeout: Option<Duration>,
+}
+
+impl ExecHostConfig {
+    /// The defaults of DESIGN.md section 8 for the file at `approvals_path`.
+    pub fn new(approvals_path: PathBuf) -> Self {
+        ExecHostConfig {
+            approvals_path,
+            output_cap: 200_000,
+            kill_grace: Duration::from_secs(2),
+            default_timeout: None,
+        }
+    }
+}
+
+/// Decides and runs `system.run` requests; `Send + Sync`, share it in an `Arc`.
+pub struct ExecHost {
+    config: ExecHostConfig,
+    policies: PolicyCache,
+    host: HostContext,
+    /// The host environment, read once: children get it minus the blocklist.
+    host_env: Vec<(String, String)>,
+    approvals: Arc<dyn Approvals>,
+    /// Bound on one ask; `None` uses the policy's `approvalTimeoutMs`.
+    approval_timeout: Option<Duration>,
+}
+
+impl std::fmt::Debug for ExecHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExecHost")
+            .field("config", &self.config)
+            .field("approval_timeout", &self.approval_timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ExecHost {
+    /// An exec host for this process's environment, with nobody to ask (the ask fallback decides).
+    pub fn new(config: ExecHostConfig) -> Self {
+        let host_env = std::env::vars_os()
+            .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
+            .collect();
+        ExecHost {
+            policies: PolicyCache::new(config.approvals_path.clone()),
+            host: HostContext::from_process(),
+            host_env,
+            approvals: Arc::new(NoApprovers),
+            approval_timeout: None,
+            config,
+        }
+    }
+
+    /// Asks `approvals` (the broker) before the ask fallback decides.
+    pub fn with_approvals(mut self, approvals: Arc<dyn Approvals>) -> Self {
+        self.approvals = approvals;
+        self
+    }
+
+    /// Bounds every ask by `timeout` instead of the policy's `approvalTimeoutMs`.
+    pub fn with_approval_timeout(mut self, timeout: Duration) -> Self {
+        self.approval_timeout = Some(timeout);
+        self
+    }
+
+    /// The configuration this host was built with.
+    pub fn config(&self) -> &ExecHostConfig {
+        &self.config
+    }
+
+    /// Decides and runs one request; the `Err` is the wire error (code, message, reason).
+    ///
+    /// # Cancel safety
+    ///
+    /// When `cancelled` fires (the requester went away, the host is
+    /// shutting down), a pending ask is withdrawn and a running plan is
+    /// killed, process groups included; the request is answered `UNAVAILABLE`.
+    /// Dropping the future has the same effect on the processes.
+    pub async fn handle(
+        &self,
+        request: ExecRequest,
+        cancelled: CancellationToken,
+    ) -> Result<ExecPayload, ErrorBody> {
+        let agent_id = agent_of(&request)?;
+        let validated = validate(&request, self.host.home.as_deref())?;
+        if let Some(claimed) = request.approval_decision {
+            // Class 22: an approval must come from a person through our own
+            // approvers, never from the requester.
+            tracing::warn!(?claimed, agent = %agent_id, "ignoring approvalDecision sent by the client");
+        }
+        let version = self.policies.current().map_err(|Unusable(error)| {
+            ErrorBody::new(
+                ErrorCode::Unavailable,
+                format!("SYSTEM_RUN_DENIED: approvals file unusable: {error}"),
+            )
+            .with_reason("approvals-file-unusable")
+        })?;
+        let compiled = version.compiled(&agent_id, &self.host);
+        let evaluation = compiled.evaluate(&validated.argv, &validated.cwd);
+        let allowed = self
+            .decide(&evaluation, &compiled, &request, &cancelled)
+            .await?;
+        tracing::info!(
+            agent = %agent_id,
+            command = %evaluation.command_text,
+            decision = allowed.wire_name(),
+            run_id = ?request.run_id,
+            "allowed"
+        );
+        self.save_decision_state(&agent_id, &evaluation, allowed)
+            .await?;
+
+        let plan = evaluation.exec_plan(&compiled);
+        let env =
+            approvals_ipc::policy::env::child_env(self.host_env.clone(), &validated.overrides)
+                .map_err(|refusal| {
+                    ErrorBody::new(
+                        ErrorCode::Unavailable,
+                        format!("SYSTEM_RUN_DENIED: {refusal}"),
+                    )
+                    .with_reason("env-override-rejected")
+                })?;
+        let limits = ExecLimits {
+            timeout: request
+                .timeout_ms
+                .filter(|ms| *ms > 0)
+                .map(Duration::from_millis)
+                .or(self.config.default_timeout),
+            output_cap: self.config.output_cap,
+            kill_grace: self.config.kill_grace,
+        };
+        let secrets: Vec<&str> = version.token().into_iter().collect();
+        let outcome = tokio::select! {
+            outcome = run_plan_masked(&plan, &env, &limits, &secrets) => outcome,
+            () = cancelled.cancelled() => {
+                // Dropping the run kills its children and their process groups.
+                tracing::info!(command = %evaluation.command_text, "request cancelled while running; processes killed");
+                return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while running; its processes were killed")
+                    .with_reason("cancelled"));
+            }
+        };
+        Ok(ExecPayload {
+            exit_code: outcome.exit_code,
+            timed_out: outcome.timed_out,
+            success: outcome.success,
+            stdout: outcome.stdout,
+            stderr: outcome.stderr,
+            error: outcome.error,
+            truncated: outcome.truncated,
+            run_id: request.run_id.clone(),
+            decision: Some(allowed.wire_name().to_owned()),
+        })
+    }
+
+    /// The policy alone, for OpenClaw's older prompt frame: whether `argv`
+    /// in `cwd` runs without asking anyone. Any doubt (unusable file,
+    /// missing cwd) is `false`.
+    pub fn allowed_by_policy(
+        &self,
+        agent_id: Option<&str>,
+        argv: &[String],
+        cwd: Option<&str>,
+    ) -> bool {
+        let request = ExecRequest {
+            command: argv.to_vec(),
+            cwd: cwd.map(str::to_owned),
+            agent_id: agent_id.map(str::to_owned),
+            ..ExecRequest::default()
+        };
+        let Ok(agent_id) = agent_of(&request) else {
+            return false;
+        };
+        let Ok(validated) = validate(&request, self.host.home.as_deref()) else {
+            return false;
+        };
+        let Ok(version) = self.policies.current() else {
+            return false;
+        };
+        let compiled = version.compiled(&agent_id, &self.host);
+        compiled.evaluate(&validated.argv, &validated.cwd).decision == Verdict::Allow
+    }
+
+    /// Allow, deny or ask; an ask is answered by the approvers or, when
+    /// nobody answers, by the ask fallback.
+    async fn decide(
+        &self,
+        evaluation: &Evaluation,
+        compiled: &CompiledPolicy,
+        request: &ExecRequest,
+        cancelled: &CancellationToken,
+    ) -> Result<Allowed, ErrorBody> {
+        match evaluation.decision {
+            Verdict::Allow => Ok(Allowed::Policy),
+            Verdict::Deny => Err(denial(evaluation)),
+            Verdict::Ask => {
+                let timeout = self
+                    .approval_timeout
+                    .unwrap_or(Duration::from_millis(compiled.policy().approval_timeout_ms));
+                let asked = self.approvals.ask(evaluation, request);
+                let answer = tokio::select! {
+                    answer = tokio::time::timeout(timeout, asked) => answer.ok().flatten(),
+                    () = cancelled.cancelled() => {
+                        return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while waiting for approval")
+                            .with_reason("approval-required"));
+                    }
+                };
+                outcome::apply_answer(evaluation, answer)
+            }
+        }
+    }
+
+    /// Saves allowlist use (and allow-always entries) before anything runs;
+    /// a failed write refuses the run (DESIGN.md section 3, step 6).
+    async fn save_decision_state(
+        &self,
+        agent_id: &str,
+        evaluation: &Evaluation,
+        allowed: Allowed,
+    ) -> Result<(), ErrorBody> {
+        let Some(edit) = outcome::StateEdit::for_run(agent_id, evaluation, allowed) else {
+            return Ok(());
+        };
+        let store = self.policies.store().clone();
+        let saved = tokio::task::spawn_blocking(move || {
+            store.update(|file| {
+                edit.apply(file);
+                Ok(())
+            })
+        })
+        .await;
+        match saved {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(error)) => {
+                tracing::error!(%error, "cannot save approval state; refusing to run");
+                Err(ErrorBody::new(
+                    ErrorCode::Unavailable,
+                    format!("SYSTEM_RUN_DENIED: approval state could not be persisted: {error}"),
+                )
+                .with_reason("approval-state-write-failed"))
+            }
+            Err(error) => {
+                tracing::error!(%error, "approval state writer failed; refusing to run");
+                Err(ErrorBody::new(
+                    ErrorCode::Unavailable,
+                    "SYSTEM_RUN_DENIED: approval state could not be persisted",
+                )
+                .with_reason("approval-state-write-failed"))
+            }
+        }
+    }
+}
+
+/// The agent named by the request, or `main`; refuses ids no policy file could hold.
+fn agent_of(request: &ExecRequest) -> Result<String, ErrorBody> {
+    let agent = request
+        .agent_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .unwrap_or(DEFAULT_AGENT);
+    if agent.len() > MAX_AGENT_ID_LEN || agent.chars().any(char::is_control) {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "agentId must be at most {MAX_AGENT_ID_LEN} characters without control characters"
+            ),
+        ));
+    }
+    Ok(agent.to_owned())
+}

@@ -1,0 +1,78 @@
+//! The socket handler of `ui-bridge serve`: hands authenticated frames to
+//! the exec host.
+//!
+//! It decides what an `exec` frame gets (the exec host's answer, or
+//! `UNAVAILABLE` when the bridge is shutting down, which also kills the
+//! run) and what OpenClaw's older `request` prompt frame gets: `allow-once`
+//! only when the policy alone allows the command, `deny` otherwise, since
+//! there is no person to ask yet. It refuses nothing itself: authentication
+//! happened in `approvals_ipc::ipc` before either method is called
+//! (DESIGN.md invariants 1 and 2).
+
+use std::sync::Arc;
+
+use approvals_ipc::ipc::{
+    Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler, PromptRequest,
+    RequestContext,
+};
+use tokio_util::sync::CancellationToken;
+
+use crate::host::ExecHost;
+
+/// Connects the socket server to one exec host.
+#[derive(Debug)]
+pub struct BridgeHandler {
+    host: Arc<ExecHost>,
+    /// Fires when the bridge begins shutting down.
+    shutdown: CancellationToken,
+}
+
+impl BridgeHandler {
+    /// A handler for `host` whose requests end when `shutdown` fires.
+    pub fn new(host: Arc<ExecHost>, shutdown: CancellationToken) -> Self {
+        BridgeHandler { host, shutdown }
+    }
+}
+
+impl Handler for BridgeHandler {
+    async fn exec(
+        &self,
+        request: ExecRequest,
+        ctx: RequestContext,
+    ) -> Result<ExecPayload, ErrorBody> {
+        tracing::debug!(id = %ctx.id, peer_pid = ?ctx.peer_pid, "exec request");
+        tokio::select! {
+            outcome = self.host.handle(request, ctx.cancelled.clone()) => outcome,
+            // Dropping `handle` kills whatever it started.
+            () = self.shutdown.cancelled() => Err(ErrorBody::new(
+                ErrorCode::Unavailable,
+                "SYSTEM_RUN_DENIED: the exec host is shutting down; the request was cancelled",
+            )
+            .with_reason("approval-required")),
+        }
+    }
+
+    async fn prompt(&self, request: PromptRequest, ctx: RequestContext) -> Decision {
+        // The prompt carries shell text: evaluate it as the script of a
+        // shell wrapper, so only text the analysis fully understands and
+        // the policy allows is `allow-once`.
+        let argv = vec![
+            "/bin/sh".to_owned(),
+            "-c".to_owned(),
+            request.command.clone(),
+        ];
+        let allowed = !request.command.trim().is_empty()
+            && self.host.allowed_by_policy(
+                request.agent_id.as_deref(),
+                &argv,
+                request.cwd.as_deref(),
+            );
+        let decision = if allowed {
+            Decision::AllowOnce
+        } else {
+            Decision::Deny
+        };
+        tracing::info!(id = %ctx.id, command = %request.command, ?decision, "legacy prompt request answered by policy");
+        decision
+    }
+}
