@@ -1,6 +1,7 @@
 //! The `node-host` command line: one module per subcommand.
 
 mod explain;
+mod run;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,6 +39,22 @@ enum Command {
     ///   node-host explain --json --agent main -- rm -rf build
     ///   node-host explain --batch history.jsonl
     Explain(explain::ExplainArgs),
+
+    /// Run one command under the policy, through the UI bridge or the
+    /// embedded exec host.
+    ///
+    /// Forwards the request over the bridge's socket (authenticated with the
+    /// token in the approvals file) or, with `--exec-host local` or when no
+    /// bridge answers in `auto` mode, decides and runs it in this process.
+    /// Prints the command's stdout and stderr and exits with its status; a
+    /// refusal prints `SYSTEM_RUN_DENIED: <reason>` and exits 126; a timeout
+    /// exits 124.
+    ///
+    /// Examples:
+    ///   node-host run -- git status
+    ///   node-host run --shell 'make test 2>&1 | tail -n 20'
+    ///   node-host run --exec-host bridge --timeout-ms 5000 -- ls -la
+    Run(run::RunArgs),
 }
 
 /// Where the approvals file is, from a flag or the defaults.
@@ -65,6 +82,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
+        Command::Run(args) => run::run(args),
     };
     match result {
         Ok(code) => code,

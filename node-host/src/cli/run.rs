@@ -1,0 +1,305 @@
+//! `node-host run`: one `system.run`, forwarded to the UI bridge over its
+//! socket or decided and run by the embedded exec host.
+//!
+//! Prints the command's stdout and stderr as its own and exits with the
+//! command's status; a refusal prints `SYSTEM_RUN_DENIED: <reason>` (or the
+//! error code and message) and exits 126, a timeout exits 124. With
+//! `--exec-host bridge` a missing bridge fails closed.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use approvals_ipc::approvals::{ApprovalsStore, socket_path};
+use approvals_ipc::ipc::{
+    Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse,
+};
+use tokio_util::sync::CancellationToken;
+use ui_bridge::host::{ExecHost, ExecHostConfig};
+
+use super::ApprovalsArg;
+
+/// Exit status when the command was refused or could not be run at all.
+pub const EXIT_REFUSED: u8 = 126;
+/// Exit status when the command ran out of time.
+pub const EXIT_TIMEOUT: u8 = 124;
+
+/// Which exec host decides and runs the command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExecHostChoice {
+    /// The UI bridge when one answers on the socket, else the embedded host
+    Auto,
+    /// Only the UI bridge; fail closed when none runs
+    Bridge,
+    /// The embedded exec host in this process
+    Local,
+}
+
+/// Arguments of `node-host run`.
+#[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("input").required(true).args(["argv", "shell"]))]
+pub struct RunArgs {
+    #[command(flatten)]
+    approvals: ApprovalsArg,
+
+    /// The bridge socket [default: socket.path from the approvals file, else
+    /// exec-approvals.sock beside it]
+    #[arg(long, value_name = "PATH")]
+    socket: Option<PathBuf>,
+
+    /// Which exec host decides and runs the command
+    #[arg(long, value_enum, default_value = "auto")]
+    exec_host: ExecHostChoice,
+
+    /// The agent whose policy applies
+    #[arg(long, value_name = "ID", default_value = "main")]
+    agent: String,
+
+    /// The session the request belongs to (shown to approvers, audited)
+    #[arg(long, value_name = "KEY")]
+    session: Option<String>,
+
+    /// The working directory [default: the current one]
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+
+    /// An environment override for the command (repeatable); PATH and
+    /// loader or interpreter hooks are refused
+    #[arg(long = "env", value_name = "K=V", value_parser = parse_env)]
+    env: Vec<(String, String)>,
+
+    /// Kill the command (and everything it started) after this many ms
+    #[arg(long, value_name = "N")]
+    timeout_ms: Option<u64>,
+
+    /// Print the exec-res payload (or error) as JSON instead of the output
+    #[arg(long)]
+    json: bool,
+
+    /// Run a shell script: the same as `-- /bin/sh -c SCRIPT`
+    #[arg(long, value_name = "SCRIPT", conflicts_with = "argv")]
+    shell: Option<String>,
+
+    /// The command to run, after `--`
+    #[arg(last = true, value_name = "ARGV")]
+    argv: Vec<String>,
+}
+
+fn parse_env(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_owned(), v.to_owned())),
+        _ => Err(format!("expected K=V, found {text:?}")),
+    }
+}
+
+/// Runs `node-host run`.
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(run_async(args))
+}
+
+async fn run_async(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let approvals_path = args.approvals.path()?;
+    let command = match &args.shell {
+        Some(script) => vec!["/bin/sh".to_owned(), "-c".to_owned(), script.clone()],
+        None => args.argv.clone(),
+    };
+    if command.is_empty() || command[0].is_empty() {
+        bail!("no command to run\nhint: node-host run -- git status");
+    }
+    let cwd = match &args.cwd {
+        Some(dir) if dir.is_absolute() => dir.clone(),
+        Some(dir) => std::env::current_dir()?.join(dir),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let env: BTreeMap<String, String> = args.env.iter().cloned().collect();
+    let request = ExecRequest {
+        command,
+        cwd: Some(cwd.to_string_lossy().into_owned()),
+        env: (!env.is_empty()).then_some(env),
+        timeout_ms: args.timeout_ms,
+        agent_id: Some(args.agent.clone()),
+        session_key: args.session.clone(),
+        ..ExecRequest::default()
+    };
+    let response = match args.exec_host {
+        ExecHostChoice::Local => run_local(&approvals_path, request).await,
+        ExecHostChoice::Bridge => match via_bridge(&args, &approvals_path, &request).await {
+            Ok(r) => r,
+            Err(err) => unavailable(err),
+        },
+        ExecHostChoice::Auto => match via_bridge(&args, &approvals_path, &request).await {
+            Ok(r) => r,
+            Err(BridgeError::NotRunning(why)) => {
+                tracing::info!("no ui-bridge answers ({why}); using the embedded exec host");
+                run_local(&approvals_path, request).await
+            }
+            Err(err) => unavailable(err),
+        },
+    };
+    report(response, args.json)
+}
+
+/// Why the bridge path did not produce a response.
+#[derive(Debug, thiserror::Error)]
+enum BridgeError {
+    /// Nothing serves the socket: `auto` may fall back to the local host.
+    #[error("{0}")]
+    NotRunning(String),
+    /// Something is wrong with the bridge: never fall back.
+    #[error("{0}")]
+    Failed(String),
+}
+
+async fn via_bridge(
+    args: &RunArgs,
+    approvals_path: &Path,
+    request: &ExecRequest,
+) -> Result<ExecResponse, BridgeError> {
+    let snapshot = ApprovalsStore::open(approvals_path)
+        .load()
+        .map_err(|e| BridgeError::Failed(e.to_string()))?;
+    let socket_config = snapshot.file.socket.as_ref();
+    let token = socket_config
+        .and_then(|s| s.token.as_ref())
+        .map(|t| t.expose_secret().to_owned());
+    let socket = match &args.socket {
+        Some(p) => p.clone(),
+        None => socket_path(
+            socket_config.and_then(|s| s.path.as_deref()),
+            approvals_path,
+            std::env::home_dir().as_deref(),
+        )
+        .ok_or_else(|| {
+            BridgeError::Failed("cannot expand ~ in socket.path: no home directory".to_owned())
+        })?,
+    };
+    let Some(token) = token else {
+        return Err(BridgeError::NotRunning(format!(
+            "{} has no socket token (no ui-bridge has started with it)",
+            approvals_path.display()
+        )));
+    };
+    let config = ClientConfig {
+        response_timeout: response_timeout(request.timeout_ms),
+        ..ClientConfig::default()
+    };
+    let mut client = match Client::connect_with(&socket, token, config).await {
+        Ok(c) => c,
+        Err(ClientError::Unavailable { path, source }) => {
+            return Err(BridgeError::NotRunning(format!(
+                "no ui-bridge at {}: {source}",
+                path.display()
+            )));
+        }
+        Err(err) => return Err(BridgeError::Failed(err.to_string())),
+    };
+    client
+        .exec(request)
+        .await
+        .map_err(|e| BridgeError::Failed(e.to_string()))
+}
+
+/// How long to wait for a reply: approval time plus run time, generously.
+fn response_timeout(timeout_ms: Option<u64>) -> Duration {
+    let approval = Duration::from_secs(30 * 60);
+    approval
+        + timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(Duration::from_secs(24 * 3600))
+}
+
+fn unavailable(err: BridgeError) -> ExecResponse {
+    ExecResponse::Refused(
+        ErrorBody::new(
+            ErrorCode::Unavailable,
+            format!("COMPANION_UNAVAILABLE: {err}"),
+        )
+        .with_reason("companion-unavailable"),
+    )
+}
+
+async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {
+    let host = ExecHost::new(ExecHostConfig {
+        approvals_path: approvals_path.to_owned(),
+        output_cap: 200_000,
+        kill_grace: Duration::from_secs(2),
+        default_timeout: None,
+    });
+    match host.handle(request, CancellationToken::new()).await {
+        Ok(payload) => ExecResponse::Completed(payload),
+        Err(body) => ExecResponse::Refused(body),
+    }
+}
+
+fn report(response: ExecResponse, json: bool) -> anyhow::Result<ExitCode> {
+    let code = exit_code(&response);
+    if json {
+        let value = match &response {
+            ExecResponse::Completed(payload) => serde_json::json!({"ok": true, "payload": payload}),
+            ExecResponse::Refused(error) => serde_json::json!({"ok": false, "error": error}),
+        };
+        let mut out = std::io::stdout().lock();
+        serde_json::to_writer(&mut out, &value)?;
+        writeln!(out)?;
+        return Ok(code);
+    }
+    match &response {
+        ExecResponse::Completed(payload) => write_output(payload)?,
+        ExecResponse::Refused(error) => {
+            let message = if error.message.starts_with("SYSTEM_RUN_")
+                || error.message.starts_with("COMPANION_")
+            {
+                error.message.clone()
+            } else {
+                format!("{}: {}", json_word(&error.code), error.message)
+            };
+            eprintln!("{message}");
+        }
+    }
+    Ok(code)
+}
+
+fn write_output(payload: &ExecPayload) -> std::io::Result<()> {
+    std::io::stdout()
+        .lock()
+        .write_all(payload.stdout.as_bytes())?;
+    let mut err = std::io::stderr().lock();
+    err.write_all(payload.stderr.as_bytes())?;
+    if payload.truncated {
+        writeln!(err, "node-host: output truncated at the exec host's cap")?;
+    }
+    if payload.timed_out {
+        writeln!(err, "node-host: the command timed out and was killed")?;
+    }
+    if let Some(error) = &payload.error {
+        writeln!(err, "node-host: {error}")?;
+    }
+    Ok(())
+}
+
+fn exit_code(response: &ExecResponse) -> ExitCode {
+    match response {
+        ExecResponse::Refused(_) => ExitCode::from(EXIT_REFUSED),
+        ExecResponse::Completed(p) if p.timed_out => ExitCode::from(EXIT_TIMEOUT),
+        ExecResponse::Completed(p) => match p.exit_code {
+            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+            None if p.error.is_some() => ExitCode::from(127),
+            None => ExitCode::from(1),
+        },
+    }
+}
+
+fn json_word<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(other) => other.to_string(),
+        Err(_) => "?".to_owned(),
+    }
+}

@@ -1,0 +1,212 @@
+//! `node-host run` end to end: the real binaries, a real bridge on a real
+//! socket in a private home, real commands.
+
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use approvals_tests::{TestHome, output};
+use serde_json::{Value, json};
+
+fn real(name: &str) -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .unwrap_or_else(|| panic!("{name} must be installed"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn policy(ask_fallback: &str) -> Value {
+    json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": ask_fallback},
+        "agents": {"main": {"allowlist": [
+            {"pattern": real("ls")}, {"pattern": real("printf")}, {"pattern": real("echo")},
+            {"pattern": real("sleep")}, {"pattern": real("true")}
+        ]}}
+    })
+}
+
+/// A running `ui-bridge serve`, killed when dropped.
+struct Bridge {
+    child: Child,
+}
+
+impl Bridge {
+    fn start(home: &TestHome) -> Self {
+        let child = home
+            .command("ui-bridge")
+            .arg("serve")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ui-bridge");
+        let socket = home.state_dir().join("exec-approvals.sock");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
+            assert!(Instant::now() < deadline, "ui-bridge did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Bridge { child }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(home: &TestHome, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = output(home.command("node-host").arg("run").args(args));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn allowed_commands_print_their_output_and_exit_with_their_status_through_the_bridge() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    // The bridge created the file; give it our allowlist, keeping its token.
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+    file["defaults"] = policy("deny")["defaults"].clone();
+    file["agents"] = policy("deny")["agents"].clone();
+    home.write_approvals(&file);
+
+    let (code, stdout, _) = run(
+        &home,
+        &["--exec-host", "bridge", "--", "printf", "%s|", "a b", "c"],
+    );
+    assert_eq!((code, stdout.as_str()), (Some(0), "a b|c|"));
+    let (code, _, stderr) = run(
+        &home,
+        &["--exec-host", "bridge", "--", "ls", "/nonexistent-dir"],
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("nonexistent-dir"));
+
+    let (code, _, stderr) = run(&home, &["--exec-host", "bridge", "--", "id"]);
+    assert_eq!(code, Some(126));
+    assert!(stderr.starts_with("SYSTEM_RUN_DENIED: "), "{stderr}");
+
+    let (code, _, stderr) = run(
+        &home,
+        &[
+            "--exec-host",
+            "bridge",
+            "--timeout-ms",
+            "300",
+            "--",
+            "sleep",
+            "30",
+        ],
+    );
+    assert_eq!(code, Some(124), "{stderr}");
+
+    let (code, stdout, _) = run(
+        &home,
+        &[
+            "--exec-host",
+            "bridge",
+            "--json",
+            "--",
+            "ls",
+            "/nonexistent-dir",
+        ],
+    );
+    assert_eq!(code, Some(2));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["payload"]["exitCode"], 2);
+    assert_eq!(v["payload"]["success"], false);
+
+    // A blocked environment override is refused, not dropped.
+    let (code, _, stderr) = run(
+        &home,
+        &[
+            "--exec-host",
+            "bridge",
+            "--env",
+            "LD_PRELOAD=/tmp/x.so",
+            "--",
+            "true",
+        ],
+    );
+    assert_eq!(code, Some(126));
+    assert!(stderr.contains("LD_PRELOAD"), "{stderr}");
+}
+
+#[test]
+fn shell_plans_print_what_the_shell_would() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("deny"));
+    let script = "printf 'a b\\n' | tr a-z A-Z && echo done; ls /nonexistent-dir 2>/dev/null || echo fallback";
+    let (code, stdout, stderr) = run(&home, &["--exec-host", "local", "--shell", script]);
+    let sh = output(std::process::Command::new("/bin/sh").args(["-c", script]));
+    assert_eq!(code, sh.status.code(), "{stderr}");
+    assert_eq!(stdout, String::from_utf8_lossy(&sh.stdout));
+}
+
+#[test]
+fn text_the_policy_did_not_understand_never_reaches_a_shell_without_approval() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("deny"));
+    let marker = home.path().join("marker");
+    let script = format!("echo \"$(touch {})\"", marker.display());
+    let (code, _, stderr) = run(&home, &["--exec-host", "local", "--shell", &script]);
+    assert_eq!(code, Some(126), "{stderr}");
+    assert!(!marker.exists(), "the substitution must not have run");
+}
+
+#[test]
+fn bridge_mode_fails_closed_without_a_bridge_and_auto_falls_back_to_local() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("deny"));
+    let (code, _, stderr) = run(&home, &["--exec-host", "bridge", "--", "echo", "hi"]);
+    assert_eq!(code, Some(126));
+    assert!(stderr.contains("COMPANION_UNAVAILABLE"), "{stderr}");
+    let (code, stdout, _) = run(&home, &["--", "echo", "hi"]);
+    assert_eq!((code, stdout.as_str()), (Some(0), "hi\n"));
+}
+
+#[test]
+fn killing_the_bridge_mid_request_gives_a_clear_error() {
+    let home = TestHome::new();
+    let mut bridge = Bridge::start(&home);
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+    file["agents"] = policy("deny")["agents"].clone();
+    home.write_approvals(&file);
+    let started = Instant::now();
+    let client = home
+        .command("node-host")
+        .args(["run", "--exec-host", "bridge", "--", "sleep", "5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node-host");
+    std::thread::sleep(Duration::from_millis(700));
+    bridge.child.kill().expect("kill bridge");
+    let out = client.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{stderr}");
+    assert!(stderr.contains("closed the connection"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(30), "no hang");
+    drop(bridge);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let home = TestHome::new();
+    let (code, _, _) = run(&home, &[]);
+    assert_eq!(code, Some(2));
+    let (code, _, _) = run(&home, &["--env", "NOEQUALS", "--", "true"]);
+    assert_eq!(code, Some(2));
+}
