@@ -202,11 +202,14 @@ impl PolicyCache {
     }
 }
 
-/// The file without `lastUsed*` fields, which never change a decision.
+/// The file without `lastUsed*` fields and entry ids, which never change a
+/// decision (ids missing on disk are filled with fresh random ones at every
+/// load).
 fn without_usage(file: &ApprovalsFile) -> ApprovalsFile {
     let mut key = file.clone();
     for agent in key.agents.values_mut() {
         for entry in &mut agent.allowlist {
+            entry.id.clear();
             entry.last_used_at = None;
             entry.last_used_command = None;
             entry.last_resolved_path = None;
