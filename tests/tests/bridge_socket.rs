@@ -429,3 +429,39 @@ async fn assert_no_process_with(marker: &str) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_legacy_prompt_frame_is_allowed_only_by_the_policy_and_the_right_token() {
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "full"},
+        "agents": {"main": {"allowlist": [{"pattern": real_path("ls")}]}}
+    }));
+    let bridge = Bridge::start(&home, &[]);
+    let cases = [
+        (bridge.token.as_str(), "ls -la", "allow-once"),
+        (bridge.token.as_str(), "ls $(id)", "deny"),
+        (bridge.token.as_str(), "id", "deny"),
+        ("not-the-token", "ls -la", "deny"),
+    ];
+    for (token, command, want) in cases {
+        let mut raw = Raw::connect(&bridge).await;
+        let frame = json!({
+            "type": "request", "token": token, "id": "r1",
+            "request": {"command": command, "cwd": home.path()}
+        });
+        raw.send(format!("{frame}\n").as_bytes()).await;
+        let reply = loop {
+            let frame = raw.frame().await.expect("a decision");
+            if frame["type"] == "decision" {
+                break frame;
+            }
+        };
+        assert_eq!(
+            reply,
+            json!({"type": "decision", "id": "r1", "decision": want}),
+            "{command} with {token}"
+        );
+    }
+}
