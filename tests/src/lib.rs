@@ -119,3 +119,152 @@ impl Default for TestHome {
 pub fn output(cmd: &mut Command) -> Output {
     cmd.output().expect("run command")
 }
+
+/// The real path of a program on this host's `PATH` (symlinks resolved),
+/// as allowlist entries must name it.
+pub fn real_path(name: &str) -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .unwrap_or_else(|| panic!("{name} must be installed"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A running `ui-bridge serve`, killed (SIGKILL) when dropped.
+pub struct Bridge {
+    child: std::process::Child,
+    /// The socket it serves.
+    pub socket: PathBuf,
+    /// The token from its approvals file.
+    pub token: String,
+    log: PathBuf,
+}
+
+impl Bridge {
+    /// Starts `ui-bridge serve` in `home` with extra arguments and waits until its socket accepts.
+    pub fn start(home: &TestHome, args: &[&str]) -> Bridge {
+        Self::spawn(home.command("ui-bridge"), home, args)
+    }
+
+    /// Starts the bridge from a prepared command (e.g. with extra
+    /// environment); `home` supplies the default socket path and log file.
+    pub fn spawn(mut cmd: Command, home: &TestHome, args: &[&str]) -> Bridge {
+        let socket = args
+            .iter()
+            .position(|a| *a == "--socket")
+            .and_then(|i| args.get(i + 1))
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.state_dir().join("exec-approvals.sock"));
+        let log = home.path().join(format!("bridge-{}.log", unique()));
+        let log_file = std::fs::File::create(&log).expect("bridge log");
+        let child = cmd
+            .arg("serve")
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(log_file)
+            .spawn()
+            .expect("spawn ui-bridge");
+        let mut bridge = Bridge {
+            child,
+            socket,
+            token: String::new(),
+            log,
+        };
+        bridge.wait_ready();
+        let approvals = args
+            .iter()
+            .position(|a| *a == "--approvals")
+            .and_then(|i| args.get(i + 1))
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.approvals());
+        bridge.token = read_token(&approvals);
+        bridge
+    }
+
+    fn wait_ready(&mut self) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            if std::os::unix::net::UnixStream::connect(&self.socket).is_ok() {
+                return;
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("ui-bridge exited early ({status}): {}", self.log_text());
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "ui-bridge did not accept on {} in time: {}",
+                self.socket.display(),
+                self.log_text()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    /// The bridge's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// What the bridge wrote to stderr so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Sends `signal` (e.g. `-TERM`, `-KILL`) to the bridge.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .arg(signal)
+            .arg(self.pid().to_string())
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill {signal} failed");
+    }
+
+    /// Waits up to `limit` for the bridge to exit and returns its status.
+    pub fn wait_exit(&mut self, limit: std::time::Duration) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for ui-bridge") {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "ui-bridge did not exit within {limit:?}: {}",
+                self.log_text()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The socket token of an approvals file.
+pub fn read_token(approvals: &Path) -> String {
+    let text = std::fs::read_to_string(approvals).expect("read approvals file");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("approvals json");
+    value["socket"]["token"]
+        .as_str()
+        .expect("socket.token in the approvals file")
+        .to_owned()
+}
+
+/// A string unique within this test run, for markers and file names.
+pub fn unique() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}

@@ -157,14 +157,11 @@ impl ExecHost {
             .await?;
         tracing::info!(
             agent = %agent_id,
-            command = %evaluation.command_text,
+            command = %crate::exec::mask_secrets(&evaluation.command_text, &[]),
             decision = allowed.wire_name(),
             run_id = ?request.run_id,
             "allowed"
         );
-        self.save_decision_state(&agent_id, &evaluation, allowed)
-            .await?;
-
         let plan = evaluation.exec_plan(&compiled);
         let env =
             approvals_ipc::policy::env::child_env(self.host_env.clone(), &validated.overrides)
@@ -175,6 +172,9 @@ impl ExecHost {
                     )
                     .with_reason("env-override-rejected")
                 })?;
+        self.save_decision_state(&agent_id, &evaluation, allowed)
+            .await?;
+
         let limits = ExecLimits {
             timeout: request
                 .timeout_ms
@@ -189,7 +189,7 @@ impl ExecHost {
             outcome = run_plan_masked(&plan, &env, &limits, &secrets) => outcome,
             () = cancelled.cancelled() => {
                 // Dropping the run kills its children and their process groups.
-                tracing::info!(command = %evaluation.command_text, "request cancelled while running; processes killed");
+                tracing::info!(command = %crate::exec::mask_secrets(&evaluation.command_text, &[]), "request cancelled while running; processes killed");
                 return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while running; its processes were killed")
                     .with_reason("cancelled"));
             }

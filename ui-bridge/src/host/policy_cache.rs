@@ -23,13 +23,16 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore};
+use approvals_ipc::approvals::{ApprovalsError, ApprovalsFile, ApprovalsStore};
 use approvals_ipc::policy::{CompiledPolicy, HostContext};
 
 /// Agents whose compiled policy is kept; agent ids come from requests, so
 /// the cache must not grow without bound. Beyond it, policies are compiled
 /// per request.
 const MAX_CACHED_AGENTS: usize = 64;
+
+/// Reads of a file that keeps being replaced mid-open before giving up.
+const READ_ATTEMPTS: u32 = 5;
 
 /// What identifies one version of the file on disk without reading it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,41 +134,46 @@ impl PolicyCache {
     }
 
     /// The current version of the file, re-read only when its fingerprint changed.
+    ///
+    /// A read that fails because the file was replaced mid-open (an atomic
+    /// save, often our own `record_use`) is retried a few times before the
+    /// file counts as unusable.
     pub fn current(&self) -> Result<Arc<PolicyVersion>, Unusable> {
-        let fingerprint = match Fingerprint::of(&self.path) {
-            Ok(fingerprint) => fingerprint,
-            Err(error) => {
-                return Err(Unusable(format!(
-                    "cannot read {}: {error}",
-                    self.path.display()
-                )));
-            }
-        };
         let mut cached = self.cached.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(hit) = cached.as_ref()
-            && hit.fingerprint == fingerprint
-        {
-            return hit.outcome.clone();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let fingerprint = Fingerprint::of(&self.path).map_err(|error| {
+                Unusable(format!("cannot read {}: {error}", self.path.display()))
+            })?;
+            if let Some(hit) = cached.as_ref()
+                && hit.fingerprint == fingerprint
+            {
+                return hit.outcome.clone();
+            }
+            let previous = cached.as_ref().and_then(|c| c.outcome.clone().ok());
+            let outcome = match self.read(previous) {
+                Err(ApprovalsError::Read { .. }) if attempt < READ_ATTEMPTS => continue,
+                outcome => outcome.map_err(|error| Unusable(error.to_string())),
+            };
+            if let Err(Unusable(error)) = &outcome {
+                tracing::error!(%error, "approvals file unusable; refusing every request");
+            }
+            *cached = Some(Cached {
+                fingerprint,
+                outcome: outcome.clone(),
+            });
+            return outcome;
         }
-        let previous = cached.take().and_then(|c| c.outcome.ok());
-        let outcome = self.read(previous);
-        if let Err(Unusable(error)) = &outcome {
-            tracing::error!(%error, "approvals file unusable; refusing every request");
-        }
-        *cached = Some(Cached {
-            fingerprint,
-            outcome: outcome.clone(),
-        });
-        outcome
     }
 
     /// Reads and parses the file; keeps `previous`'s compiled policies when
     /// only last-used metadata changed.
-    fn read(&self, previous: Option<Arc<PolicyVersion>>) -> Result<Arc<PolicyVersion>, Unusable> {
-        let snapshot = self
-            .store
-            .load()
-            .map_err(|error| Unusable(error.to_string()))?;
+    fn read(
+        &self,
+        previous: Option<Arc<PolicyVersion>>,
+    ) -> Result<Arc<PolicyVersion>, ApprovalsError> {
+        let snapshot = self.store.load()?;
         for warning in &snapshot.warnings {
             tracing::warn!(file = %self.path.display(), %warning, "approvals file");
         }
@@ -194,11 +202,14 @@ impl PolicyCache {
     }
 }
 
-/// The file without `lastUsed*` fields, which never change a decision.
+/// The file without `lastUsed*` fields and entry ids, which never change a
+/// decision (ids missing on disk are filled with fresh random ones at every
+/// load).
 fn without_usage(file: &ApprovalsFile) -> ApprovalsFile {
     let mut key = file.clone();
     for agent in key.agents.values_mut() {
         for entry in &mut agent.allowlist {
+            entry.id.clear();
             entry.last_used_at = None;
             entry.last_used_command = None;
             entry.last_resolved_path = None;

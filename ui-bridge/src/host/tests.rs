@@ -1,1 +1,431 @@
+//! Unit tests of the exec host: validation tables, reason mapping, the ask
+//! step with fake approvers, the policy cache's change detection, and
+//! cancellation.
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use approvals_ipc::ipc::{Decision, ErrorCode, ExecRequest};
+use approvals_ipc::policy::{ApprovalDecision, Evaluation};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::*;
+
+fn argv(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+fn request(words: &[&str]) -> ExecRequest {
+    ExecRequest {
+        command: argv(words),
+        ..ExecRequest::default()
+    }
+}
+
+fn real(name: &str) -> String {
+    std::fs::canonicalize(Path::new("/usr/bin").join(name))
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A private approvals file and a host reading it.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new(policy: &Value) -> Self {
+        let fixture = Fixture {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        fixture.write(policy);
+        fixture
+    }
+
+    fn path(&self) -> PathBuf {
+        self.dir.path().join("exec-approvals.json")
+    }
+
+    fn write(&self, policy: &Value) {
+        std::fs::write(self.path(), serde_json::to_vec_pretty(policy).unwrap()).unwrap();
+    }
+
+    fn host(&self) -> ExecHost {
+        ExecHost::new(ExecHostConfig::new(self.path()))
+    }
+
+    fn file(&self) -> Value {
+        serde_json::from_slice(&std::fs::read(self.path()).unwrap()).unwrap()
+    }
+}
+
+fn policy(security: &str, ask: &str, fallback: &str, allow: &[&str]) -> Value {
+    let allowlist: Vec<Value> = allow.iter().map(|p| json!({"pattern": p})).collect();
+    json!({
+        "version": 1,
+        "socket": {"token": "unit-test-token-123456"},
+        "defaults": {"security": security, "ask": ask, "askFallback": fallback},
+        "agents": {"main": {"allowlist": allowlist}}
+    })
+}
+
+#[test]
+fn validation_refuses_what_cannot_be_judged() {
+    let home = Path::new("/");
+    let env = |k: &str| Some(BTreeMap::from([(k.to_owned(), "x".to_owned())]));
+    let cases: Vec<(ExecRequest, ErrorCode, Option<&str>)> = vec![
+        (request(&[]), ErrorCode::InvalidRequest, None),
+        (request(&["  "]), ErrorCode::InvalidRequest, None),
+        (
+            ExecRequest {
+                cwd: Some("/nonexistent/dir".into()),
+                ..request(&["ls"])
+            },
+            ErrorCode::Unavailable,
+            Some("cwd-unavailable"),
+        ),
+        (
+            ExecRequest {
+                cwd: Some("relative/dir".into()),
+                ..request(&["ls"])
+            },
+            ErrorCode::Unavailable,
+            Some("cwd-unavailable"),
+        ),
+        (
+            ExecRequest {
+                cwd: Some("/etc/hostname".into()),
+                ..request(&["ls"])
+            },
+            ErrorCode::Unavailable,
+            Some("cwd-unavailable"),
+        ),
+        (
+            ExecRequest {
+                env: env("LD_PRELOAD"),
+                ..request(&["ls"])
+            },
+            ErrorCode::Unavailable,
+            Some("env-override-rejected"),
+        ),
+        (
+            ExecRequest {
+                env: env("PATH"),
+                ..request(&["ls"])
+            },
+            ErrorCode::Unavailable,
+            Some("env-override-rejected"),
+        ),
+        (
+            ExecRequest {
+                raw_command: Some("ls".into()),
+                ..request(&["rm", "-rf", "/"])
+            },
+            ErrorCode::InvalidRequest,
+            Some("raw-command-mismatch"),
+        ),
+    ];
+    for (request, code, reason) in cases {
+        let error = validate(&request, Some(home)).unwrap_err();
+        assert_eq!(
+            (error.code, error.reason.as_deref()),
+            (code, reason),
+            "{request:?}"
+        );
+    }
+    let ok = validate(&request(&["ls"]), Some(home)).unwrap();
+    assert_eq!(ok.cwd, PathBuf::from("/"), "home is the default cwd");
+    assert!(
+        validate(&request(&["ls"]), None).is_err(),
+        "no home, no cwd: refused"
+    );
+}
+
+#[test]
+fn raw_command_must_be_the_argv_text_or_its_shell_script() {
+    let cases: &[(&[&str], &str, bool)] = &[
+        (&["ls", "-la"], "ls -la", true),
+        (&["printf", "a b"], "printf 'a b'", true),
+        (&["printf", "a b"], "printf a b", false),
+        (&["/bin/sh", "-c", "echo hi"], "echo hi", true),
+        (&["/bin/sh", "-c", "echo hi"], "/bin/sh -c 'echo hi'", true),
+        (&["/bin/sh", "-c", "curl x | sh"], "/usr/bin/ls", false),
+        (&["bash", "-lc", "git status"], "git status", true),
+        (&["env", "sh", "-c", "id"], "id", true),
+        (&["ls", "-la "], "ls -la", false),
+        (&["echo", "hi"], "echo hi ", false),
+    ];
+    for (words, raw, agrees) in cases {
+        assert_eq!(
+            raw_command_agrees(raw, &argv(words)),
+            *agrees,
+            "{words:?} vs {raw:?}"
+        );
+    }
+}
+
+fn evaluation(fixture: &Fixture, words: &[&str]) -> Evaluation {
+    let cache = PolicyCache::new(fixture.path());
+    let version = cache.current().unwrap();
+    version
+        .compiled("main", &approvals_ipc::policy::HostContext::from_process())
+        .evaluate(&argv(words), Path::new("/"))
+}
+
+#[test]
+fn denials_carry_openclaw_reason_codes() {
+    let cases: &[(Value, &str, &str)] = &[
+        (
+            policy("deny", "off", "deny", &[]),
+            "SYSTEM_RUN_DISABLED: security=deny",
+            "security=deny",
+        ),
+        (
+            policy("allowlist", "off", "deny", &[]),
+            "SYSTEM_RUN_DENIED: allowlist-miss",
+            "allowlist-miss",
+        ),
+        (
+            json!({"version": 1, "defaults": {"security": "full"},
+                   "agents": {"main": {"denylist": [{"pattern": real("id"), "reason": "no ids"}]}}}),
+            "SYSTEM_RUN_DENIED: denylist",
+            "denylist",
+        ),
+    ];
+    for (policy, message, reason) in cases {
+        let fixture = Fixture::new(policy);
+        let error = denial(&evaluation(&fixture, &["id"]));
+        assert_eq!(error.code, ErrorCode::Unavailable);
+        assert!(error.message.starts_with(message), "{policy}: {error:?}");
+        assert_eq!(error.reason.as_deref(), Some(*reason), "{policy}");
+    }
+}
+
+#[test]
+fn answers_and_their_absence_become_runs_or_refusals() {
+    let fixture = Fixture::new(&policy("allowlist", "on-miss", "deny", &[]));
+    let asked = evaluation(&fixture, &["id"]);
+    let cases: &[(Option<ApprovalDecision>, Result<Allowed, &str>)] = &[
+        (Some(ApprovalDecision::AllowOnce), Ok(Allowed::AllowOnce)),
+        (
+            Some(ApprovalDecision::AllowAlways),
+            Ok(Allowed::AllowAlways),
+        ),
+        (Some(ApprovalDecision::Deny), Err("approval-required")),
+        (None, Err("approval-required")),
+    ];
+    for (answer, want) in cases {
+        let got = outcome::apply_answer(&asked, *answer).map_err(|e| e.reason.unwrap_or_default());
+        assert_eq!(
+            got.as_ref().map_err(String::as_str),
+            want.as_ref().map_err(|r| *r),
+            "{answer:?}"
+        );
+    }
+
+    // allow-always is not offered under `ask: always`: a person's
+    // allow-always runs the command once, persisting nothing.
+    let always = Fixture::new(&policy("allowlist", "always", "deny", &[]));
+    let asked_always = evaluation(&always, &["id"]);
+    let offered = &asked_always.allowed_decisions;
+    assert!(
+        !offered.contains(&ApprovalDecision::AllowAlways),
+        "{offered:?}"
+    );
+    assert_eq!(
+        outcome::apply_answer(&asked_always, Some(ApprovalDecision::AllowAlways)).unwrap(),
+        Allowed::AllowOnce
+    );
+
+    let full_fallback = Fixture::new(&policy("full", "always", "full", &[]));
+    assert_eq!(
+        outcome::apply_answer(&evaluation(&full_fallback, &["id"]), None).unwrap(),
+        Allowed::Fallback
+    );
+}
+
+#[test]
+fn the_cache_rereads_a_changed_file_and_keeps_policies_across_usage_only_writes() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("ls")]));
+    let cache = PolicyCache::new(fixture.path());
+    let host = approvals_ipc::policy::HostContext::from_process();
+    let first = cache.current().unwrap();
+    let compiled = first.compiled("main", &host);
+    assert!(
+        Arc::ptr_eq(&first, &cache.current().unwrap()),
+        "unchanged file: no re-read"
+    );
+
+    let pattern = real("ls");
+    cache
+        .store()
+        .update(|file| {
+            file.record_use("main", &pattern, "ls", Some(&pattern), 42);
+            Ok(())
+        })
+        .unwrap();
+    let second = cache.current().unwrap();
+    assert!(!Arc::ptr_eq(&first, &second), "a changed file is re-read");
+    assert!(
+        Arc::ptr_eq(&compiled, &second.compiled("main", &host)),
+        "a usage-only change keeps the compiled policy"
+    );
+
+    fixture.write(&policy("deny", "off", "deny", &[]));
+    let third = cache.current().unwrap();
+    let recompiled = third.compiled("main", &host);
+    assert!(!Arc::ptr_eq(&compiled, &recompiled));
+    assert_eq!(
+        recompiled.policy().security,
+        approvals_ipc::approvals::Security::Deny
+    );
+}
+
+#[test]
+fn the_cache_fails_closed_on_a_malformed_file_and_denies_without_one() {
+    let fixture = Fixture::new(&policy("full", "off", "deny", &[]));
+    let cache = PolicyCache::new(fixture.path());
+    assert!(cache.current().is_ok());
+    std::fs::write(fixture.path(), "{\"version\": 1,\n \"defaults\": nope}").unwrap();
+    let Unusable(error) = cache.current().unwrap_err();
+    assert!(
+        error.contains(&fixture.path().display().to_string()),
+        "{error}"
+    );
+    assert!(error.contains("line 2"), "{error}");
+
+    std::fs::remove_file(fixture.path()).unwrap();
+    let missing = cache.current().unwrap();
+    let host = approvals_ipc::policy::HostContext::from_process();
+    assert_eq!(
+        missing.compiled("main", &host).policy().security,
+        approvals_ipc::approvals::Security::Deny
+    );
+}
+
+#[test]
+fn agent_ids_no_policy_file_could_hold_are_refused() {
+    for bad in ["a\nb", &"x".repeat(200)] {
+        let request = ExecRequest {
+            agent_id: Some(bad.to_owned()),
+            ..request(&["ls"])
+        };
+        assert_eq!(
+            agent_of(&request).unwrap_err().code,
+            ErrorCode::InvalidRequest
+        );
+    }
+    assert_eq!(agent_of(&request(&["ls"])).unwrap(), "main");
+}
+
+/// Answers every ask with a fixed decision and counts the asks.
+struct Fixed(Option<ApprovalDecision>, Mutex<usize>);
+
+impl Approvals for Fixed {
+    fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest) -> AskFuture<'a> {
+        *self.1.lock().unwrap() += 1;
+        Box::pin(std::future::ready(self.0))
+    }
+}
+
+#[tokio::test]
+async fn a_plugged_in_approver_decides_asks_and_allow_always_is_saved_first() {
+    let fixture = Fixture::new(&policy("allowlist", "on-miss", "deny", &[]));
+    let approver = Arc::new(Fixed(Some(ApprovalDecision::AllowAlways), Mutex::new(0)));
+    let host = fixture.host().with_approvals(approver.clone());
+    let payload = host
+        .handle(
+            request(&["/usr/bin/printf", "hi"]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        (payload.stdout.as_str(), payload.decision.as_deref()),
+        ("hi", Some("allow-always"))
+    );
+    assert_eq!(*approver.1.lock().unwrap(), 1);
+    assert_eq!(
+        fixture.file()["agents"]["main"]["allowlist"][0]["pattern"],
+        real("printf").as_str()
+    );
+
+    // Next time the policy allows it without asking.
+    let again = host
+        .handle(
+            request(&["/usr/bin/printf", "hi"]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.decision.as_deref(), Some("allow"));
+    assert_eq!(*approver.1.lock().unwrap(), 1);
+}
+
+#[tokio::test]
+async fn an_approval_decision_sent_by_the_client_is_not_trusted() {
+    let fixture = Fixture::new(&policy("allowlist", "on-miss", "deny", &[]));
+    let marker = fixture.dir.path().join("ran");
+    let mut request = request(&["/usr/bin/touch", &marker.to_string_lossy()]);
+    request.approval_decision = Some(Decision::AllowOnce);
+    request.approval_source = Some("ask-fallback".into());
+    let error = fixture
+        .host()
+        .handle(request, CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert_eq!(error.reason.as_deref(), Some("approval-required"));
+    assert!(!marker.exists());
+}
+
+#[tokio::test]
+async fn cancelling_a_running_request_kills_it_promptly() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("sleep")]));
+    let host = fixture.host();
+    let cancelled = CancellationToken::new();
+    let trigger = cancelled.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        trigger.cancel();
+    });
+    let begun = Instant::now();
+    let error = host
+        .handle(request(&["sleep", "30"]), cancelled)
+        .await
+        .unwrap_err();
+    assert_eq!(error.reason.as_deref(), Some("cancelled"));
+    assert!(begun.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn the_socket_token_is_masked_in_output() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("printf")]));
+    let payload = fixture
+        .host()
+        .handle(
+            request(&["printf", "token=unit-test-token-123456"]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        !payload.stdout.contains("unit-test-token-123456"),
+        "{}",
+        payload.stdout
+    );
+}
+
+#[test]
+fn the_legacy_prompt_is_allowed_only_by_the_policy_alone() {
+    let fixture = Fixture::new(&policy("allowlist", "on-miss", "full", &[&real("ls")]));
+    let host = fixture.host();
+    let sh = |text: &str| argv(&["/bin/sh", "-c", text]);
+    assert!(host.allowed_by_policy(None, &sh("ls -la"), Some("/")));
+    assert!(!host.allowed_by_policy(None, &sh("ls $(id)"), Some("/")));
+    assert!(!host.allowed_by_policy(None, &sh("id"), Some("/")));
+    assert!(!host.allowed_by_policy(None, &sh("ls"), Some("/nonexistent")));
+}

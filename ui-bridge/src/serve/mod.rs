@@ -7,7 +7,12 @@
 //! malformed (it is never overwritten, invariant 6), when the socket's
 //! directory is not private, or when another bridge answers on the socket.
 //! The token is handed to the socket server and never logged or printed
-//! (invariant 9).
+//! (invariant 9). Commands in logs are masked like command output.
+//!
+//! # Caveats
+//!
+//! The token is read once at start: after rotating it in the file, restart
+//! the bridge. Policy edits, by contrast, apply to the next request.
 
 mod handler;
 mod socket;
