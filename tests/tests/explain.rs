@@ -7,21 +7,8 @@
 
 use std::path::Path;
 
-use approvals_tests::{TestHome, output};
+use approvals_tests::{TestHome, output, real_path};
 use serde_json::{Value, json};
-
-/// The real path of a program on this host's PATH (a file, not a shell
-/// builtin).
-fn real(name: &str) -> String {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .unwrap_or_else(|| panic!("{name} must be installed"))
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn policy(security: &str, ask: &str) -> Value {
     json!({
@@ -29,9 +16,9 @@ fn policy(security: &str, ask: &str) -> Value {
         "defaults": {"security": security, "ask": ask, "askFallback": "deny"},
         "agents": {
             "main": {"allowlist": [
-                {"pattern": real("ls")}, {"pattern": real("make")}, {"pattern": real("echo")},
-                {"pattern": real("cat")}, {"pattern": real("git")}, {"pattern": real("find")},
-                {"pattern": real("sed")}, {"pattern": real("printf")}
+                {"pattern": real_path("ls")}, {"pattern": real_path("make")}, {"pattern": real_path("echo")},
+                {"pattern": real_path("cat")}, {"pattern": real_path("git")}, {"pattern": real_path("find")},
+                {"pattern": real_path("sed")}, {"pattern": real_path("printf")}
             ]}
         }
     })
@@ -298,20 +285,23 @@ fn a_link_cannot_borrow_a_trusted_name() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "on-miss"));
     let link = home.path().join("ls");
-    std::os::unix::fs::symlink(real("id"), &link).expect("symlink");
+    std::os::unix::fs::symlink(real_path("id"), &link).expect("symlink");
     let (d, v) = decision_of(&home, &argv(&[link.to_str().expect("utf-8")]));
     assert_eq!(d, "ask", "{v:#}");
-    assert_eq!(v["analysis"]["segments"][0]["realPath"], json!(real("id")));
+    assert_eq!(
+        v["analysis"]["segments"][0]["realPath"],
+        json!(real_path("id"))
+    );
     // A safe-bin name outside the trusted directories is not safe.
     let fake_head = home.path().join("head");
-    std::os::unix::fs::symlink(real("cat"), &fake_head).expect("symlink");
+    std::os::unix::fs::symlink(real_path("cat"), &fake_head).expect("symlink");
     let (d, v) = decision_of(&home, &argv(&["./head", "-n", "1"]));
     assert_eq!(
         d, "allow",
         "cat is allowlisted, so ./head → cat is allowed: {v:#}"
     );
     let copy = home.path().join("tail");
-    std::fs::copy(real("tail"), &copy).expect("copy");
+    std::fs::copy(real_path("tail"), &copy).expect("copy");
     let (d, v) = decision_of(&home, &argv(&["./tail", "-n", "1"]));
     assert_eq!(
         d, "ask",
@@ -357,7 +347,7 @@ fn full_security_allows_unless_denylisted() {
     let home = TestHome::new();
     let mut p = policy("full", "off");
     p["defaults"]["denylist"] = json!([
-        {"pattern": real("id"), "reason": "no identity probing"},
+        {"pattern": real_path("id"), "reason": "no identity probing"},
         {"commandPattern": "rm -rf /", "reason": "never wipe the disk"}
     ]);
     home.write_approvals(&p);
@@ -376,7 +366,7 @@ fn json_shape_is_stable() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "on-miss"));
     let v = explain(&home, &["--cwd", "/tmp", "--shell", "ls -la | wc -l"]);
-    let ls = real("ls");
+    let ls = real_path("ls");
     let wc = std::fs::canonicalize("/usr/bin/wc").expect("wc");
     assert_eq!(
         v,

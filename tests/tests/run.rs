@@ -1,63 +1,21 @@
 //! `node-host run` end to end: the real binaries, a real bridge on a real
 //! socket in a private home, real commands.
 
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use approvals_tests::{TestHome, output};
+use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
-
-fn real(name: &str) -> String {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .unwrap_or_else(|| panic!("{name} must be installed"))
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn policy(ask_fallback: &str) -> Value {
     json!({
         "version": 1,
         "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": ask_fallback},
         "agents": {"main": {"allowlist": [
-            {"pattern": real("ls")}, {"pattern": real("printf")}, {"pattern": real("echo")},
-            {"pattern": real("sleep")}, {"pattern": real("true")}
+            {"pattern": real_path("ls")}, {"pattern": real_path("printf")}, {"pattern": real_path("echo")},
+            {"pattern": real_path("sleep")}, {"pattern": real_path("true")}
         ]}}
     })
-}
-
-/// A running `ui-bridge serve`, killed when dropped.
-struct Bridge {
-    child: Child,
-}
-
-impl Bridge {
-    fn start(home: &TestHome) -> Self {
-        let child = home
-            .command("ui-bridge")
-            .arg("serve")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ui-bridge");
-        let socket = home.state_dir().join("exec-approvals.sock");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
-            assert!(Instant::now() < deadline, "ui-bridge did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Bridge { child }
-    }
-}
-
-impl Drop for Bridge {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn run(home: &TestHome, args: &[&str]) -> (Option<i32>, String, String) {
@@ -72,7 +30,7 @@ fn run(home: &TestHome, args: &[&str]) -> (Option<i32>, String, String) {
 #[test]
 fn allowed_commands_print_their_output_and_exit_with_their_status_through_the_bridge() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = Bridge::start(&home, &[]);
     // The bridge created the file; give it our allowlist, keeping its token.
     let mut file: Value =
         serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
@@ -179,7 +137,7 @@ fn bridge_mode_fails_closed_without_a_bridge_and_auto_falls_back_to_local() {
 #[test]
 fn killing_the_bridge_mid_request_gives_a_clear_error() {
     let home = TestHome::new();
-    let mut bridge = Bridge::start(&home);
+    let bridge = Bridge::start(&home, &[]);
     let mut file: Value =
         serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
     file["agents"] = policy("deny")["agents"].clone();
@@ -193,7 +151,7 @@ fn killing_the_bridge_mid_request_gives_a_clear_error() {
         .spawn()
         .expect("node-host");
     std::thread::sleep(Duration::from_millis(700));
-    bridge.child.kill().expect("kill bridge");
+    bridge.signal("-KILL");
     let out = client.wait_with_output().expect("wait");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(126), "{stderr}");
