@@ -23,9 +23,10 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest};
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext, Verdict};
@@ -40,6 +41,17 @@ pub use validate::{Validated, raw_command_agrees, validate};
 
 /// The agent whose policy applies when a request names none.
 pub const DEFAULT_AGENT: &str = "main";
+
+/// How often last-use metadata of one entry is written before the run. The
+/// write is an fsynced, locked file replacement (milliseconds); doing it
+/// before every run would dominate the cost of a `system.run`, and the
+/// metadata is display only. Within the interval a use is still recorded,
+/// by a batched write at most [`USE_FLUSH_DELAY`] later. Allow-always
+/// entries are always written before the run.
+pub const USE_RECORD_INTERVAL: Duration = Duration::from_secs(60);
+
+/// How long deferred last-use records wait to be written together.
+pub const USE_FLUSH_DELAY: Duration = Duration::from_secs(1);
 
 /// Longest agent id accepted; ids are map keys in the approvals file, not prose.
 const MAX_AGENT_ID_LEN: usize = 128;
@@ -79,6 +91,10 @@ pub struct ExecHost {
     approvals: Arc<dyn Approvals>,
     /// Bound on one ask; `None` uses the policy's `approvalTimeoutMs`.
     approval_timeout: Option<Duration>,
+    /// When each (agent, pattern) last had its use written to the file.
+    recorded_uses: Mutex<HashMap<(String, String), Instant>>,
+    /// Last-use records waiting for the next batched write.
+    deferred_uses: Arc<Mutex<Vec<outcome::StateEdit>>>,
 }
 
 impl std::fmt::Debug for ExecHost {
@@ -102,6 +118,8 @@ impl ExecHost {
             host_env,
             approvals: Arc::new(NoApprovers),
             approval_timeout: None,
+            recorded_uses: Mutex::default(),
+            deferred_uses: Arc::default(),
             config,
         }
     }
@@ -275,6 +293,25 @@ impl ExecHost {
         let Some(edit) = outcome::StateEdit::for_run(agent_id, evaluation, allowed) else {
             return Ok(());
         };
+        let now = Instant::now();
+        let keys: Vec<(String, String)> = evaluation
+            .matched_patterns
+            .iter()
+            .map(|p| (agent_id.to_owned(), p.clone()))
+            .collect();
+        if !edit.persists() {
+            let recorded = self.recorded_uses.lock().map(|recorded| {
+                keys.iter().all(|k| {
+                    recorded
+                        .get(k)
+                        .is_some_and(|at| now.duration_since(*at) < USE_RECORD_INTERVAL)
+                })
+            });
+            if recorded.unwrap_or(false) {
+                self.defer_use(edit);
+                return Ok(());
+            }
+        }
         let store = self.policies.store().clone();
         let saved = tokio::task::spawn_blocking(move || {
             store.update(|file| {
@@ -284,7 +321,15 @@ impl ExecHost {
         })
         .await;
         match saved {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => {
+                if let Ok(mut recorded) = self.recorded_uses.lock() {
+                    if recorded.len() > 4096 {
+                        recorded.clear();
+                    }
+                    recorded.extend(keys.into_iter().map(|k| (k, now)));
+                }
+                Ok(())
+            }
             Ok(Err(error)) => {
                 tracing::error!(%error, "cannot save approval state; refusing to run");
                 Err(ErrorBody::new(
@@ -302,6 +347,42 @@ impl ExecHost {
                 .with_reason("approval-state-write-failed"))
             }
         }
+    }
+}
+
+impl ExecHost {
+    /// Queues a last-use record for one batched write shortly after; a
+    /// failure is logged (the metadata is display only).
+    fn defer_use(&self, edit: outcome::StateEdit) {
+        let Ok(mut queue) = self.deferred_uses.lock() else {
+            return;
+        };
+        queue.push(edit);
+        if queue.len() > 1 {
+            // A flush is already scheduled and will take this one too.
+            return;
+        }
+        let queue = Arc::clone(&self.deferred_uses);
+        let store = self.policies.store().clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(USE_FLUSH_DELAY).await;
+            let edits = match queue.lock() {
+                Ok(mut q) => std::mem::take(&mut *q),
+                Err(_) => return,
+            };
+            let written = tokio::task::spawn_blocking(move || {
+                store.update(|file| {
+                    for edit in edits {
+                        edit.apply(file);
+                    }
+                    Ok(())
+                })
+            })
+            .await;
+            if !matches!(written, Ok(Ok(()))) {
+                tracing::warn!("could not write batched last-use metadata");
+            }
+        });
     }
 }
 

@@ -150,6 +150,11 @@ impl StateEdit {
         })
     }
 
+    /// Whether the edit adds allowlist entries (which are never skipped).
+    pub(super) fn persists(&self) -> bool {
+        !self.persist.is_empty()
+    }
+
     /// Applies the edit to the freshest file (under the store's lock).
     pub(super) fn apply(self, file: &mut ApprovalsFile) {
         for pattern in &self.persist {

@@ -429,3 +429,31 @@ fn the_legacy_prompt_is_allowed_only_by_the_policy_alone() {
     assert!(!host.allowed_by_policy(None, &sh("id"), Some("/")));
     assert!(!host.allowed_by_policy(None, &sh("ls"), Some("/nonexistent")));
 }
+
+#[tokio::test]
+async fn every_allowlist_match_records_its_use_the_first_before_running() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("printf")]));
+    let host = fixture.host();
+    let entry = |f: &Fixture| f.file()["agents"]["main"]["allowlist"][0].clone();
+    host.handle(request(&["printf", "one"]), CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        entry(&fixture)["lastUsedCommand"],
+        "printf one",
+        "written before the reply"
+    );
+    // A second use within the interval is batched, not lost.
+    host.handle(request(&["printf", "two"]), CancellationToken::new())
+        .await
+        .unwrap();
+    let deadline = Instant::now() + USE_FLUSH_DELAY * 5;
+    while entry(&fixture)["lastUsedCommand"] != "printf two" {
+        assert!(
+            Instant::now() < deadline,
+            "the second use was never recorded"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(entry(&fixture)["lastResolvedPath"], real("printf").as_str());
+}
