@@ -226,12 +226,7 @@ fn unavailable(err: BridgeError) -> ExecResponse {
 }
 
 async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {
-    let host = ExecHost::new(ExecHostConfig {
-        approvals_path: approvals_path.to_owned(),
-        output_cap: 200_000,
-        kill_grace: Duration::from_secs(2),
-        default_timeout: None,
-    });
+    let host = ExecHost::new(ExecHostConfig::new(approvals_path.to_owned()));
     match host.handle(request, CancellationToken::new()).await {
         Ok(payload) => ExecResponse::Completed(payload),
         Err(body) => ExecResponse::Refused(body),

@@ -16,7 +16,19 @@ use approvals_ipc::ipc::ExecRequest;
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 
 /// The future an approver returns; boxed so approvers can be chosen at run time.
-pub type AskFuture<'a> = Pin<Box<dyn Future<Output = Option<ApprovalDecision>> + Send + 'a>>;
+pub type AskFuture<'a> = Pin<Box<dyn Future<Output = Option<Answer>> + Send + 'a>>;
+
+/// A person's answer, with who gave it and which approval it answered (the
+/// approval id becomes the run id of the lifecycle events).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// What they decided.
+    pub decision: ApprovalDecision,
+    /// Who answered (`terminal`, `hook`, `control:<name>`, …).
+    pub approver: String,
+    /// The broker's approval id, when a broker asked.
+    pub approval_id: Option<String>,
+}
 
 /// Whoever may answer an ask: the broker and its approvers, or nobody.
 pub trait Approvals: Send + Sync {

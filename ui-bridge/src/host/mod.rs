@@ -16,6 +16,7 @@
 //! processes (invariant 8).
 
 mod approver;
+mod audit_trail;
 mod outcome;
 mod policy_cache;
 mod validate;
@@ -34,7 +35,10 @@ use tokio_util::sync::CancellationToken;
 
 use crate::exec::{ExecLimits, run_plan_masked};
 
-pub use approver::{Approvals, AskFuture, NoApprovers};
+use crate::audit::DecidedBy;
+pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
+pub use audit_trail::AuditTrail;
+use audit_trail::{Decider, Trail};
 pub use outcome::{Allowed, denial};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
 pub use validate::{Validated, raw_command_agrees, validate};
@@ -67,12 +71,15 @@ pub struct ExecHostConfig {
     pub kill_grace: Duration,
     /// Run timeout when the request sets no `timeoutMs`; `None` waits forever.
     pub default_timeout: Option<Duration>,
+    /// The audit log (DESIGN.md section 9); `None` records nothing.
+    pub audit_path: Option<PathBuf>,
 }
 
 impl ExecHostConfig {
     /// The defaults of DESIGN.md section 8 for the file at `approvals_path`.
     pub fn new(approvals_path: PathBuf) -> Self {
         ExecHostConfig {
+            audit_path: Some(approvals_path.with_file_name(crate::audit::AUDIT_FILE_NAME)),
             approvals_path,
             output_cap: 200_000,
             kill_grace: Duration::from_secs(2),
@@ -95,6 +102,8 @@ pub struct ExecHost {
     recorded_uses: Mutex<HashMap<(String, String), Instant>>,
     /// Last-use records waiting for the next batched write.
     deferred_uses: Arc<Mutex<Vec<outcome::StateEdit>>>,
+    /// Where decisions and outcomes are recorded, opened on first use.
+    audit: tokio::sync::OnceCell<Option<AuditTrail>>,
 }
 
 impl std::fmt::Debug for ExecHost {
@@ -120,6 +129,7 @@ impl ExecHost {
             approval_timeout: None,
             recorded_uses: Mutex::default(),
             deferred_uses: Arc::default(),
+            audit: tokio::sync::OnceCell::new(),
             config,
         }
     }
@@ -169,10 +179,42 @@ impl ExecHost {
             .with_reason("approvals-file-unusable")
         })?;
         let compiled = version.compiled(&agent_id, &self.host);
+        let begun = Instant::now();
         let evaluation = compiled.evaluate(&validated.argv, &validated.cwd);
-        let allowed = self
+        let secrets: Vec<String> = version.token().into_iter().map(str::to_owned).collect();
+        let (decided, decider) = self
             .decide(&evaluation, &compiled, &request, &cancelled)
-            .await?;
+            .await;
+        let run_id = decider
+            .approval_id
+            .clone()
+            .or_else(|| request.run_id.clone())
+            .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+        let trail = Trail {
+            audit: self.audit_trail().await,
+            evaluation: &evaluation,
+            agent_id: &agent_id,
+            session_key: request.session_key.as_deref(),
+            run_id: &run_id,
+            secrets: &secrets,
+        };
+        let decision_latency = begun.elapsed();
+        let allowed = match decided {
+            Ok(allowed) => {
+                trail
+                    .decision(Ok(allowed), &decider, decision_latency)
+                    .await?;
+                allowed
+            }
+            Err(error) => {
+                // A refusal that cannot be recorded is still a refusal.
+                let _ = trail
+                    .decision(Err(&error), &decider, decision_latency)
+                    .await;
+                let _ = trail.denied(&error).await;
+                return Err(error);
+            }
+        };
         tracing::info!(
             agent = %agent_id,
             command = %crate::exec::mask_secrets(&evaluation.command_text, &[]),
@@ -202,9 +244,11 @@ impl ExecHost {
             output_cap: self.config.output_cap,
             kill_grace: self.config.kill_grace,
         };
-        let secrets: Vec<&str> = version.token().into_iter().collect();
+        let known: Vec<&str> = secrets.iter().map(String::as_str).collect();
+        trail.started().await?;
+        let ran = Instant::now();
         let outcome = tokio::select! {
-            outcome = run_plan_masked(&plan, &env, &limits, &secrets) => outcome,
+            outcome = run_plan_masked(&plan, &env, &limits, &known) => outcome,
             () = cancelled.cancelled() => {
                 // Dropping the run kills its children and their process groups.
                 tracing::info!(command = %crate::exec::mask_secrets(&evaluation.command_text, &[]), "request cancelled while running; processes killed");
@@ -212,7 +256,7 @@ impl ExecHost {
                     .with_reason("cancelled"));
             }
         };
-        Ok(ExecPayload {
+        let payload = ExecPayload {
             exit_code: outcome.exit_code,
             timed_out: outcome.timed_out,
             success: outcome.success,
@@ -220,9 +264,36 @@ impl ExecHost {
             stderr: outcome.stderr,
             error: outcome.error,
             truncated: outcome.truncated,
-            run_id: request.run_id.clone(),
+            run_id: Some(run_id.clone()),
             decision: Some(allowed.wire_name().to_owned()),
-        })
+        };
+        trail.finished(&payload, ran.elapsed()).await;
+        Ok(payload)
+    }
+
+    /// The audit trail, opened on first use; `None` when auditing is off.
+    /// A log that cannot be opened is reported once and every later decision
+    /// is refused (see [`Trail::decision`]).
+    async fn audit_trail(&self) -> Result<Option<&AuditTrail>, String> {
+        let Some(path) = &self.config.audit_path else {
+            return Ok(None);
+        };
+        let opened = self
+            .audit
+            .get_or_init(|| async {
+                match AuditTrail::open(path) {
+                    Ok(trail) => Some(trail),
+                    Err(error) => {
+                        tracing::error!(%error, "cannot open the audit log; refusing to run anything");
+                        None
+                    }
+                }
+            })
+            .await;
+        match opened {
+            Some(trail) => Ok(Some(trail)),
+            None => Err(format!("cannot open the audit log {}", path.display())),
+        }
     }
 
     /// The policy alone, for OpenClaw's older prompt frame: whether `argv`
@@ -254,17 +325,17 @@ impl ExecHost {
     }
 
     /// Allow, deny or ask; an ask is answered by the approvers or, when
-    /// nobody answers, by the ask fallback.
+    /// nobody answers, by the ask fallback. Also says who decided.
     async fn decide(
         &self,
         evaluation: &Evaluation,
         compiled: &CompiledPolicy,
         request: &ExecRequest,
         cancelled: &CancellationToken,
-    ) -> Result<Allowed, ErrorBody> {
+    ) -> (Result<Allowed, ErrorBody>, Decider) {
         match evaluation.decision {
-            Verdict::Allow => Ok(Allowed::Policy),
-            Verdict::Deny => Err(denial(evaluation)),
+            Verdict::Allow => (Ok(Allowed::Policy), Decider::policy(evaluation)),
+            Verdict::Deny => (Err(denial(evaluation)), Decider::of(DecidedBy::Policy)),
             Verdict::Ask => {
                 let timeout = self
                     .approval_timeout
@@ -273,11 +344,23 @@ impl ExecHost {
                 let answer = tokio::select! {
                     answer = tokio::time::timeout(timeout, asked) => answer.ok().flatten(),
                     () = cancelled.cancelled() => {
-                        return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while waiting for approval")
-                            .with_reason("approval-required"));
+                        let error = ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while waiting for approval")
+                            .with_reason("approval-required");
+                        return (Err(error), Decider::of(DecidedBy::Policy));
                     }
                 };
-                outcome::apply_answer(evaluation, answer)
+                let decider = match &answer {
+                    Some(a) => Decider {
+                        by: DecidedBy::human(&a.approver).unwrap_or(DecidedBy::Policy),
+                        approver: Some(a.approver.clone()),
+                        approval_id: a.approval_id.clone(),
+                    },
+                    None => Decider::of(DecidedBy::Fallback),
+                };
+                (
+                    outcome::apply_answer(evaluation, answer.map(|a| a.decision)),
+                    decider,
+                )
             }
         }
     }

@@ -328,7 +328,11 @@ struct Fixed(Option<ApprovalDecision>, Mutex<usize>);
 impl Approvals for Fixed {
     fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest) -> AskFuture<'a> {
         *self.1.lock().unwrap() += 1;
-        Box::pin(std::future::ready(self.0))
+        Box::pin(std::future::ready(self.0.map(|decision| Answer {
+            decision,
+            approver: "test".to_owned(),
+            approval_id: Some("0192-test-approval".to_owned()),
+        })))
     }
 }
 
@@ -456,4 +460,92 @@ async fn every_allowlist_match_records_its_use_the_first_before_running() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(entry(&fixture)["lastResolvedPath"], real("printf").as_str());
+}
+
+#[tokio::test]
+async fn every_decision_and_outcome_is_audited_with_the_token_masked() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("printf")]));
+    let host = fixture.host();
+    host.handle(
+        request(&["printf", "unit-test-token-123456"]),
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    host.handle(request(&["id"]), CancellationToken::new())
+        .await
+        .unwrap_err();
+    let log = fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains("unit-test-token-123456"), "{text}");
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let events: Vec<(&str, Option<&str>, Option<&str>)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["event"].as_str().unwrap(),
+                r["decision"].as_str(),
+                r["decidedBy"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        events,
+        vec![
+            ("decision", Some("allow"), Some("allowlist")),
+            ("exec.started", None, None),
+            ("exec.finished", None, None),
+            ("decision", Some("deny"), Some("policy")),
+            ("exec.denied", Some("deny"), None),
+        ]
+    );
+    assert_eq!(records[2]["exitCode"], 0);
+    assert_eq!(
+        records[0]["runId"], records[2]["runId"],
+        "one run id per request"
+    );
+    crate::audit::verify(&log).unwrap();
+}
+
+#[tokio::test]
+async fn an_approved_run_takes_the_approval_id_as_its_run_id() {
+    let fixture = Fixture::new(&policy("allowlist", "on-miss", "deny", &[]));
+    let approver = Arc::new(Fixed(Some(ApprovalDecision::AllowOnce), Mutex::new(0)));
+    let payload = fixture
+        .host()
+        .with_approvals(approver)
+        .handle(
+            request(&["/usr/bin/printf", "hi"]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(payload.run_id.as_deref(), Some("0192-test-approval"));
+    let text =
+        std::fs::read_to_string(fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME)).unwrap();
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["decidedBy"], "human:test");
+    assert_eq!(first["runId"], "0192-test-approval");
+}
+
+#[test]
+fn an_unopenable_audit_log_refuses_every_run() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("printf")]));
+    std::os::unix::fs::symlink(
+        "/dev/null",
+        fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME),
+    )
+    .unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let error = runtime
+        .block_on(
+            fixture
+                .host()
+                .handle(request(&["printf", "x"]), CancellationToken::new()),
+        )
+        .unwrap_err();
+    assert_eq!(error.reason.as_deref(), Some("audit-write-failed"));
 }
