@@ -447,3 +447,35 @@ fn help_teaches_with_examples() {
         );
     }
 }
+
+#[test]
+fn set_on_a_missing_file_takes_the_hash_of_no_bytes_and_creates_a_token() {
+    let home = TestHome::new();
+    let new_policy = home.path().join("policy.json");
+    std::fs::write(
+        &new_policy,
+        r#"{"version":1,"defaults":{"security":"deny"}}"#,
+    )
+    .unwrap();
+    let policy = new_policy.to_str().unwrap();
+    let wrong = sha256_hex(b"x");
+    assert_exit(
+        &approvals(&home, &["set", policy, "--base-hash", &wrong]),
+        1,
+        "stale",
+    );
+    assert!(!home.approvals().exists());
+    let empty = sha256_hex(b"");
+    assert_exit(
+        &approvals(&home, &["set", policy, "--base-hash", &empty]),
+        0,
+        "set",
+    );
+    let file = file_json(&home);
+    assert_eq!(file["defaults"], json!({"security": "deny"}));
+    assert!(
+        file["socket"]["token"]
+            .as_str()
+            .is_some_and(|t| t.len() >= 32)
+    );
+}

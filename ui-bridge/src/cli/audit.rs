@@ -252,20 +252,17 @@ fn broken_line(err: &AuditError) -> Option<u64> {
     }
 }
 
-/// Wraps a read failure, with a hint for the common case of no log yet.
+/// Wraps a read failure; a log that does not exist yet gets a hint instead
+/// of the OS error.
 fn read_error(path: &Path, err: AuditError) -> anyhow::Error {
-    let missing = matches!(
-        &err,
-        AuditError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound
-    );
-    let err = anyhow::Error::new(err);
-    if missing {
-        err.context(format!(
-            "no audit log at {}\nhint: the bridge creates it with the first decision; pass --audit FILE for another log",
-            path.display()
-        ))
-    } else {
-        err
+    match &err {
+        AuditError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::anyhow!(
+                "no audit log at {}\nhint: the bridge creates it with the first decision; pass --audit FILE for another log",
+                path.display()
+            )
+        }
+        _ => anyhow::Error::new(err),
     }
 }
 
