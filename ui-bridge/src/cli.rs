@@ -5,6 +5,8 @@
 //! subcommands validate their own inputs and name the file or socket at
 //! fault.
 
+pub mod audit;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -44,6 +46,21 @@ pub enum Command {
     ///   ui-bridge serve --approvals ./exec-approvals.json --socket /run/user/1000/clawdbot/exec.sock
     #[command(verbatim_doc_comment)]
     Serve(ServeArgs),
+
+    /// Read and check the audit log: tail, query, verify.
+    ///
+    /// Every decision and outcome is one line of a hash-chained JSON-lines
+    /// log (exec-audit.jsonl beside the approvals file). `tail` and `query`
+    /// print records (escaped, or --json); `verify` checks that no line was
+    /// changed, removed or inserted. Exit status: 0 done, 1 the chain is
+    /// broken, 2 usage error or unreadable log.
+    ///
+    /// Examples:
+    ///   ui-bridge audit tail -n 20 -f
+    ///   ui-bridge audit query --since 1h --decision deny
+    ///   ui-bridge audit verify
+    #[command(verbatim_doc_comment)]
+    Audit(audit::AuditArgs),
 }
 
 /// Flags of `ui-bridge serve`.

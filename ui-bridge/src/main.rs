@@ -38,6 +38,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             runtime.shutdown_timeout(std::time::Duration::from_secs(1));
             Ok(())
         }
+        Command::Audit(args) => match cli::audit::run(args)? {
+            0 => Ok(()),
+            // stdout was flushed by the subcommand; nothing else is pending.
+            code => std::process::exit(i32::from(code)),
+        },
     }
 }
 

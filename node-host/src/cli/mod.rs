@@ -1,5 +1,6 @@
 //! The `node-host` command line: one module per subcommand.
 
+mod approvals;
 mod explain;
 mod run;
 
@@ -55,6 +56,22 @@ enum Command {
     ///   node-host run --shell 'make test 2>&1 | tail -n 20'
     ///   node-host run --exec-host bridge --timeout-ms 5000 -- ls -la
     Run(run::RunArgs),
+
+    /// Read or edit the approvals file: get, allow, revoke, set.
+    ///
+    /// `get` prints the policy without the socket token, and the file's
+    /// hash; `allow` and `revoke` edit one agent's allowlist under the
+    /// file's lock; `set` replaces the policy only if the file still has
+    /// the hash you read. Exit status: 0 done, 1 edit refused (the file
+    /// changed, or the entry is absent), 2 usage or unreadable file.
+    ///
+    /// Examples:
+    ///   node-host approvals get
+    ///   node-host approvals allow /usr/bin/git --agent main
+    ///   node-host approvals revoke /usr/bin/git
+    ///   node-host approvals set policy.json --base-hash <hash from get>
+    #[command(verbatim_doc_comment)]
+    Approvals(approvals::ApprovalsArgs),
 }
 
 /// Where the approvals file is, from a flag or the defaults.
@@ -83,6 +100,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
         Command::Run(args) => run::run(args),
+        Command::Approvals(args) => approvals::run(args),
     };
     match result {
         Ok(code) => code,

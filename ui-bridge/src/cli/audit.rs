@@ -1,0 +1,376 @@
+//! `ui-bridge audit tail|query|verify`: reading the decision log from a
+//! terminal.
+//!
+//! It decides where the log is (`--audit`, else `exec-audit.jsonl` beside
+//! the default approvals file) and how records look: one escaped line per
+//! record (agent-controlled text never reaches the terminal raw), or one
+//! compact JSON object per line with `--json`. It refuses filter values it
+//! does not understand and never writes to the log. `verify` upholds the
+//! audit chain of DESIGN.md section 9 (invariant 10: every decision is in
+//! the log, and a changed line is found): exit 0 with a one-line summary
+//! when intact, exit 1 naming the first broken line otherwise.
+//!
+//! Exit status: 0 done (`tail -f` stopped by SIGINT or SIGTERM included),
+//! 1 the chain is broken, 2 usage error or an unreadable log.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use nix::sys::signal::{SigSet, Signal};
+use serde_json::Value;
+use ui_bridge::audit::{
+    AuditError, AuditFilter, default_audit_path, follow, format_human, now_ms, parse_duration,
+    read, tail, verify,
+};
+
+/// Exit status when `verify` finds the chain broken.
+pub const EXIT_BROKEN: u8 = 1;
+
+/// How often `tail -f` looks for new lines.
+const FOLLOW_POLL: Duration = Duration::from_millis(200);
+
+/// Arguments of `ui-bridge audit`.
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Print the last records, and with -f the new ones as they come
+    ///
+    /// A partial last line (a write in progress) is not shown until it is
+    /// complete. -f polls the file and stops on Ctrl-C (SIGINT) or SIGTERM.
+    ///
+    /// Examples:
+    ///   ui-bridge audit tail
+    ///   ui-bridge audit tail -n 50 -f
+    ///   ui-bridge audit tail -n 1 --json
+    #[command(verbatim_doc_comment)]
+    Tail(TailArgs),
+
+    /// Print the records matching every filter given, oldest first
+    ///
+    /// Examples:
+    ///   ui-bridge audit query --since 1h
+    ///   ui-bridge audit query --agent main --decision deny
+    ///   ui-bridge audit query --risk high --json
+    #[command(verbatim_doc_comment)]
+    Query(QueryArgs),
+
+    /// Check the hash chain: every line unchanged, none removed or inserted
+    ///
+    /// Exit 0 and one summary line (records, last sequence number, head
+    /// hash) when intact; exit 1 naming the first broken line otherwise.
+    /// Lines removed from the end cannot be seen by the chain alone: keep
+    /// the printed head hash elsewhere and compare it later.
+    ///
+    /// Examples:
+    ///   ui-bridge audit verify
+    ///   ui-bridge audit verify --audit /backup/exec-audit.jsonl
+    #[command(verbatim_doc_comment)]
+    Verify(LogArg),
+}
+
+#[derive(Debug, clap::Args)]
+struct LogArg {
+    /// The audit log [default: exec-audit.jsonl beside the approvals file:
+    /// $CLAWDBOT_STATE_DIR, else ~/.clawdbot]
+    #[arg(long, value_name = "FILE")]
+    audit: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct TailArgs {
+    #[command(flatten)]
+    log: LogArg,
+
+    /// How many of the last records to print
+    #[arg(short = 'n', long = "lines", value_name = "N", default_value_t = 10)]
+    lines: usize,
+
+    /// Keep printing records as they are appended, until Ctrl-C
+    #[arg(short = 'f', long)]
+    follow: bool,
+
+    /// One JSON object per line instead of readable text
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct QueryArgs {
+    #[command(flatten)]
+    log: LogArg,
+
+    /// Only records from the last DUR (30s, 15m, 2h, 7d)
+    #[arg(long, value_name = "DUR", value_parser = parse_since)]
+    since: Option<Duration>,
+
+    /// Only records of this agent (exact id)
+    #[arg(long, value_name = "ID")]
+    agent: Option<String>,
+
+    /// Only records with this decision: allow, deny, allow-once,
+    /// allow-always or ask
+    #[arg(long, value_name = "D")]
+    decision: Option<String>,
+
+    /// Only records at this risk level or above: low, medium, high, critical
+    #[arg(long, value_name = "LEVEL")]
+    risk: Option<String>,
+
+    /// One JSON object per line instead of readable text
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `ui-bridge audit`; returns the exit status.
+pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
+    let result = match args.action {
+        Action::Tail(args) => run_tail(&args),
+        Action::Query(args) => run_query(&args),
+        Action::Verify(args) => run_verify(&args),
+    };
+    match result {
+        Err(err) if is_broken_pipe(&err) => Ok(0),
+        other => other,
+    }
+}
+
+impl LogArg {
+    /// The log to read: `--audit`, else beside the default approvals file.
+    fn path(&self) -> anyhow::Result<PathBuf> {
+        if let Some(path) = &self.audit {
+            return Ok(path.clone());
+        }
+        let approvals = approvals_ipc::approvals::default_approvals_path_from_env()?;
+        let dir = approvals.parent().unwrap_or(Path::new("."));
+        Ok(default_audit_path(dir))
+    }
+}
+
+fn run_tail(args: &TailArgs) -> anyhow::Result<u8> {
+    let path = args.log.path()?;
+    // Block the stop signals before any thread exists, so every thread
+    // inherits the mask and only the waiter below receives them.
+    let stop = if args.follow {
+        Some(stop_on_signals()?)
+    } else {
+        None
+    };
+    let last = tail(&path, args.lines).map_err(|err| read_error(&path, err))?;
+    let mut out = std::io::stdout().lock();
+    for line in &last.lines {
+        print_line(&mut out, line, args.json)?;
+    }
+    out.flush()?;
+    let Some(stop) = stop else {
+        return Ok(0);
+    };
+    let mut write_error = None;
+    follow(&path, last.end, &stop, FOLLOW_POLL, |line| {
+        let written = print_line(&mut out, line, args.json).and_then(|()| out.flush());
+        if let Err(err) = written {
+            write_error = Some(err);
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .map_err(|err| read_error(&path, err))?;
+    match write_error {
+        Some(err) => Err(err.into()),
+        None => Ok(0),
+    }
+}
+
+fn run_query(args: &QueryArgs) -> anyhow::Result<u8> {
+    let path = args.log.path()?;
+    let since_ms = args.since.map(|since| {
+        let back = i64::try_from(since.as_millis()).unwrap_or(i64::MAX);
+        now_ms().saturating_sub(back)
+    });
+    let filter = AuditFilter {
+        since_ms,
+        agent: args.agent.clone(),
+        decision: args.decision.clone(),
+        risk: args.risk.clone(),
+    };
+    let records = read(&path, &filter).map_err(|err| read_error(&path, err))?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for record in &records {
+        print_value(&mut out, record, args.json)?;
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+fn run_verify(args: &LogArg) -> anyhow::Result<u8> {
+    let path = args.path()?;
+    match verify(&path) {
+        Ok(report) => {
+            println!(
+                "ok: {} intact, {} record(s), last seq {}, head {}",
+                path.display(),
+                report.lines,
+                report.last_seq,
+                report.head
+            );
+            Ok(0)
+        }
+        Err(err) => match broken_line(&err) {
+            Some(line) => {
+                eprintln!(
+                    "error: {}: first broken line: {line}\n{err}\nhint: compare with a backup; \
+                     the lines before {line} are intact",
+                    path.display()
+                );
+                Ok(EXIT_BROKEN)
+            }
+            None => Err(read_error(&path, err)),
+        },
+    }
+}
+
+/// The first line that is not as it was written, when `err` is a break in
+/// the chain rather than a failure to read. A line whose `prev` does not
+/// match the hash of the line before means that earlier line changed (or
+/// lines between were removed or inserted), so the earlier line is named.
+fn broken_line(err: &AuditError) -> Option<u64> {
+    match err {
+        AuditError::BrokenChain { line, .. } => Some(line.saturating_sub(1).max(1)),
+        AuditError::Parse { line, .. }
+        | AuditError::Truncated { line }
+        | AuditError::BadSequence { line, .. }
+        | AuditError::UnsupportedVersion { line, .. }
+        | AuditError::LineTooLong { line, .. } => Some(*line),
+        _ => None,
+    }
+}
+
+/// Wraps a read failure; a log that does not exist yet gets a hint instead
+/// of the OS error.
+fn read_error(path: &Path, err: AuditError) -> anyhow::Error {
+    match &err {
+        AuditError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::anyhow!(
+                "no audit log at {}\nhint: the bridge creates it with the first decision; pass --audit FILE for another log",
+                path.display()
+            )
+        }
+        _ => anyhow::Error::new(err),
+    }
+}
+
+/// Prints one stored line: re-serialized JSON, or the escaped human form.
+fn print_line(out: &mut impl Write, line: &str, json: bool) -> std::io::Result<()> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(value) if value.is_object() => print_value(out, &value, json),
+        _ => {
+            tracing::warn!(
+                "skipping an audit line that is not a record; run `ui-bridge audit verify`"
+            );
+            Ok(())
+        }
+    }
+}
+
+/// One record per line. `--json` re-serializes rather than echoing the
+/// bytes, so each output line is one valid JSON object.
+fn print_value(out: &mut impl Write, value: &Value, json: bool) -> std::io::Result<()> {
+    if json {
+        serde_json::to_writer(&mut *out, value)?;
+        writeln!(out)
+    } else {
+        writeln!(out, "{}", format_human(value))
+    }
+}
+
+/// A flag set when SIGINT or SIGTERM arrives. The signals are blocked in
+/// this thread (and so in every thread started later) and taken by a
+/// dedicated waiter, which needs no unsafe signal handler.
+fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    let mut signals = SigSet::empty();
+    signals.add(Signal::SIGINT);
+    signals.add(Signal::SIGTERM);
+    signals
+        .thread_block()
+        .context("cannot block SIGINT and SIGTERM")?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    std::thread::Builder::new()
+        .name("audit-tail-signals".to_owned())
+        .spawn(move || {
+            if signals.wait().is_ok() {
+                flag.store(true, Ordering::Relaxed);
+            }
+        })
+        .context("cannot start the signal waiter")?;
+    Ok(stop)
+}
+
+fn parse_since(text: &str) -> Result<Duration, String> {
+    parse_duration(text).map_err(|err| err.to_string())
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broken_chain_names_the_line_before_the_mismatch() {
+        let err = AuditError::BrokenChain {
+            line: 4,
+            expected: "a".into(),
+            found: "b".into(),
+        };
+        assert_eq!(broken_line(&err), Some(3));
+        let first = AuditError::BrokenChain {
+            line: 1,
+            expected: "a".into(),
+            found: "b".into(),
+        };
+        assert_eq!(broken_line(&first), Some(1));
+    }
+
+    #[test]
+    fn damaged_lines_are_named_themselves_and_io_errors_are_not_breaks() {
+        assert_eq!(
+            broken_line(&AuditError::Parse {
+                line: 7,
+                message: "x".into()
+            }),
+            Some(7)
+        );
+        assert_eq!(broken_line(&AuditError::Truncated { line: 2 }), Some(2));
+        let io = AuditError::Io {
+            action: "open",
+            path: PathBuf::from("x"),
+            source: std::io::Error::from(std::io::ErrorKind::NotFound),
+        };
+        assert_eq!(broken_line(&io), None);
+    }
+
+    #[test]
+    fn non_records_are_skipped_and_json_output_is_one_object_per_line() {
+        let mut out = Vec::new();
+        print_line(&mut out, "not json", true).unwrap();
+        print_line(&mut out, "[1,2]", true).unwrap();
+        print_line(&mut out, r#"{"seq": 1, "event": "decision"}"#, true).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"seq\":1,\"event\":\"decision\"}\n"
+        );
+    }
+}
