@@ -16,6 +16,7 @@
 //! processes (invariant 8).
 
 mod approver;
+mod broker_approvals;
 mod outcome;
 mod policy_cache;
 mod validate;
@@ -34,12 +35,16 @@ use tokio_util::sync::CancellationToken;
 use crate::exec::{ExecLimits, run_plan_masked};
 
 pub use approver::{Approvals, AskFuture, NoApprovers};
+pub use broker_approvals::{BrokerApprovals, approval_display};
 pub use outcome::{Allowed, denial};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
 pub use validate::{Validated, raw_command_agrees, validate};
 
 /// The agent whose policy applies when a request names none.
 pub const DEFAULT_AGENT: &str = "main";
+
+/// Extra time an ask gets beyond its timeout before the host stops waiting.
+const ASK_GRACE: Duration = Duration::from_millis(500);
 
 /// Longest agent id accepted; ids are map keys in the approvals file, not prose.
 const MAX_AGENT_ID_LEN: usize = 128;
@@ -251,9 +256,11 @@ impl ExecHost {
                 let timeout = self
                     .approval_timeout
                     .unwrap_or(Duration::from_millis(compiled.policy().approval_timeout_ms));
-                let asked = self.approvals.ask(evaluation, request);
+                let asked = self.approvals.ask(evaluation, request, timeout);
+                // The approvers time out on their own; the grace lets their
+                // `TimedOut` (not a withdrawal) end the approval.
                 let answer = tokio::select! {
-                    answer = tokio::time::timeout(timeout, asked) => answer.ok().flatten(),
+                    answer = tokio::time::timeout(timeout + ASK_GRACE, asked) => answer.ok().flatten(),
                     () = cancelled.cancelled() => {
                         return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while waiting for approval")
                             .with_reason("approval-required"));
