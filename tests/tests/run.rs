@@ -39,6 +39,8 @@ impl Bridge {
         let child = home
             .command("ui-bridge")
             .arg("serve")
+            // A terminal on stdin would start the terminal approver.
+            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
