@@ -47,22 +47,22 @@ struct Screen {
 }
 
 impl Screen {
-    /// Starts the bridge of `home` in a 200x50 pane and waits for its socket.
-    fn start(home: &TestHome) -> Self {
+    /// Runs `binary ARGS` of `home` in a 200x50 pane; once it exits, the
+    /// pane shows `NAME-exited=STATUS` and whether the terminal is back in
+    /// line mode (`icanon`, not `-icanon`).
+    fn spawn(home: &TestHome, name: &str, args: &str) -> Self {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let socket = format!(
             "approvals-e2e-{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
-        // After the bridge exits, show its status and whether the terminal
-        // is back in line mode (`icanon`, not `-icanon`).
         let script = format!(
-            "env HOME='{home}' CLAWDBOT_STATE_DIR='{state}' '{bridge}' serve; \
-             echo bridge-exited=$?; stty -a | grep -o -- '-*icanon'; sleep 600",
+            "cd '{home}' && env HOME='{home}' CLAWDBOT_STATE_DIR='{state}' '{binary}' {args}; \
+             echo {name}-exited=$?; stty -a | grep -o -- '-*icanon'; sleep 600",
             home = home.path().display(),
             state = home.state_dir().display(),
-            bridge = bin("ui-bridge").display(),
+            binary = bin(name).display(),
         );
         let screen = Screen { socket };
         let status = screen
@@ -71,6 +71,12 @@ impl Screen {
             .status()
             .expect("start tmux");
         assert!(status.success(), "tmux new-session failed");
+        screen
+    }
+
+    /// Starts the bridge of `home` in a pane and waits for its socket.
+    fn start(home: &TestHome) -> Self {
+        let screen = Screen::spawn(home, "ui-bridge", "serve");
         let path = home.state_dir().join("exec-approvals.sock");
         let deadline = Instant::now() + SCREEN_WAIT;
         while std::os::unix::net::UnixStream::connect(&path).is_err() {
@@ -379,4 +385,25 @@ fn ctrl_c_denies_restores_the_terminal_and_stops_the_bridge() {
     let pane = screen.wait_for(&["bridge-exited=0"]);
     let mode = screen.wait_for(&["icanon"]);
     assert!(!mode.contains("-icanon"), "terminal left raw:\n{pane}");
+}
+
+#[test]
+fn node_host_with_the_embedded_host_asks_at_its_own_terminal() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::spawn(
+        &home,
+        "node-host",
+        "run --exec-host local -- printf '%s\\n' asked-locally",
+    );
+    screen.wait_for(&["command:  printf", "asked-locally", KEYS_LINE]);
+    screen.press("o");
+    let pane = screen.wait_for(&["node-host-exited=0", "icanon"]);
+    // The prompt is gone and the command's output printed after it.
+    assert!(pane.contains("\nasked-locally\n"), "{pane}");
+    assert!(!pane.contains("-icanon"), "terminal left raw:\n{pane}");
+    assert!(!pane.contains(KEYS_LINE), "{pane}");
 }
