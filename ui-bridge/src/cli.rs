@@ -37,6 +37,10 @@ pub enum Command {
     /// environment. Edits to the approvals file apply to the next request
     /// without a restart.
     ///
+    /// Approvals: when stdin is a terminal, a prompt on it asks you (keys o
+    /// allow once, a allow always, d deny); with --approver-command a program
+    /// answers too. The first answer wins. With neither, askFallback decides.
+    ///
     /// Stops on SIGINT or SIGTERM: cancels requests in flight (their
     /// processes are killed), removes the socket and exits 0. Logs go to
     /// stderr; set RUST_LOG (e.g. RUST_LOG=debug) for more.
@@ -44,6 +48,7 @@ pub enum Command {
     /// Examples:
     ///   ui-bridge serve
     ///   ui-bridge serve --approvals ./exec-approvals.json --socket /run/user/1000/clawdbot/exec.sock
+    ///   ui-bridge serve --approver-command 'notify-and-wait.sh'
     #[command(verbatim_doc_comment)]
     Serve(ServeArgs),
 
@@ -79,6 +84,12 @@ pub struct ServeArgs {
     /// [default: approvalTimeoutMs from the policy, else 120000]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub approval_timeout_ms: Option<u64>,
+    /// A program that answers approvals: run as `/bin/sh -c CMD` with the
+    /// approval as one JSON line on stdin; it prints allow-once,
+    /// allow-always or deny and exits 0. Anything else denies
+    /// [default: approverCommand from the policy defaults]
+    #[arg(long, value_name = "CMD")]
+    pub approver_command: Option<String>,
 }
 
 impl ServeArgs {
@@ -92,6 +103,7 @@ impl ServeArgs {
             approvals_path,
             socket: self.socket.clone(),
             approval_timeout: self.approval_timeout_ms.map(Duration::from_millis),
+            approver_command: self.approver_command.clone(),
         })
     }
 }

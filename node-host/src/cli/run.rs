@@ -5,9 +5,14 @@
 //! command's status; a refusal prints `SYSTEM_RUN_DENIED: <reason>` (or the
 //! error code and message) and exits 126, a timeout exits 124. With
 //! `--exec-host bridge` a missing bridge fails closed.
+//!
+//! The embedded exec host asks the person at the terminal when stdin and
+//! stderr are both terminals (the prompt is drawn on stderr; stdout stays
+//! the command's); otherwise nobody is asked and askFallback decides.
+//! SIGTERM or SIGHUP while asking denies and restores the terminal.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -17,8 +22,11 @@ use approvals_ipc::approvals::{ApprovalsStore, socket_path};
 use approvals_ipc::ipc::{
     Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse,
 };
+use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
-use ui_bridge::host::{ExecHost, ExecHostConfig};
+use ui_bridge::approvers::terminal::{self, Tty};
+use ui_bridge::broker::Broker;
+use ui_bridge::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
 use super::ApprovalsArg;
 
@@ -227,7 +235,70 @@ fn unavailable(err: BridgeError) -> ExecResponse {
 
 async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {
     let host = ExecHost::new(ExecHostConfig::new(approvals_path.to_owned()));
-    match host.handle(request, CancellationToken::new()).await {
+    let Some(tty) = interactive_terminal() else {
+        return respond(host.handle(request, CancellationToken::new()).await);
+    };
+    let broker = Broker::new();
+    let host = host.with_approvals(std::sync::Arc::new(BrokerApprovals::new(broker.clone())));
+    let stop = CancellationToken::new();
+    let approver = tokio::spawn(terminal::run(
+        broker.clone(),
+        tty,
+        stop.clone().cancelled_owned(),
+    ));
+    let cancelled = CancellationToken::new();
+    let response = tokio::select! {
+        outcome = host.handle(request, cancelled.clone()) => respond(outcome),
+        why = stop_signal() => {
+            // Denies a pending approval and kills a running command.
+            cancelled.cancel();
+            ExecResponse::Refused(ErrorBody::new(
+                ErrorCode::Unavailable,
+                format!("SYSTEM_RUN_DENIED: node-host stopped by {why}"),
+            ).with_reason("cancelled"))
+        }
+    };
+    broker.shutdown();
+    stop.cancel();
+    // The approver restores the terminal before the command's output prints.
+    if let Err(error) = approver.await {
+        tracing::error!(%error, "terminal approver failed");
+    }
+    response
+}
+
+/// The terminal to ask on, when stdin and stderr are both terminals.
+fn interactive_terminal() -> Option<Tty> {
+    if !(std::io::stdin().is_terminal() && std::io::stderr().is_terminal()) {
+        return None;
+    }
+    match Tty::open() {
+        Ok(tty) => Some(tty),
+        Err(error) => {
+            tracing::warn!(%error, "cannot prompt on the terminal; askFallback decides");
+            None
+        }
+    }
+}
+
+/// Completes on SIGTERM or SIGHUP with the signal's name; never, if the
+/// handlers cannot be installed.
+async fn stop_signal() -> &'static str {
+    let (Ok(mut term), Ok(mut hup)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) else {
+        tracing::warn!("cannot watch SIGTERM/SIGHUP; the terminal may stay raw if killed");
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = hup.recv() => "SIGHUP",
+    }
+}
+
+fn respond(outcome: Result<ExecPayload, ErrorBody>) -> ExecResponse {
+    match outcome {
         Ok(payload) => ExecResponse::Completed(payload),
         Err(body) => ExecResponse::Refused(body),
     }

@@ -11,6 +11,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use approvals_ipc::ipc::ExecRequest;
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
@@ -32,14 +33,20 @@ pub struct Answer {
 
 /// Whoever may answer an ask: the broker and its approvers, or nobody.
 pub trait Approvals: Send + Sync {
-    /// Asks about one evaluated request; `None` means nobody answered in time.
+    /// Asks about one evaluated request for at most `timeout` (shown to
+    /// people as the approval's expiry); `None` means nobody answered in time.
     ///
     /// # Cancel safety
     ///
     /// The exec host drops this future when the requester goes away or the
     /// approval timeout passes; an implementation must withdraw its pending
     /// approval on drop.
-    fn ask<'a>(&'a self, evaluation: &'a Evaluation, request: &'a ExecRequest) -> AskFuture<'a>;
+    fn ask<'a>(
+        &'a self,
+        evaluation: &'a Evaluation,
+        request: &'a ExecRequest,
+        timeout: Duration,
+    ) -> AskFuture<'a>;
 }
 
 /// The approver used until a broker is configured: never answers, so the ask fallback decides.
@@ -47,7 +54,7 @@ pub trait Approvals: Send + Sync {
 pub struct NoApprovers;
 
 impl Approvals for NoApprovers {
-    fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest) -> AskFuture<'a> {
+    fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest, _: Duration) -> AskFuture<'a> {
         Box::pin(std::future::ready(None))
     }
 }

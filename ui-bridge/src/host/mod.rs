@@ -17,6 +17,7 @@
 
 mod approver;
 mod audit_trail;
+mod broker_approvals;
 mod outcome;
 mod policy_cache;
 mod validate;
@@ -39,6 +40,7 @@ use crate::audit::DecidedBy;
 pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
 pub use audit_trail::AuditTrail;
 use audit_trail::{Decider, Trail};
+pub use broker_approvals::{BrokerApprovals, approval_display};
 pub use outcome::{Allowed, denial};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
 pub use validate::{Validated, raw_command_agrees, validate};
@@ -56,6 +58,9 @@ pub const USE_RECORD_INTERVAL: Duration = Duration::from_secs(60);
 
 /// How long deferred last-use records wait to be written together.
 pub const USE_FLUSH_DELAY: Duration = Duration::from_secs(1);
+
+/// Extra time an ask gets beyond its timeout before the host stops waiting.
+const ASK_GRACE: Duration = Duration::from_millis(500);
 
 /// Longest agent id accepted; ids are map keys in the approvals file, not prose.
 const MAX_AGENT_ID_LEN: usize = 128;
@@ -340,9 +345,11 @@ impl ExecHost {
                 let timeout = self
                     .approval_timeout
                     .unwrap_or(Duration::from_millis(compiled.policy().approval_timeout_ms));
-                let asked = self.approvals.ask(evaluation, request);
+                let asked = self.approvals.ask(evaluation, request, timeout);
+                // The approvers time out on their own; the grace lets their
+                // `TimedOut` (not a withdrawal) end the approval.
                 let answer = tokio::select! {
-                    answer = tokio::time::timeout(timeout, asked) => answer.ok().flatten(),
+                    answer = tokio::time::timeout(timeout + ASK_GRACE, asked) => answer.ok().flatten(),
                     () = cancelled.cancelled() => {
                         let error = ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while waiting for approval")
                             .with_reason("approval-required");

@@ -326,7 +326,7 @@ fn agent_ids_no_policy_file_could_hold_are_refused() {
 struct Fixed(Option<ApprovalDecision>, Mutex<usize>);
 
 impl Approvals for Fixed {
-    fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest) -> AskFuture<'a> {
+    fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest, _: Duration) -> AskFuture<'a> {
         *self.1.lock().unwrap() += 1;
         Box::pin(std::future::ready(self.0.map(|decision| Answer {
             decision,

@@ -7,7 +7,9 @@
 //! only when the policy alone allows the command, `deny` otherwise, since
 //! there is no person to ask yet. It refuses nothing itself: authentication
 //! happened in `approvals_ipc::ipc` before either method is called
-//! (DESIGN.md invariants 1 and 2).
+//! (DESIGN.md invariants 1 and 2). It holds the bridge's [`Broker`]: the
+//! exec host asks people through it, and when the bridge shuts down every
+//! pending approval is cancelled, which denies it.
 
 use std::sync::Arc;
 
@@ -17,20 +19,43 @@ use approvals_ipc::ipc::{
 };
 use tokio_util::sync::CancellationToken;
 
+use crate::broker::Broker;
 use crate::host::ExecHost;
 
 /// Connects the socket server to one exec host.
 #[derive(Debug)]
 pub struct BridgeHandler {
     host: Arc<ExecHost>,
+    /// The pending approvals every approver of this bridge answers.
+    broker: Broker,
     /// Fires when the bridge begins shutting down.
     shutdown: CancellationToken,
 }
 
 impl BridgeHandler {
-    /// A handler for `host` whose requests end when `shutdown` fires.
-    pub fn new(host: Arc<ExecHost>, shutdown: CancellationToken) -> Self {
-        BridgeHandler { host, shutdown }
+    /// A handler for `host` whose requests end when `shutdown` fires; when
+    /// it fires, every approval pending in `broker` is cancelled (denied).
+    pub fn new(host: Arc<ExecHost>, broker: Broker, shutdown: CancellationToken) -> Self {
+        let (on_stop, stopping) = (broker.clone(), shutdown.clone());
+        // Not tied to the handler's lifetime: the broker must close even if
+        // the handler is dropped first. Outside a runtime, `serve` still
+        // shuts the broker down itself.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                stopping.cancelled().await;
+                on_stop.shutdown();
+            });
+        }
+        BridgeHandler {
+            host,
+            broker,
+            shutdown,
+        }
+    }
+
+    /// The broker whose approvals this bridge's approvers answer.
+    pub fn broker(&self) -> &Broker {
+        &self.broker
     }
 }
 

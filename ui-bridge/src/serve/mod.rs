@@ -7,7 +7,15 @@
 //! malformed (it is never overwritten, invariant 6), when the socket's
 //! directory is not private, or when another bridge answers on the socket.
 //! The token is handed to the socket server and never logged or printed
-//! (invariant 9). Commands in logs are masked like command output.
+//! (invariant 9).
+//!
+//! It also decides who may answer approvals (DESIGN.md section 7): the
+//! terminal approver when stdin is a TTY, the command hook when
+//! `--approver-command` or the policy's `defaults.approverCommand` names one
+//! (the flag wins). All run at once against one broker; the first answer
+//! wins. With no approver at all, nobody is waited for and the ask fallback
+//! decides at once. On shutdown every pending approval is denied and the
+//! terminal is restored before `run` returns.
 //!
 //! # Caveats
 //!
@@ -17,6 +25,7 @@
 mod handler;
 mod socket;
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +35,10 @@ use approvals_ipc::ipc::{self, ServerConfig};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
-use crate::host::{ExecHost, ExecHostConfig};
+use crate::approvers::hook::{self, HookConfig};
+use crate::approvers::terminal::{self, Tty};
+use crate::broker::Broker;
+use crate::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
 pub use handler::BridgeHandler;
 pub use socket::{BoundSocket, SOCKET_DIR_MODE, SOCKET_MODE, SocketError, bind};
@@ -40,6 +52,8 @@ pub struct ServeOptions {
     pub socket: Option<PathBuf>,
     /// Bound on one approval prompt, overriding the policy's `approvalTimeoutMs`.
     pub approval_timeout: Option<Duration>,
+    /// The command hook, overriding the policy's `defaults.approverCommand`.
+    pub approver_command: Option<String>,
 }
 
 /// Why `serve` could not start or stopped abnormally.
@@ -96,7 +110,37 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         host = host.with_approval_timeout(timeout);
     }
     let shutdown = CancellationToken::new();
-    let handler = Arc::new(BridgeHandler::new(Arc::new(host), shutdown.clone()));
+    let broker = Broker::new();
+    let hook_command = options.approver_command.clone().or_else(|| {
+        snapshot
+            .file
+            .defaults
+            .as_ref()
+            .and_then(|defaults| defaults.approver_command.clone())
+    });
+    let tty = terminal_if_interactive();
+    if tty.is_some() || hook_command.is_some() {
+        host = host.with_approvals(Arc::new(BrokerApprovals::new(broker.clone())));
+    } else {
+        tracing::info!(
+            "no approver (stdin is not a terminal, no approverCommand): askFallback decides every ask"
+        );
+    }
+    let mut approvers = tokio::task::JoinSet::new();
+    if let Some(command) = hook_command {
+        tracing::info!(%command, "command hook answers approvals");
+        let stopped = shutdown.clone().cancelled_owned();
+        approvers.spawn(hook::run(HookConfig::new(command), broker.clone(), stopped));
+    }
+    if let Some(tty) = tty {
+        let stopped = shutdown.clone().cancelled_owned();
+        approvers.spawn(terminal::run(broker.clone(), tty, stopped));
+    }
+    let handler = Arc::new(BridgeHandler::new(
+        Arc::new(host),
+        broker.clone(),
+        shutdown.clone(),
+    ));
     let config = ServerConfig::new(ipc::Token::new(token.expose_secret()));
     let stop = stop_signal(shutdown.clone())?;
 
@@ -107,12 +151,30 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         options.approvals_path.display()
     );
     let served = ipc::serve(listener, config, handler, stop).await;
+    shutdown.cancel();
+    broker.shutdown();
+    // The terminal approver restores the terminal on its way out.
+    while approvers.join_next().await.is_some() {}
     bound.remove();
     tracing::info!("stopped");
     served.map_err(|source| ServeError::Io {
         op: "serving",
         source,
     })
+}
+
+/// The terminal approver's terminal when stdin is one; `None` otherwise.
+fn terminal_if_interactive() -> Option<Tty> {
+    if !std::io::stdin().is_terminal() {
+        return None;
+    }
+    match Tty::open() {
+        Ok(tty) => Some(tty),
+        Err(error) => {
+            tracing::warn!(%error, "no terminal approver");
+            None
+        }
+    }
 }
 
 /// Completes on SIGINT or SIGTERM, after telling in-flight requests to stop.

@@ -1,0 +1,250 @@
+//! The command hook end to end: the real `ui-bridge serve
+//! --approver-command …` answering real `node-host run` requests, for every
+//! way a hook can answer, fail, hang, or lose its requester.
+
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use approvals_tests::{TestHome, output};
+use serde_json::{Value, json};
+
+fn real(name: &str) -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .unwrap_or_else(|| panic!("{name} must be installed"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Asks on a miss; `echo` is allowlisted, `printf` is not.
+fn policy(ask: &str, ask_fallback: &str, approver_command: Option<&str>) -> Value {
+    let mut defaults = json!({"security": "allowlist", "ask": ask, "askFallback": ask_fallback});
+    if let Some(command) = approver_command {
+        defaults["approverCommand"] = json!(command);
+    }
+    json!({
+        "version": 1,
+        "defaults": defaults,
+        "agents": {"main": {"allowlist": [{"pattern": real("echo")}]}}
+    })
+}
+
+/// A `ui-bridge serve` without a terminal, killed when dropped.
+struct Bridge {
+    child: Child,
+}
+
+impl Bridge {
+    fn start(home: &TestHome, args: &[&str]) -> Self {
+        let child = home
+            .command("ui-bridge")
+            .arg("serve")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ui-bridge");
+        let socket = home.state_dir().join("exec-approvals.sock");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
+            assert!(Instant::now() < deadline, "ui-bridge did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Bridge { child }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run(home: &TestHome, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = output(
+        home.command("node-host")
+            .args(["run", "--exec-host", "bridge"])
+            .args(args)
+            .stdin(Stdio::null()),
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A bridge whose hook is `hook`, over a policy that asks on a miss.
+fn bridge_with_hook(home: &TestHome, hook: &str, extra: &[&str]) -> Bridge {
+    home.write_approvals(&policy("on-miss", "deny", None));
+    let mut args = vec!["--approver-command", hook];
+    args.extend_from_slice(extra);
+    Bridge::start(home, &args)
+}
+
+#[test]
+fn a_hook_that_allows_once_lets_the_command_run() {
+    let home = TestHome::new();
+    let _bridge = bridge_with_hook(&home, "echo allow-once", &[]);
+    let (code, stdout, stderr) = run(&home, &["--", "printf", "%s", "hooked"]);
+    assert_eq!((code, stdout.as_str()), (Some(0), "hooked"), "{stderr}");
+}
+
+#[test]
+fn a_hook_reads_the_escaped_approval_on_stdin() {
+    let home = TestHome::new();
+    let seen = home.path().join("seen.json");
+    let hook = format!("cat >> '{}'; echo deny", seen.display());
+    let _bridge = bridge_with_hook(&home, &hook, &[]);
+    assert_eq!(run(&home, &["--", "printf", "plain"]).0, Some(126));
+    assert_eq!(run(&home, &["--", "printf", "a\u{200b}b"]).0, Some(126));
+    let text = std::fs::read_to_string(&seen).expect("hook input");
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let plain = &lines[0]["display"];
+    assert_eq!(plain["argv"], json!(["printf", "plain"]));
+    assert_eq!(plain["segments"][0]["realPath"], real("printf"));
+    assert_eq!(plain["agentId"], "main");
+    assert_eq!(plain["security"], "allowlist");
+    assert_eq!(
+        plain["allowedDecisions"],
+        json!(["allow-once", "allow-always", "deny"])
+    );
+    // The invisible character arrives escaped, never raw.
+    assert_eq!(lines[1]["display"]["argv"][1], "a\\u{200B}b");
+    assert!(!text.contains('\u{200b}'));
+}
+
+#[test]
+fn a_hook_that_denies_refuses_the_command() {
+    let home = TestHome::new();
+    let _bridge = bridge_with_hook(&home, "echo deny", &[]);
+    let (code, _, stderr) = run(&home, &["--", "printf", "x"]);
+    assert_eq!(code, Some(126));
+    assert!(stderr.contains("user denied"), "{stderr}");
+}
+
+#[test]
+fn a_crashing_hook_denies() {
+    let home = TestHome::new();
+    let _bridge = bridge_with_hook(&home, "echo allow-once; exit 3", &[]);
+    let (code, _, stderr) = run(&home, &["--", "printf", "x"]);
+    assert_eq!(code, Some(126));
+    assert!(stderr.contains("user denied"), "{stderr}");
+}
+
+#[test]
+fn a_hanging_hook_leaves_the_decision_to_the_ask_fallback() {
+    // Unsatisfied command, askFallback deny: refused after the timeout.
+    let home = TestHome::new();
+    let _bridge = bridge_with_hook(&home, "sleep 30", &["--approval-timeout-ms", "800"]);
+    let started = Instant::now();
+    let (code, _, stderr) = run(&home, &["--", "printf", "x"]);
+    assert_eq!(code, Some(126));
+    assert!(stderr.contains("no approver answered"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // ask always on an allowlisted command, askFallback allowlist: it runs.
+    let home = TestHome::new();
+    home.write_approvals(&policy("always", "allowlist", None));
+    let _bridge = Bridge::start(
+        &home,
+        &[
+            "--approver-command",
+            "sleep 30",
+            "--approval-timeout-ms",
+            "800",
+        ],
+    );
+    let (code, stdout, stderr) = run(&home, &["--json", "--", "echo", "fell-back"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["payload"]["decision"], "ask-fallback", "{v}");
+    assert_eq!(v["payload"]["stdout"], "fell-back\n");
+}
+
+#[test]
+fn the_policy_approver_command_is_used_and_the_flag_wins() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("on-miss", "deny", Some("echo allow-once")));
+    let bridge = Bridge::start(&home, &[]);
+    let (code, stdout, _) = run(&home, &["--", "printf", "from-policy"]);
+    assert_eq!((code, stdout.as_str()), (Some(0), "from-policy"));
+    drop(bridge);
+
+    let _bridge = Bridge::start(&home, &["--approver-command", "echo deny"]);
+    let (code, _, stderr) = run(&home, &["--", "printf", "x"]);
+    assert_eq!(code, Some(126), "{stderr}");
+    assert!(stderr.contains("user denied"), "{stderr}");
+}
+
+/// Live (non-zombie) processes whose process group is `pgid`.
+fn group_members(pgid: u32) -> Vec<u32> {
+    let mut members = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 2 && fields[0] != "Z" && fields[2] == pgid.to_string() {
+            members.push(pid);
+        }
+    }
+    members
+}
+
+#[test]
+fn a_requester_that_disconnects_withdraws_its_approval_and_the_hook_is_killed() {
+    let home = TestHome::new();
+    let pid_file = home.path().join("hook.pid");
+    let hook = format!("echo $$ > '{}'; sleep 30", pid_file.display());
+    let _bridge = bridge_with_hook(&home, &hook, &[]);
+    let mut requester = home
+        .command("node-host")
+        .args(["run", "--exec-host", "bridge", "--", "printf", "x"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("node-host");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let pgid = loop {
+        if let Some(pgid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|text| text.trim().parse::<u32>().ok())
+        {
+            break pgid;
+        }
+        assert!(Instant::now() < deadline, "the hook never started");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        !group_members(pgid).is_empty(),
+        "the hook should be running"
+    );
+    requester.kill().expect("kill node-host");
+    requester.wait().expect("reap node-host");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !group_members(pgid).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "the hook's group outlived its withdrawn approval: {:?}",
+            group_members(pgid)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

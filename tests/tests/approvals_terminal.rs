@@ -1,0 +1,409 @@
+//! The terminal approver end to end: the real `ui-bridge serve` in a real
+//! pseudo-terminal (tmux), real `node-host run` requests from the test, keys
+//! sent as a person would type them, and the screen read back.
+//!
+//! Skipped, with a printed reason, when tmux is not installed.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use approvals_tests::{TestHome, bin, output};
+use serde_json::{Value, json};
+
+/// How long the screen may take to show what a test waits for.
+const SCREEN_WAIT: Duration = Duration::from_secs(20);
+
+/// The line the prompt shows once keys answer.
+const KEYS_LINE: &str = "[o] allow once";
+
+fn real(name: &str) -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .unwrap_or_else(|| panic!("{name} must be installed"))
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn tmux_available() -> bool {
+    let found = Command::new("tmux")
+        .arg("-V")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        eprintln!("skipping: tmux is not installed (needed for a real pseudo-terminal)");
+    }
+    found
+}
+
+/// `ui-bridge serve` running in its own tmux server; killed when dropped.
+struct Screen {
+    socket: String,
+}
+
+impl Screen {
+    /// Runs `binary ARGS` of `home` in a 200x50 pane; once it exits, the
+    /// pane shows `NAME-exited=STATUS` and whether the terminal is back in
+    /// line mode (`icanon`, not `-icanon`).
+    fn spawn(home: &TestHome, name: &str, args: &str) -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let socket = format!(
+            "approvals-e2e-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let script = format!(
+            "cd '{home}' && env HOME='{home}' CLAWDBOT_STATE_DIR='{state}' '{binary}' {args}; \
+             echo {name}-exited=$?; stty -a | grep -o -- '-*icanon'; sleep 600",
+            home = home.path().display(),
+            state = home.state_dir().display(),
+            binary = bin(name).display(),
+        );
+        let screen = Screen { socket };
+        let status = screen
+            .tmux()
+            .args(["new-session", "-d", "-x", "200", "-y", "50", &script])
+            .status()
+            .expect("start tmux");
+        assert!(status.success(), "tmux new-session failed");
+        screen
+    }
+
+    /// Starts the bridge of `home` in a pane and waits for its socket.
+    fn start(home: &TestHome) -> Self {
+        let screen = Screen::spawn(home, "ui-bridge", "serve");
+        let path = home.state_dir().join("exec-approvals.sock");
+        let deadline = Instant::now() + SCREEN_WAIT;
+        while std::os::unix::net::UnixStream::connect(&path).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "ui-bridge did not start:\n{}",
+                screen.capture()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        screen
+    }
+
+    fn tmux(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.args(["-L", &self.socket]).env_remove("TMUX");
+        cmd
+    }
+
+    fn capture(&self) -> String {
+        let out = output(self.tmux().args(["capture-pane", "-p", "-J"]));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the pane shows every needle; returns the pane.
+    fn wait_for(&self, needles: &[&str]) -> String {
+        let deadline = Instant::now() + SCREEN_WAIT;
+        loop {
+            let pane = self.capture();
+            if needles.iter().all(|n| pane.contains(n)) {
+                return pane;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {needles:?}:\n{pane}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Types keys as a person would (tmux key names: `o`, `C-c`).
+    fn press(&self, key: &str) {
+        let status = self
+            .tmux()
+            .args(["send-keys", key])
+            .status()
+            .expect("tmux send-keys");
+        assert!(status.success());
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = self
+            .tmux()
+            .arg("kill-server")
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// A policy that asks about everything except `true`.
+fn asking_policy(home: &TestHome) {
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": [{"pattern": real("true")}]}}
+    }));
+}
+
+/// `node-host run --exec-host bridge -- ARGV`, in the background.
+fn request(home: &TestHome, argv: &[&str]) -> Child {
+    home.command("node-host")
+        .args(["run", "--exec-host", "bridge", "--"])
+        .args(argv)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start node-host")
+}
+
+fn finish(child: Child) -> (Option<i32>, String, String) {
+    let out = child.wait_with_output().expect("wait for node-host");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn approvals_file(home: &TestHome) -> Value {
+    serde_json::from_slice(&std::fs::read(home.approvals()).expect("read approvals"))
+        .expect("approvals json")
+}
+
+fn patterns(home: &TestHome) -> Vec<String> {
+    approvals_file(home)["agents"]["main"]["allowlist"]
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(|e| e["pattern"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn explain_decision(home: &TestHome, argv: &[&str]) -> String {
+    let out = output(
+        home.command("node-host")
+            .args(["explain", "--json", "--"])
+            .args(argv),
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("explain --json");
+    v["decision"].as_str().unwrap_or("?").to_owned()
+}
+
+/// Asks about `argv`, waits for its prompt, presses `key`; node-host's result.
+fn ask_and_press(
+    home: &TestHome,
+    screen: &Screen,
+    argv: &[&str],
+    shown: &str,
+    key: &str,
+) -> (Option<i32>, String, String) {
+    let child = request(home, argv);
+    screen.wait_for(&[shown, KEYS_LINE]);
+    screen.press(key);
+    finish(child)
+}
+
+#[test]
+fn allow_once_runs_the_command_and_its_output_comes_back() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    let before = patterns(&home);
+    let (code, stdout, stderr) = ask_and_press(
+        &home,
+        &screen,
+        &["printf", "%s-once", "allowed"],
+        "printf %s-once allowed",
+        "o",
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (Some(0), "allowed-once"),
+        "{stderr}"
+    );
+    assert_eq!(patterns(&home), before, "allow-once persists nothing");
+    // Back on the normal screen, the answer is recorded in one line.
+    screen.wait_for(&["terminal: allow-once printf %s-once allowed"]);
+}
+
+#[test]
+fn deny_refuses_with_user_denied() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    let marker = home.path().join("denied-marker");
+    let marker = marker.to_string_lossy();
+    let (code, _, stderr) = ask_and_press(&home, &screen, &["touch", &marker], "touch", "d");
+    assert_eq!(code, Some(126), "{stderr}");
+    assert!(stderr.contains("user denied"), "{stderr}");
+    assert!(!home.path().join("denied-marker").exists());
+}
+
+#[test]
+fn allow_always_persists_the_real_path_and_git_runs_unasked_afterwards() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    let git = real("git");
+    assert_eq!(explain_decision(&home, &["git", "log"]), "ask");
+    let (code, _, stderr) = ask_and_press(&home, &screen, &["git", "status"], "git status", "a");
+    // Outside a repository git exits 128: it ran, which is what counts.
+    assert!(!stderr.contains("SYSTEM_RUN_DENIED"), "{code:?} {stderr}");
+    assert!(patterns(&home).contains(&git), "{:?}", patterns(&home));
+    assert_eq!(explain_decision(&home, &["git", "log"]), "allow");
+    // And it runs without a prompt.
+    let (code, stdout, _) = finish(request(&home, &["git", "--version"]));
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with("git version"), "{stdout}");
+}
+
+#[test]
+fn allow_always_of_a_shell_script_allows_that_script_only() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    let (_, _, stderr) = ask_and_press(
+        &home,
+        &screen,
+        &["bash", "-c", "git status"],
+        "git status",
+        "a",
+    );
+    assert!(!stderr.contains("SYSTEM_RUN_DENIED"), "{stderr}");
+    let saved = patterns(&home);
+    assert!(
+        !saved.contains(&real("bash")),
+        "a shell must never be allowlisted by path: {saved:?}"
+    );
+    assert_eq!(
+        explain_decision(&home, &["bash", "-c", "git status"]),
+        "allow"
+    );
+    assert_eq!(explain_decision(&home, &["bash", "-c", "id"]), "ask");
+}
+
+#[test]
+fn invisible_characters_are_shown_escaped() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    for (text, shown) in [
+        ("zero\u{200b}width", "zero\\u{200B}width"),
+        ("bidi\u{202e}txt.exe", "bidi\\u{202E}txt.exe"),
+    ] {
+        let child = request(&home, &["echo", text]);
+        let pane = screen.wait_for(&[shown, KEYS_LINE]);
+        assert!(!pane.contains(text), "the raw character reached the screen");
+        screen.press("d");
+        let (code, _, _) = finish(child);
+        assert_eq!(code, Some(126));
+    }
+}
+
+#[test]
+fn other_approvals_wait_in_a_visible_queue() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    let first = request(&home, &["echo", "first-in-line"]);
+    screen.wait_for(&["command:  echo first-in-line"]);
+    let second = request(&home, &["echo", "second-in-line"]);
+    screen.wait_for(&["1 more waiting:", "second-in-line"]);
+    let third = request(&home, &["echo", "third-in-line"]);
+    let pane = screen.wait_for(&["2 more waiting:", "second-in-line", "third-in-line"]);
+    assert!(pane.contains("command:  echo first-in-line"), "{pane}");
+    // Answered oldest first.
+    screen.wait_for(&[KEYS_LINE]);
+    screen.press("o");
+    screen.wait_for(&["command:  echo second-in-line", KEYS_LINE]);
+    screen.press("d");
+    screen.wait_for(&["command:  echo third-in-line", KEYS_LINE]);
+    screen.press("o");
+    assert_eq!(finish(first).1, "first-in-line\n");
+    assert_eq!(finish(second).0, Some(126));
+    assert_eq!(finish(third).1, "third-in-line\n");
+}
+
+#[test]
+fn allow_always_is_ignored_with_a_note_when_not_offered() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "always", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": []}}
+    }));
+    let screen = Screen::start(&home);
+    let child = request(&home, &["echo", "asked-always"]);
+    screen.wait_for(&["echo asked-always", KEYS_LINE, "allow always not offered"]);
+    screen.press("a");
+    screen.wait_for(&["note: allow always is not offered"]);
+    screen.press("d");
+    assert_eq!(finish(child).0, Some(126));
+    assert!(patterns(&home).is_empty());
+}
+
+#[test]
+fn ctrl_c_denies_restores_the_terminal_and_stops_the_bridge() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start(&home);
+    let child = request(&home, &["echo", "interrupted"]);
+    screen.wait_for(&["echo interrupted", KEYS_LINE]);
+    screen.press("C-c");
+    let (code, _, stderr) = finish(child);
+    assert_eq!(code, Some(126), "{stderr}");
+    let pane = screen.wait_for(&["bridge-exited=0"]);
+    let mode = screen.wait_for(&["icanon"]);
+    assert!(!mode.contains("-icanon"), "terminal left raw:\n{pane}");
+}
+
+#[test]
+fn node_host_with_the_embedded_host_asks_at_its_own_terminal() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::spawn(
+        &home,
+        "node-host",
+        "run --exec-host local -- printf '%s\\n' asked-locally",
+    );
+    screen.wait_for(&["command:  printf", "asked-locally", KEYS_LINE]);
+    screen.press("o");
+    let pane = screen.wait_for(&["node-host-exited=0", "icanon"]);
+    // The prompt is gone and the command's output printed after it.
+    assert!(pane.contains("\nasked-locally\n"), "{pane}");
+    assert!(!pane.contains("-icanon"), "terminal left raw:\n{pane}");
+    assert!(!pane.contains(KEYS_LINE), "{pane}");
+}

@@ -1,0 +1,176 @@
+//! The terminal approver: a person at the terminal answers approvals.
+//!
+//! While any approval is pending it shows the oldest one in full on the
+//! alternate screen, with a countdown redrawn every second and one line per
+//! other approval waiting; `o` allows once, `a` allows always (only when
+//! offered, else a note explains), `d` denies, Ctrl-C denies and then stops
+//! the process as Ctrl-C would. Answers carry the approver name
+//! [`APPROVER`]; the first answer from any approver wins (DESIGN.md
+//! section 7). It refuses keys for [`ARM_DELAY`] after a different approval
+//! comes to the front, so a key meant for one approval cannot answer the
+//! next, and refuses pastes and escape sequences (see `keys`). It draws on
+//! stderr or `/dev/tty`, never stdout, and restores the terminal on every
+//! exit path. Upholds principle 3: every field is shown escaped.
+
+mod keys;
+mod render;
+mod tty;
+
+#[cfg(test)]
+mod tests;
+
+use std::future::Future;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use approvals_ipc::ipc::Decision;
+use nix::sys::signal::{Signal, raise};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
+
+use crate::broker::{Broker, PendingApproval, ResolveError};
+
+pub use tty::{Tty, TtyError};
+
+use keys::{Key, key_of};
+use render::{View, answered_line, offers_always, render};
+
+/// The approver name the terminal's answers carry in the broker and audit log.
+pub const APPROVER: &str = "terminal";
+
+/// How long keys are ignored after a different approval comes to the front.
+pub const ARM_DELAY: Duration = Duration::from_millis(600);
+
+/// How often the countdown is redrawn.
+const TICK: Duration = Duration::from_secs(1);
+
+/// Prompts on `tty` for every approval in `broker` until `shutdown`
+/// completes; the terminal is restored before this returns.
+///
+/// # Cancel safety
+///
+/// Dropping the future drops the prompt session, which restores the terminal.
+pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()>) {
+    let mut events = broker.subscribe();
+    tokio::pin!(shutdown);
+    // The approval in front, and when keys start to answer it.
+    let mut front: Option<(String, Instant)> = None;
+    let mut note: Option<&'static str> = None;
+    let mut interrupted = false;
+    loop {
+        let pending = broker.list();
+        let Some(first) = pending.first().cloned() else {
+            front = None;
+            // Wait outside prompt mode (the terminal is the user's again).
+            tokio::select! {
+                () = &mut shutdown => return,
+                event = events.recv() => if matches!(event, Err(RecvError::Closed)) { return },
+            }
+            continue;
+        };
+        let mut session = match tty.session() {
+            Ok(session) => session,
+            Err(error) => {
+                tracing::warn!(%error, "terminal approver stopped: cannot prompt");
+                return;
+            }
+        };
+        // One prompt session lasts while approvals keep waiting.
+        let mut pending = pending;
+        let mut first = first;
+        let mut answered: Vec<String> = Vec::new();
+        loop {
+            if front.as_ref().is_none_or(|(id, _)| *id != first.id) {
+                front = Some((first.id.clone(), Instant::now() + ARM_DELAY));
+                note = None;
+            }
+            let armed_at = front.as_ref().map_or_else(Instant::now, |(_, at)| *at);
+            let armed = Instant::now() >= armed_at;
+            let view = View {
+                now_ms: unix_ms(),
+                armed,
+                note,
+            };
+            session.draw(&render(&pending, view));
+            tokio::select! {
+                () = &mut shutdown => {
+                    drop(session);
+                    return;
+                }
+                event = events.recv() => if matches!(event, Err(RecvError::Closed)) {
+                    drop(session);
+                    return;
+                },
+                () = tokio::time::sleep(TICK) => {}
+                () = tokio::time::sleep_until(armed_at), if !armed => {}
+                chunk = session.next_keys() => match key_of(&chunk) {
+                    Err(why) => note = Some(why),
+                    Ok(Key::Interrupt) => {
+                        answer(&broker, &first, Decision::Deny, &mut answered);
+                        interrupted = true;
+                    }
+                    Ok(Key::Answer(_)) if !armed => {
+                        note = Some("ignored: keys answer once the prompt shows the keys");
+                    }
+                    Ok(Key::Answer(Decision::AllowAlways)) if !offers_always(&first) => {
+                        note = Some("allow always is not offered for this command (ask=always, or it cannot be persisted safely): press o or d");
+                    }
+                    Ok(Key::Answer(decision)) => {
+                        if let Some(why) = answer(&broker, &first, decision, &mut answered) {
+                            note = Some(why);
+                        }
+                    }
+                },
+            }
+            if interrupted {
+                break;
+            }
+            pending = broker.list();
+            match pending.first() {
+                Some(next) => first = next.clone(),
+                None => break,
+            }
+        }
+        drop(session);
+        for line in &answered {
+            tty.say(line);
+        }
+        if interrupted {
+            tracing::info!("ctrl-c at the approval prompt: denied; stopping");
+            // The terminal is restored: let Ctrl-C do what it always does.
+            if let Err(error) = raise(Signal::SIGINT) {
+                tracing::error!(%error, "cannot raise SIGINT");
+            }
+            interrupted = false;
+        }
+    }
+}
+
+/// Answers `approval`; the normal-screen line goes to `answered`, and a note
+/// comes back when the broker refused the answer.
+fn answer(
+    broker: &Broker,
+    approval: &PendingApproval,
+    decision: Decision,
+    answered: &mut Vec<String>,
+) -> Option<&'static str> {
+    match broker.resolve(&approval.id, decision, APPROVER) {
+        Ok(_) => {
+            answered.push(answered_line(approval, decision));
+            None
+        }
+        Err(ResolveError::NotFound) => {
+            Some("that approval already ended (answered elsewhere or expired)")
+        }
+        Err(error) => {
+            tracing::warn!(id = approval.id, %error, "terminal answer refused");
+            Some("the broker refused that answer")
+        }
+    }
+}
+
+/// Now, in Unix milliseconds (0 if the clock is before 1970).
+fn unix_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}

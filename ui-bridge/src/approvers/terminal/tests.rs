@@ -1,0 +1,176 @@
+use approvals_ipc::ipc::Decision;
+
+use super::keys::{CTRL_C, KEYS, Key, key_of};
+use super::render::{View, countdown, render, visible};
+use crate::broker::{ApprovalDisplay, DisplaySegment, PendingApproval};
+
+fn approval(id: &str, command: &str, decisions: &[Decision]) -> PendingApproval {
+    PendingApproval {
+        id: id.to_owned(),
+        created_at_ms: 1_000,
+        expires_at_ms: 121_000,
+        display: ApprovalDisplay {
+            argv: vec!["git".to_owned(), "status".to_owned()],
+            command_text: command.to_owned(),
+            cwd: "/home/u/proj".to_owned(),
+            agent_id: "main".to_owned(),
+            session_key: Some("s-1".to_owned()),
+            segments: vec![DisplaySegment {
+                argv: vec!["git".to_owned(), "status".to_owned()],
+                resolved_path: Some("/usr/local/bin/git".to_owned()),
+                real_path: Some("/usr/bin/git".to_owned()),
+                guards: vec!["git -c runs configured programs".to_owned()],
+            }],
+            risk_level: "medium".to_owned(),
+            risk_reasons: vec!["rewrites history".to_owned()],
+            security: "allowlist".to_owned(),
+            ask: "on-miss".to_owned(),
+            allowed_decisions: decisions.to_vec(),
+            reason: Some("allowlist-miss: /usr/bin/git".to_owned()),
+        },
+    }
+}
+
+const ALL: &[Decision] = &[Decision::AllowOnce, Decision::AllowAlways, Decision::Deny];
+
+fn view(armed: bool) -> View<'static> {
+    View {
+        now_ms: 1_000,
+        armed,
+        note: None,
+    }
+}
+
+#[test]
+fn keys_table_is_sorted_unique_and_explained() {
+    for pair in KEYS.windows(2) {
+        assert!(pair[0].0 < pair[1].0, "{:?}", pair[1].0);
+    }
+    for (_, _, why) in KEYS {
+        assert!(!why.is_empty());
+    }
+}
+
+#[test]
+fn only_single_lowercase_keys_answer_and_ctrl_c_always_interrupts() {
+    let cases: &[(&[u8], Option<Key>)] = &[
+        (b"o", Some(Key::Answer(Decision::AllowOnce))),
+        (b"a", Some(Key::Answer(Decision::AllowAlways))),
+        (b"d", Some(Key::Answer(Decision::Deny))),
+        (&[CTRL_C], Some(Key::Interrupt)),
+        (b"o\x03", Some(Key::Interrupt)),
+        (b"O", None),
+        (b"A", None),
+        (b"y", None),
+        (b"\r", None),
+        (b"oo", None),
+        (b"\x1bOA", None),
+        (b"\x1b[1;5d", None),
+        (b"", None),
+    ];
+    for (chunk, want) in cases {
+        assert_eq!(key_of(chunk).ok(), *want, "{chunk:?}");
+    }
+}
+
+#[test]
+fn prompt_shows_every_field_of_the_front_approval() {
+    let screen = render(&[approval("0193-a", "git status", ALL)], view(true));
+    for needle in [
+        "0193-a",
+        "expires in 2:00",
+        "command:  git status",
+        "[git] [status]",
+        "/home/u/proj",
+        "agent:    main",
+        "session: s-1",
+        "resolved: /usr/local/bin/git",
+        "real:     /usr/bin/git",
+        "guards:   git -c runs configured programs",
+        "risk:     medium",
+        "rewrites history",
+        "security=allowlist ask=on-miss",
+        "why:      allowlist-miss: /usr/bin/git",
+        "[o] allow once",
+        "[a] allow always",
+        "[d] deny",
+    ] {
+        assert!(screen.contains(needle), "{needle:?} missing from\n{screen}");
+    }
+    assert!(!screen.contains("more waiting"));
+}
+
+#[test]
+fn allow_always_is_not_offered_when_the_approval_does_not_accept_it() {
+    let only_once = &[Decision::AllowOnce, Decision::Deny];
+    let screen = render(&[approval("0193-a", "x", only_once)], view(true));
+    assert!(!screen.contains("[a]"), "{screen}");
+    assert!(screen.contains("allow always not offered"), "{screen}");
+}
+
+#[test]
+fn keys_are_not_shown_until_the_prompt_is_armed() {
+    let screen = render(&[approval("0193-a", "x", ALL)], view(false));
+    assert!(!screen.contains("[o]"), "{screen}");
+    assert!(screen.contains("keys answer in a moment"), "{screen}");
+}
+
+#[test]
+fn queued_approvals_are_listed_one_line_each() {
+    let screen = render(
+        &[
+            approval("0193-a", "git status", ALL),
+            approval("0193-b", "bash -c id", ALL),
+            approval("0193-c", "ls\nrm -rf /", ALL),
+        ],
+        view(true),
+    );
+    assert!(screen.contains("2 more waiting:"), "{screen}");
+    assert!(screen.contains("  0193-b  bash -c id\n"), "{screen}");
+    assert!(
+        screen.contains("  0193-c  ls\\u{000A}rm -rf /\n"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn nothing_pending_draws_nothing() {
+    assert_eq!(render(&[], view(true)), "");
+}
+
+#[test]
+fn no_control_character_reaches_the_terminal() {
+    let hostile = "echo \u{1b}[2J\u{7}\u{9b}31m\r\u{7f}";
+    let mut shown = approval("0193-a", hostile, ALL);
+    shown.display.cwd = hostile.to_owned();
+    shown.display.agent_id = hostile.to_owned();
+    shown.display.segments[0].guards = vec![hostile.to_owned()];
+    shown.display.reason = Some(hostile.to_owned());
+    let screen = render(&[shown, approval("0193-b", hostile, ALL)], view(true));
+    assert!(
+        screen.chars().all(|c| c == '\n' || !c.is_control()),
+        "{screen:?}"
+    );
+    assert!(screen.contains("\\u{001B}[2J"), "{screen}");
+}
+
+#[test]
+fn visible_keeps_already_escaped_text_unchanged() {
+    for text in ["a\\u{200B}b", "plain", "\\n", "é ü 漢"] {
+        assert_eq!(visible(text), text);
+    }
+}
+
+#[test]
+fn countdown_rounds_up_and_stops_at_zero() {
+    let cases = [
+        (120_000, 0, "2:00"),
+        (1, 0, "0:01"),
+        (61_000, 0, "1:01"),
+        (0, 0, "0:00"),
+        (0, 5_000, "0:00"),
+    ];
+    for (expires, now, want) in cases {
+        assert_eq!(countdown(expires, now), want, "{expires} {now}");
+    }
+}

@@ -1,0 +1,217 @@
+//! The terminal the prompt is drawn on and read from, and the guard that
+//! gives it back.
+//!
+//! It decides where the prompt goes (stderr when it is a terminal, else
+//! `/dev/tty`; never stdout, which carries a command's output) and how keys
+//! are read: while a prompt is shown the terminal is in a raw-ish mode (no
+//! echo, no line buffering, no signal keys, so Ctrl-C arrives as a key;
+//! output processing stays on) on the alternate screen, and pending type-ahead
+//! is discarded so a key pressed before the prompt cannot answer it. It
+//! refuses to start when stdin is not a terminal. Every exit path — normal
+//! end, shutdown, panic unwinding, Ctrl-C — restores the saved mode through
+//! [`Session`]'s `Drop`.
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
+use nix::errno::Errno;
+use nix::sys::termios::{
+    self, FlushArg, InputFlags, LocalFlags, SetArg, SpecialCharacterIndices, Termios,
+};
+use tokio::sync::mpsc;
+
+/// Enter the alternate screen and hide the cursor.
+const ENTER: &str = "\x1b[?1049h\x1b[?25l";
+/// Show the cursor and leave the alternate screen.
+const LEAVE: &str = "\x1b[?25h\x1b[?1049l";
+/// Cursor home, clear the screen.
+const CLEAR: &str = "\x1b[H\x1b[2J";
+
+/// Why there is no terminal to prompt on.
+#[derive(Debug, thiserror::Error)]
+pub enum TtyError {
+    /// Keys are read from stdin, so it must be a terminal.
+    #[error("stdin is not a terminal")]
+    NotATerminal,
+    /// The terminal could not be opened, read or configured.
+    #[error("{op}: {source}")]
+    Io {
+        /// What failed.
+        op: &'static str,
+        /// What the operating system said.
+        source: io::Error,
+    },
+}
+
+/// The terminal of the terminal approver: keys from stdin, drawing on
+/// stderr or `/dev/tty`.
+#[derive(Debug)]
+pub struct Tty {
+    input: Arc<OwnedFd>,
+    out: File,
+}
+
+impl Tty {
+    /// This process's terminal; fails when stdin is not a terminal.
+    pub fn open() -> Result<Tty, TtyError> {
+        let stdin = io::stdin();
+        if !stdin.is_terminal() {
+            return Err(TtyError::NotATerminal);
+        }
+        let input = stdin
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|source| TtyError::Io {
+                op: "duplicating stdin",
+                source,
+            })?;
+        let stderr = io::stderr();
+        let out = if stderr.is_terminal() {
+            File::from(
+                stderr
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map_err(|source| TtyError::Io {
+                        op: "duplicating stderr",
+                        source,
+                    })?,
+            )
+        } else {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/tty")
+                .map_err(|source| TtyError::Io {
+                    op: "opening /dev/tty",
+                    source,
+                })?
+        };
+        Ok(Tty {
+            input: Arc::new(input),
+            out,
+        })
+    }
+
+    /// Enters prompt mode until the returned guard is dropped.
+    pub(super) fn session(&mut self) -> Result<Session<'_>, TtyError> {
+        let io = |op| {
+            move |errno: Errno| TtyError::Io {
+                op,
+                source: io::Error::from(errno),
+            }
+        };
+        let saved = termios::tcgetattr(self.input.as_fd()).map_err(io("reading terminal mode"))?;
+        let mut raw = saved.clone();
+        raw.local_flags &=
+            !(LocalFlags::ICANON | LocalFlags::ECHO | LocalFlags::ISIG | LocalFlags::IEXTEN);
+        raw.input_flags &= !(InputFlags::IXON | InputFlags::ICRNL);
+        // Reads return after 0.1 s without input, so the reader can stop.
+        raw.control_chars[SpecialCharacterIndices::VMIN as usize] = 0;
+        raw.control_chars[SpecialCharacterIndices::VTIME as usize] = 1;
+        // TCSAFLUSH also discards type-ahead: no key predates the prompt.
+        termios::tcsetattr(self.input.as_fd(), SetArg::TCSAFLUSH, &raw)
+            .map_err(io("setting terminal mode"))?;
+        let (keys_tx, keys) = mpsc::unbounded_channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (input, stop) = (Arc::clone(&self.input), Arc::clone(&stop));
+            std::thread::Builder::new()
+                .name("terminal-approver-keys".to_owned())
+                .spawn(move || read_keys(&input, &stop, &keys_tx))
+        };
+        let mut session = Session {
+            tty: self,
+            saved,
+            keys,
+            stop,
+            reader: None,
+        };
+        // From here on, `Drop` restores the mode whatever happens.
+        session.reader = Some(reader.map_err(|source| TtyError::Io {
+            op: "starting the key reader",
+            source,
+        })?);
+        session.write(ENTER);
+        Ok(session)
+    }
+
+    /// Writes a line on the normal screen (outside a session).
+    pub(super) fn say(&mut self, line: &str) {
+        let _ = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
+    }
+}
+
+/// Reads key presses in chunks until told to stop; one chunk per read.
+fn read_keys(input: &OwnedFd, stop: &AtomicBool, keys: &mpsc::UnboundedSender<Vec<u8>>) {
+    let mut buf = [0u8; 64];
+    while !stop.load(Ordering::Relaxed) {
+        match nix::unistd::read(input, &mut buf) {
+            Ok(0) | Err(Errno::EINTR | Errno::EAGAIN) => {}
+            Ok(read) => {
+                if keys.send(buf[..read].to_vec()).is_err() {
+                    return;
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot read keys from the terminal");
+                return;
+            }
+        }
+    }
+}
+
+/// Prompt mode; dropping it restores the terminal exactly as it was.
+pub(super) struct Session<'t> {
+    tty: &'t mut Tty,
+    saved: Termios,
+    keys: mpsc::UnboundedReceiver<Vec<u8>>,
+    stop: Arc<AtomicBool>,
+    reader: Option<JoinHandle<()>>,
+}
+
+impl Session<'_> {
+    /// Replaces the screen with `text` (lines separated by `\n`).
+    pub(super) fn draw(&mut self, text: &str) {
+        let mut frame = String::with_capacity(text.len() + CLEAR.len());
+        frame.push_str(CLEAR);
+        frame.push_str(text);
+        self.write(&frame);
+    }
+
+    /// The next chunk of key presses; pends forever once the reader stopped.
+    pub(super) async fn next_keys(&mut self) -> Vec<u8> {
+        match self.keys.recv().await {
+            Some(keys) => keys,
+            None => std::future::pending().await,
+        }
+    }
+
+    fn write(&mut self, text: &str) {
+        let out = &mut self.tty.out;
+        if let Err(error) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            tracing::debug!(%error, "cannot draw on the terminal");
+        }
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Joined before the mode is restored: in the saved (line) mode a
+        // pending read would wait for a whole line. The reader wakes within
+        // 0.1 s (VTIME) and sees the flag.
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        self.write(LEAVE);
+        if let Err(error) =
+            termios::tcsetattr(self.tty.input.as_fd(), SetArg::TCSAFLUSH, &self.saved)
+        {
+            tracing::error!(%error, "cannot restore the terminal mode; run `stty sane`");
+        }
+        let _ = termios::tcflush(self.tty.input.as_fd(), FlushArg::TCIFLUSH);
+    }
+}
