@@ -5,32 +5,43 @@
 //! `UNAVAILABLE` when the bridge is shutting down, which also kills the
 //! run) and what OpenClaw's older `request` prompt frame gets: `allow-once`
 //! only when the policy alone allows the command, `deny` otherwise, since
-//! there is no person to ask yet. It refuses nothing itself: authentication
-//! happened in `approvals_ipc::ipc` before either method is called
-//! (DESIGN.md invariants 1 and 2).
+//! there is no person to ask yet. A `control` frame (list or answer
+//! pending approvals) is applied to the bridge's broker by
+//! [`crate::control::ops`], and refused `UNAVAILABLE` once the bridge is
+//! shutting down. It refuses nothing else itself: authentication happened
+//! in `approvals_ipc::ipc` before any method is called (DESIGN.md
+//! invariants 1 and 2).
 
 use std::sync::Arc;
 
 use approvals_ipc::ipc::{
-    Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler, PromptRequest,
-    RequestContext,
+    ControlRequest, Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler,
+    PromptRequest, RequestContext,
 };
 use tokio_util::sync::CancellationToken;
 
+use crate::broker::Broker;
 use crate::host::ExecHost;
 
 /// Connects the socket server to one exec host.
 #[derive(Debug)]
 pub struct BridgeHandler {
     host: Arc<ExecHost>,
+    /// The pending approvals the control API lists and answers.
+    broker: Broker,
     /// Fires when the bridge begins shutting down.
     shutdown: CancellationToken,
 }
 
 impl BridgeHandler {
-    /// A handler for `host` whose requests end when `shutdown` fires.
-    pub fn new(host: Arc<ExecHost>, shutdown: CancellationToken) -> Self {
-        BridgeHandler { host, shutdown }
+    /// A handler for `host` whose approvals live in `broker` and whose
+    /// requests end when `shutdown` fires.
+    pub fn new(host: Arc<ExecHost>, broker: Broker, shutdown: CancellationToken) -> Self {
+        BridgeHandler {
+            host,
+            broker,
+            shutdown,
+        }
     }
 }
 
@@ -74,5 +85,21 @@ impl Handler for BridgeHandler {
         };
         tracing::info!(id = %ctx.id, command = %request.command, ?decision, "legacy prompt request answered by policy");
         decision
+    }
+
+    async fn control(
+        &self,
+        request: ControlRequest,
+        ctx: RequestContext,
+    ) -> Result<serde_json::Value, ErrorBody> {
+        tracing::debug!(id = %ctx.id, op = request.op(), peer_pid = ?ctx.peer_pid, "control request");
+        if self.shutdown.is_cancelled() {
+            return Err(ErrorBody::new(
+                ErrorCode::Unavailable,
+                "the ui-bridge is shutting down; pending approvals were cancelled",
+            )
+            .with_reason("shutting-down"));
+        }
+        crate::control::apply(&self.broker, request)
     }
 }

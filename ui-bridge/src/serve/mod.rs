@@ -91,7 +91,8 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         host = host.with_approval_timeout(timeout);
     }
     let shutdown = CancellationToken::new();
-    let handler = Arc::new(BridgeHandler::new(Arc::new(host), shutdown.clone()));
+    let broker = crate::broker::Broker::new();
+    let handler = Arc::new(BridgeHandler::new(Arc::new(host), broker, shutdown.clone()));
     let config = ServerConfig::new(ipc::Token::new(token.expose_secret()));
     let stop = stop_signal(shutdown.clone())?;
 
