@@ -111,9 +111,7 @@ fn resolving_with_a_four_character_prefix_runs_the_command() {
     let home = TestHome::new();
     let _bridge = Bridge::start(&home);
     let node = run_id(&home);
-    let [id] = wait_pending(&home, 1)[..] else {
-        unreachable!()
-    };
+    let id = wait_pending(&home, 1).remove(0);
     let table = output(&mut approvals(&home, &["list"]));
     let table = text(&table.stdout);
     assert!(table.starts_with("ID "), "{table}");
