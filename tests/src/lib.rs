@@ -133,6 +133,9 @@ pub fn real_path(name: &str) -> String {
         .into_owned()
 }
 
+/// The approval timeout the test bridges use unless a test sets its own.
+pub const TEST_APPROVAL_TIMEOUT_MS: &str = "1500";
+
 /// A running `ui-bridge serve`, killed (SIGKILL) when dropped.
 pub struct Bridge {
     child: std::process::Child,
@@ -160,9 +163,14 @@ impl Bridge {
             .unwrap_or_else(|| home.state_dir().join("exec-approvals.sock"));
         let log = home.path().join(format!("bridge-{}.log", unique()));
         let log_file = std::fs::File::create(&log).expect("bridge log");
+        cmd.arg("serve").args(args);
+        if !args.contains(&"--approval-timeout-ms") {
+            // A headless bridge waits for `ui-bridge approvals resolve` until
+            // the approval timeout (120 s by default) before askFallback
+            // decides; tests that do not answer must not wait that long.
+            cmd.args(["--approval-timeout-ms", TEST_APPROVAL_TIMEOUT_MS]);
+        }
         let child = cmd
-            .arg("serve")
-            .args(args)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(log_file)

@@ -1,9 +1,9 @@
 //! The `ui-bridge` command line: what was typed, turned into what to do.
 //!
-//! One variant per subcommand; `serve` is the first (approvals and audit
-//! come later). It refuses nothing itself beyond clap's usage checks: the
-//! subcommands validate their own inputs and name the file or socket at
-//! fault.
+//! One variant per subcommand: `serve`, `audit`, and `approvals` (list and answer
+//! pending approvals of a running bridge). It refuses nothing itself beyond
+//! clap's usage checks (an unknown decision word is one): the subcommands
+//! validate their own inputs and name the file or socket at fault.
 
 pub mod audit;
 
@@ -66,6 +66,25 @@ pub enum Command {
     ///   ui-bridge audit verify
     #[command(verbatim_doc_comment)]
     Audit(audit::AuditArgs),
+
+    /// List and answer the pending approvals of a running bridge.
+    ///
+    /// Talks to the `ui-bridge serve` on the approvals socket, signing each
+    /// request with the token from the approvals file (never printed). The
+    /// first answer wins: when another approver (the terminal, a hook, a
+    /// second `resolve`) was first, yours fails with "approval not found".
+    ///
+    /// Exit status: 0 done, 1 refused or no bridge running, 2 usage error.
+    ///
+    /// Examples:
+    ///   ui-bridge approvals list
+    ///   ui-bridge approvals list --json
+    ///   ui-bridge approvals resolve 0199a3f2 once
+    ///   ui-bridge approvals resolve 0199a3f2-7c1e deny --approver alice
+    ///   ui-bridge approvals answer '/approve 0199a3f2 always'
+    ///   ui-bridge approvals answer 'approve:0199a3f2:deny'
+    #[command(verbatim_doc_comment)]
+    Approvals(ApprovalsArgs),
 }
 
 /// Flags of `ui-bridge serve`.
@@ -90,6 +109,107 @@ pub struct ServeArgs {
     /// [default: approverCommand from the policy defaults]
     #[arg(long, value_name = "CMD")]
     pub approver_command: Option<String>,
+}
+
+/// Flags of `ui-bridge approvals`, shared by its subcommands.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ApprovalsArgs {
+    /// What to do with the pending approvals.
+    #[command(subcommand)]
+    pub command: ApprovalsCommand,
+    /// The approvals file holding the socket path and token [default:
+    /// $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
+    #[arg(long, value_name = "FILE", global = true)]
+    pub approvals: Option<PathBuf>,
+    /// The bridge's socket [default: socket.path from the approvals file,
+    /// else exec-approvals.sock beside it]
+    #[arg(long, value_name = "PATH", global = true)]
+    pub socket: Option<PathBuf>,
+}
+
+/// The `ui-bridge approvals` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum ApprovalsCommand {
+    /// Show the pending approvals, oldest first: id, age, time left, agent,
+    /// risk and the command (invisible characters escaped).
+    List {
+        /// Print the bridge's JSON (an array of pending approvals) instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Answer one pending approval by id or unique prefix (4+ characters).
+    Resolve {
+        /// The approval id, or a unique prefix of it.
+        id: String,
+        /// allow-once (once, allow), allow-always (always) or deny (reject, block).
+        #[arg(value_parser = parse_decision)]
+        decision: approvals_ipc::ipc::Decision,
+        /// Who answers, recorded as control:NAME [default: $USER, else cli]
+        #[arg(long, value_name = "NAME")]
+        approver: Option<String>,
+    },
+    /// Answer with chat text: `/approve ID DECISION`, `/deny ID`, or button
+    /// data `approve:ID:once|always|deny`.
+    Answer {
+        /// The chat text (quote it).
+        text: String,
+        /// Who answers, recorded as control:NAME [default: $USER, else cli]
+        #[arg(long, value_name = "NAME")]
+        approver: Option<String>,
+    },
+}
+
+/// A decision word as chat approvers accept it.
+fn parse_decision(word: &str) -> Result<approvals_ipc::ipc::Decision, String> {
+    ui_bridge::approvers::chat::alias(word).ok_or_else(|| {
+        format!(
+            "unknown decision `{word}`, expected allow-once, allow-always or deny (or once, always)"
+        )
+    })
+}
+
+impl ApprovalsArgs {
+    /// The control request this subcommand sends.
+    pub fn request(&self) -> approvals_ipc::ipc::ControlRequest {
+        use approvals_ipc::ipc::ControlRequest;
+        let approver = |name: &Option<String>| {
+            name.clone()
+                .or_else(|| std::env::var("USER").ok().filter(|u| !u.is_empty()))
+                .unwrap_or_else(|| "cli".to_owned())
+        };
+        match &self.command {
+            ApprovalsCommand::List { .. } => ControlRequest::List {},
+            ApprovalsCommand::Resolve {
+                id,
+                decision,
+                approver: name,
+            } => ControlRequest::Resolve {
+                id: id.clone(),
+                decision: *decision,
+                approver: approver(name),
+            },
+            ApprovalsCommand::Answer {
+                text,
+                approver: name,
+            } => ControlRequest::Answer {
+                text: text.clone(),
+                approver: approver(name),
+            },
+        }
+    }
+
+    /// The bridge to talk to, with defaults filled in.
+    pub fn target(&self) -> anyhow::Result<ui_bridge::control::ControlTarget> {
+        let approvals_path = match &self.approvals {
+            Some(path) => path.clone(),
+            None => approvals_ipc::approvals::default_approvals_path_from_env()?,
+        };
+        Ok(ui_bridge::control::ControlTarget {
+            approvals_path,
+            socket: self.socket.clone(),
+            home: std::env::home_dir(),
+        })
+    }
 }
 
 impl ServeArgs {

@@ -1,6 +1,6 @@
 //! The exec host: runs checked plans (`exec`), holds pending approvals
-//! (`broker`), asks people (`approvers`), and keeps the decision log
-//! (`audit`).
+//! (`broker`), asks people (`approvers`), lets other processes list and
+//! answer approvals (`control`), and keeps the decision log (`audit`).
 //!
 //! Layering (DESIGN.md section 2): nothing here knows about the gateway;
 //! `node-host` embeds this library when no bridge process runs.
@@ -8,6 +8,7 @@
 pub mod approvers;
 pub mod audit;
 pub mod broker;
+pub mod control;
 pub mod exec;
 pub mod host;
 pub mod serve;

@@ -8,10 +8,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use cli::{Cli, Command};
+use cli::{ApprovalsArgs, ApprovalsCommand, Cli, Command};
 
 /// Exit code for usage errors and for a bridge that cannot start.
 const EXIT_FAILURE: u8 = 2;
+
+/// Exit code for a control request the bridge refused, or no bridge to ask.
+const EXIT_REFUSED: u8 = 1;
 
 fn main() -> ExitCode {
     init_tracing();
@@ -20,7 +23,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
-            ExitCode::from(EXIT_FAILURE)
+            if error.is::<ui_bridge::control::ControlError>() {
+                ExitCode::from(EXIT_REFUSED)
+            } else {
+                ExitCode::from(EXIT_FAILURE)
+            }
         }
     }
 }
@@ -43,7 +50,32 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             // stdout was flushed by the subcommand; nothing else is pending.
             code => std::process::exit(i32::from(code)),
         },
+        Command::Approvals(args) => approvals(&args),
     }
+}
+
+/// Runs one `ui-bridge approvals` subcommand against the running bridge
+/// and prints its answer on stdout.
+fn approvals(args: &ApprovalsArgs) -> anyhow::Result<()> {
+    let target = args.target()?;
+    let request = args.request();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let payload = runtime.block_on(ui_bridge::control::send(&target, &request))?;
+    let out = match args.command {
+        ApprovalsCommand::List { json: true } => serde_json::to_string_pretty(&payload)? + "\n",
+        ApprovalsCommand::List { json: false } => {
+            let pending: Vec<ui_bridge::broker::PendingApproval> = serde_json::from_value(payload)?;
+            let now = approvals_ipc::ipc::auth::wall_clock_ms();
+            ui_bridge::control::table::render_list(&pending, now)
+        }
+        ApprovalsCommand::Resolve { .. } | ApprovalsCommand::Answer { .. } => {
+            ui_bridge::control::table::render_resolved(&payload)
+        }
+    };
+    print!("{out}");
+    Ok(())
 }
 
 /// Logs to stderr, `info` unless `RUST_LOG` says otherwise.

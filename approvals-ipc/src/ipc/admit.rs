@@ -1,5 +1,7 @@
-//! Admission of one `exec` frame: the ordered checks of DESIGN.md 5.3 that
-//! turn an untrusted frame into an [`Admitted`] request, or a [`Refusal`].
+//! Admission of one signed frame (`exec` or `control`): the ordered checks
+//! of DESIGN.md 5.3 that turn an untrusted frame into an [`Admitted`]
+//! request, or a [`Refusal`]. Both frame types go through this one
+//! function; only the type the inner JSON must parse as differs.
 //!
 //! Order: timestamp within the TTL (both directions, overflow-safe), HMAC in
 //! constant time, nonce (this connection's challenge, consumed once; or a
@@ -11,6 +13,8 @@
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
+use serde::de::DeserializeOwned;
+
 use super::auth::{self, Token};
 use super::error::Refusal;
 use super::frame::{ExecFrame, ExecRequest};
@@ -19,15 +23,18 @@ use super::replay::ReplayCache;
 /// How many spent challenge nonces a connection remembers to name their reuse `nonce`.
 const SPENT_REMEMBERED: usize = 8;
 
-/// Proof that an `exec` frame passed every check; only [`admit`] makes one.
+/// Proof that a signed frame passed every check; only [`admit`] makes one.
+///
+/// `T` is the inner request: [`ExecRequest`] for `exec`,
+/// [`ControlRequest`](super::control::ControlRequest) for `control`.
 #[derive(Debug)]
-pub struct Admitted {
-    request: ExecRequest,
+pub struct Admitted<T = ExecRequest> {
+    request: T,
 }
 
-impl Admitted {
+impl<T> Admitted<T> {
     /// The authenticated inner request.
-    pub fn into_request(self) -> ExecRequest {
+    pub fn into_request(self) -> T {
         self.request
     }
 }
@@ -81,12 +88,13 @@ pub struct AdmitContext<'a> {
     pub replay: &'a Mutex<ReplayCache>,
 }
 
-/// Runs the checks in order and returns the first refusal, or the authenticated request.
-pub fn admit(
+/// Runs the checks in order and returns the first refusal, or the
+/// authenticated request parsed as `T`.
+pub fn admit<T: DeserializeOwned>(
     frame: &ExecFrame,
     ctx: &AdmitContext<'_>,
     challenge: &mut ChallengeState,
-) -> Result<Admitted, Refusal> {
+) -> Result<Admitted<T>, Refusal> {
     if frame.ts.abs_diff(ctx.now_ms) > ctx.ttl_ms {
         return Err(Refusal::Ttl);
     }
@@ -113,8 +121,7 @@ pub fn admit(
         let now = u64::try_from(ctx.now_ms).unwrap_or(0);
         replay.check_and_record(&frame.nonce, now)?;
     }
-    let request =
-        serde_json::from_str::<ExecRequest>(&frame.request_json).map_err(|_| Refusal::Json)?;
+    let request = serde_json::from_str::<T>(&frame.request_json).map_err(|_| Refusal::Json)?;
     Ok(Admitted { request })
 }
 

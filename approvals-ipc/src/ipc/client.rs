@@ -1,5 +1,6 @@
 //! The node host's side of the socket: connect, check who serves it, then
-//! send HMAC-signed `exec` frames answered on the same connection.
+//! send HMAC-signed `exec` (and `control`) frames answered on the same
+//! connection.
 //!
 //! It refuses a server running under another UID before sending anything (a
 //! path squatted by another user would otherwise receive our signed
@@ -17,6 +18,7 @@ use tokio::time::Instant;
 
 use super::auth::{self, Token};
 use super::codec::{self, DEFAULT_MAX_FRAME, LineReader};
+use super::control::{ControlRequest, ControlResponse};
 use super::error::{ClientError, FrameError};
 use super::frame::{ExecFrame, ExecRequest, ExecResponse, Frame};
 use super::peer;
@@ -121,17 +123,55 @@ impl Client {
     /// Not cancel-safe: dropping the future mid-request leaves the
     /// connection in an unknown state; connect again.
     pub async fn exec(&mut self, request: &ExecRequest) -> Result<ExecResponse, ClientError> {
+        let reply = self.round_trip(request, Frame::Exec).await?;
+        match reply {
+            Frame::ExecRes(res) => res.into_response().ok_or_else(|| ClientError::Protocol {
+                detail: "exec-res with `ok` disagreeing with its payload or error".into(),
+            }),
+            other => Err(mismatched_reply("exec", &other)),
+        }
+    }
+
+    /// Sends one signed control request (list or answer approvals) and waits for its reply.
+    ///
+    /// # Cancel safety
+    ///
+    /// Not cancel-safe, as [`Client::exec`].
+    pub async fn control(
+        &mut self,
+        request: &ControlRequest,
+    ) -> Result<ControlResponse, ClientError> {
+        let reply = self.round_trip(request, Frame::Control).await?;
+        match reply {
+            Frame::ControlRes(res) => res.into_response().ok_or_else(|| ClientError::Protocol {
+                detail: "control-res with `ok` disagreeing with its payload or error".into(),
+            }),
+            other => Err(mismatched_reply("control", &other)),
+        }
+    }
+
+    /// Signs `request`, sends it wrapped by `wrap`, and returns the reply
+    /// frame with the same id; marks the connection broken until it completes.
+    async fn round_trip<T: serde::Serialize>(
+        &mut self,
+        request: &T,
+        wrap: fn(ExecFrame) -> Frame,
+    ) -> Result<Frame, ClientError> {
         if self.broken {
             return Err(ClientError::Broken);
         }
         // Assume the worst until the exchange completes.
         self.broken = true;
-        let response = self.exchange(request).await?;
+        let reply = self.exchange(request, wrap).await?;
         self.broken = false;
-        Ok(response)
+        Ok(reply)
     }
 
-    async fn exchange(&mut self, request: &ExecRequest) -> Result<ExecResponse, ClientError> {
+    async fn exchange<T: serde::Serialize>(
+        &mut self,
+        request: &T,
+        wrap: fn(ExecFrame) -> Frame,
+    ) -> Result<Frame, ClientError> {
         let nonce = match self.challenge.take() {
             Some(nonce) => nonce,
             None => self.read_challenge().await?,
@@ -142,7 +182,7 @@ impl Client {
             })?;
         let ts = auth::wall_clock_ms();
         let id = uuid::Uuid::new_v4().to_string();
-        let frame = Frame::Exec(ExecFrame {
+        let frame = wrap(ExecFrame {
             hmac: auth::sign(self.token.expose_secret(), &nonce, ts, &request_json),
             id: id.clone(),
             nonce,
@@ -160,11 +200,8 @@ impl Client {
                 )
                 .await?
             {
-                Frame::ExecRes(res) if res.id == id => {
-                    return res.into_response().ok_or_else(|| ClientError::Protocol {
-                        detail: "exec-res with `ok` disagreeing with its payload or error".into(),
-                    });
-                }
+                Frame::ExecRes(res) if res.id == id => return Ok(Frame::ExecRes(res)),
+                Frame::ControlRes(res) if res.id == id => return Ok(Frame::ControlRes(res)),
                 Frame::Challenge { nonce, .. } => self.challenge = Some(nonce),
                 Frame::Error { error } => return Err(ClientError::Server(error)),
                 other => tracing::debug!(
@@ -236,6 +273,13 @@ impl Client {
             }),
             Ok(Ok(())) => Ok(()),
         }
+    }
+}
+
+/// A reply of the wrong kind for the request sent (e.g. `exec-res` for a `control`).
+fn mismatched_reply(sent: &str, got: &Frame) -> ClientError {
+    ClientError::Protocol {
+        detail: format!("`{}` frame in reply to `{sent}`", got.kind()),
     }
 }
 

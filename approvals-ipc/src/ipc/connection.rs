@@ -19,9 +19,14 @@ use tokio_util::sync::CancellationToken;
 
 use super::admit::{self, AdmitContext, ChallengeState};
 use super::auth::{self, Token};
+use serde::de::DeserializeOwned;
+
 use super::codec::{self, LineReader};
+use super::control::{ControlRequest, ControlRes};
 use super::error::{FrameError, Refusal};
-use super::frame::{Decision, ErrorBody, ErrorCode, ExecFrame, ExecRes, Frame, PromptRequest};
+use super::frame::{
+    Decision, ErrorBody, ErrorCode, ExecFrame, ExecRequest, ExecRes, Frame, PromptRequest,
+};
 use super::peer;
 use super::server::{Handler, RequestContext, Shared};
 
@@ -117,6 +122,7 @@ impl<H: Handler> Connection<H> {
             };
             let next = match parse_frame(&line) {
                 Ok(Frame::Exec(frame)) => self.on_exec(frame).await,
+                Ok(Frame::Control(frame)) => self.on_control(frame).await,
                 Ok(Frame::Request { token, id, request }) => {
                     self.on_request(token, id, request).await
                 }
@@ -171,6 +177,49 @@ impl<H: Handler> Connection<H> {
     }
 
     async fn on_exec(&mut self, frame: ExecFrame) -> Next {
+        let refused = |id, body| Frame::ExecRes(ExecRes::new(id, Err(body)));
+        let Some((id, request)) = self
+            .admit_signed::<ExecRequest>(frame, "exec", refused)
+            .await
+        else {
+            return Next::Close;
+        };
+        let shared = Arc::clone(&self.shared);
+        let ctx = self.context(id.clone());
+        let cancelled = ctx.cancelled.clone();
+        let outcome = self
+            .watch_client(shared.handler.exec(request, ctx), &cancelled)
+            .await;
+        self.reply(&Frame::ExecRes(ExecRes::new(id, outcome))).await
+    }
+
+    async fn on_control(&mut self, frame: ExecFrame) -> Next {
+        let refused = |id, body| Frame::ControlRes(ControlRes::new(id, Err(body)));
+        let Some((id, request)) = self
+            .admit_signed::<ControlRequest>(frame, "control", refused)
+            .await
+        else {
+            return Next::Close;
+        };
+        let shared = Arc::clone(&self.shared);
+        let ctx = self.context(id.clone());
+        let cancelled = ctx.cancelled.clone();
+        let outcome = self
+            .watch_client(shared.handler.control(request, ctx), &cancelled)
+            .await;
+        self.reply(&Frame::ControlRes(ControlRes::new(id, outcome)))
+            .await
+    }
+
+    /// Runs the admission checks on a signed frame (`exec` or `control`);
+    /// on a refusal, answers with `refused(id, body)` and returns `None`,
+    /// after which the connection closes.
+    async fn admit_signed<T: DeserializeOwned>(
+        &mut self,
+        frame: ExecFrame,
+        kind: &'static str,
+        refused: impl FnOnce(String, ErrorBody) -> Frame,
+    ) -> Option<(String, T)> {
         let shared = Arc::clone(&self.shared);
         let ctx = AdmitContext {
             token: &shared.config.token,
@@ -178,26 +227,21 @@ impl<H: Handler> Connection<H> {
             now_ms: auth::wall_clock_ms(),
             replay: &shared.replay,
         };
-        let admitted = admit::admit(&frame, &ctx, &mut self.challenge);
+        let admitted = admit::admit::<T>(&frame, &ctx, &mut self.challenge);
         let id = frame.id;
-        let admitted = match admitted {
-            Ok(admitted) => admitted,
+        match admitted {
+            Ok(admitted) => Some((id, admitted.into_request())),
             Err(refusal) => {
-                tracing::warn!(id, reason = refusal.reason(), peer_pid = ?self.peer_pid, "refused exec frame");
-                let reply = Frame::ExecRes(ExecRes::new(id, Err(refusal_body(refusal))));
-                self.send(&reply).await;
-                return Next::Close;
+                tracing::warn!(id, kind, reason = refusal.reason(), peer_pid = ?self.peer_pid, "refused signed frame");
+                self.send(&refused(id, refusal_body(refusal))).await;
+                None
             }
-        };
-        let ctx = self.context(id.clone());
-        let cancelled = ctx.cancelled.clone();
-        let outcome = self
-            .watch_client(
-                shared.handler.exec(admitted.into_request(), ctx),
-                &cancelled,
-            )
-            .await;
-        if self.send(&Frame::ExecRes(ExecRes::new(id, outcome))).await {
+        }
+    }
+
+    /// Sends a reply; the connection continues only if it was written.
+    async fn reply(&mut self, frame: &Frame) -> Next {
+        if self.send(frame).await {
             Next::Continue
         } else {
             Next::Close
@@ -220,11 +264,7 @@ impl<H: Handler> Connection<H> {
         let decision = self
             .watch_client(shared.handler.prompt(request, ctx), &cancelled)
             .await;
-        if self.send(&Frame::Decision { id, decision }).await {
-            Next::Continue
-        } else {
-            Next::Close
-        }
+        self.reply(&Frame::Decision { id, decision }).await
     }
 
     /// Drives a handler future while watching for the client to disappear.
@@ -337,7 +377,10 @@ fn parse_frame(line: &str) -> Result<Frame, String> {
             return "malformed frame: not a json object".to_owned();
         };
         match object.get("type").and_then(serde_json::Value::as_str) {
-            Some(kind @ ("challenge" | "exec" | "exec-res" | "request" | "decision" | "error")) => {
+            Some(
+                kind @ ("challenge" | "exec" | "exec-res" | "control" | "control-res" | "request"
+                | "decision" | "error"),
+            ) => {
                 format!("malformed `{kind}` frame: {error}")
             }
             _ => "unknown frame type".to_owned(),

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::auth::Token;
+use super::control::ControlRes;
 
 /// One line on the socket; the `type` field selects the variant.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,6 +36,11 @@ pub enum Frame {
     Exec(ExecFrame),
     /// Server → client: the answer to an `exec` with the same id.
     ExecRes(ExecRes),
+    /// Client → server: an HMAC-signed control request (list or answer
+    /// approvals), with the same fields and checks as `exec`.
+    Control(ExecFrame),
+    /// Server → client: the answer to a `control` with the same id.
+    ControlRes(ControlRes),
     /// Client → server: OpenClaw's older prompt frame, authenticated by the token in clear.
     Request {
         /// The shared token; compared in constant time.
@@ -65,6 +71,8 @@ impl Frame {
             Frame::Challenge { .. } => "challenge",
             Frame::Exec(_) => "exec",
             Frame::ExecRes(_) => "exec-res",
+            Frame::Control(_) => "control",
+            Frame::ControlRes(_) => "control-res",
             Frame::Request { .. } => "request",
             Frame::Decision { .. } => "decision",
             Frame::Error { .. } => "error",
@@ -72,7 +80,7 @@ impl Frame {
     }
 }
 
-/// The fields of an `exec` frame, kept apart so the admission checks take one value.
+/// The fields of an `exec` (or `control`) frame, kept apart so the admission checks take one value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecFrame {
@@ -256,6 +264,8 @@ pub enum ErrorCode {
     Unavailable,
     /// Something did not finish in time.
     Timeout,
+    /// The thing named does not exist (an approval already answered, expired or never pending).
+    NotFound,
     /// A bug or an unexpected failure on the exec host.
     Internal,
 }
@@ -339,6 +349,23 @@ mod tests {
                     Err(ErrorBody::new(ErrorCode::InvalidRequest, "m").with_reason("ttl")),
                 )),
                 r#"{"type":"exec-res","id":"i","ok":false,"error":{"code":"INVALID_REQUEST","message":"m","reason":"ttl"}}"#,
+            ),
+            (
+                Frame::Control(ExecFrame {
+                    id: "i".into(),
+                    nonce: "n".into(),
+                    ts: 1,
+                    hmac: "h".into(),
+                    request_json: r#"{"op":"list"}"#.into(),
+                }),
+                r#"{"type":"control","id":"i","nonce":"n","ts":1,"hmac":"h","requestJson":"{\"op\":\"list\"}"}"#,
+            ),
+            (
+                Frame::ControlRes(ControlRes::new(
+                    "i".into(),
+                    Err(ErrorBody::new(ErrorCode::NotFound, "m")),
+                )),
+                r#"{"type":"control-res","id":"i","ok":false,"error":{"code":"NOT_FOUND","message":"m"}}"#,
             ),
             (
                 Frame::Decision {

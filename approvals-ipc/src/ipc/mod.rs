@@ -1,7 +1,8 @@
 //! The socket protocol between the node host and the UI bridge (DESIGN.md
 //! section 5): JSON lines over a Unix stream socket, a peer UID check, a
 //! per-connection challenge, HMAC-signed `exec` frames with a TTL and a
-//! bounded replay cache, and OpenClaw's older token-authenticated `request`.
+//! bounded replay cache, OpenClaw's older token-authenticated `request`, and
+//! `control` frames (list and answer pending approvals) signed like `exec`.
 //!
 //! It decides only whether a frame is authentic and well-formed; what to do
 //! with an authenticated request is the [`Handler`]'s job. It refuses, with a
@@ -11,7 +12,8 @@
 //! connections (invariant 2). The token never appears in logs (invariant 9).
 //!
 //! Modules: [`frame`] (wire types), [`auth`] (HMAC, token, nonces),
-//! [`replay`] (nonce memory), `admit` (the ordered checks), [`codec`]
+//! [`replay`] (nonce memory), `admit` (the ordered checks, shared by `exec`
+//! and `control`), [`control`] (the control API's types), [`codec`]
 //! (bounded lines), [`peer`] (credentials), `server` and `connection` (the
 //! listener and one connection), [`client`].
 
@@ -20,6 +22,7 @@ pub mod auth;
 pub mod client;
 pub mod codec;
 mod connection;
+pub mod control;
 pub mod error;
 pub mod frame;
 pub mod peer;
@@ -29,6 +32,7 @@ mod server;
 pub use admit::{AdmitContext, Admitted, ChallengeState, admit};
 pub use auth::{Token, sign, verify};
 pub use client::{Client, ClientConfig};
+pub use control::{ControlRequest, ControlRes, ControlResponse};
 pub use error::{ClientError, FrameError, Refusal};
 pub use frame::{
     Decision, ErrorBody, ErrorCode, ExecFrame, ExecPayload, ExecRequest, ExecRes, ExecResponse,

@@ -21,6 +21,7 @@ use tokio_util::task::TaskTracker;
 use super::auth::Token;
 use super::codec::{self, DEFAULT_MAX_FRAME};
 use super::connection;
+use super::control::ControlRequest;
 use super::frame::{
     Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Frame, PromptRequest,
 };
@@ -82,6 +83,24 @@ pub trait Handler: Send + Sync + 'static {
         request: PromptRequest,
         ctx: RequestContext,
     ) -> impl Future<Output = Decision> + Send;
+
+    /// Performs one control operation (list or answer approvals); the frame
+    /// was authenticated like an `exec`. `Err` becomes an `ok: false` reply.
+    ///
+    /// The default refuses with `UNAVAILABLE`, so a handler without
+    /// approvals to control serves no control API at all.
+    fn control(
+        &self,
+        request: ControlRequest,
+        ctx: RequestContext,
+    ) -> impl Future<Output = Result<serde_json::Value, ErrorBody>> + Send {
+        tracing::debug!(id = %ctx.id, op = request.op(), "control request refused: not served");
+        std::future::ready(Err(ErrorBody::new(
+            ErrorCode::Unavailable,
+            "control API not served",
+        )
+        .with_reason("control-unavailable")))
+    }
 }
 
 /// Facts about the requester a handler may use, and a signal that it went away.

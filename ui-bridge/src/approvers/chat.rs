@@ -225,8 +225,10 @@ pub fn parse_reaction(
     decide(approval_id, decision)
 }
 
-/// The decision an `/approve` word stands for, case-insensitively.
-fn alias(word: &str) -> Option<Decision> {
+/// The decision an `/approve` word stands for, case-insensitively; also
+/// what `ui-bridge approvals resolve` accepts, so every answer path takes
+/// the same words.
+pub fn alias(word: &str) -> Option<Decision> {
     DECISION_ALIASES
         .iter()
         .find(|(name, _, _)| name.eq_ignore_ascii_case(word))

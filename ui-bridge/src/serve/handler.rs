@@ -5,17 +5,20 @@
 //! `UNAVAILABLE` when the bridge is shutting down, which also kills the
 //! run) and what OpenClaw's older `request` prompt frame gets: `allow-once`
 //! only when the policy alone allows the command, `deny` otherwise, since
-//! there is no person to ask yet. It refuses nothing itself: authentication
-//! happened in `approvals_ipc::ipc` before either method is called
-//! (DESIGN.md invariants 1 and 2). It holds the bridge's [`Broker`]: the
-//! exec host asks people through it, and when the bridge shuts down every
-//! pending approval is cancelled, which denies it.
+//! there is no person to ask yet. A `control` frame (list or answer
+//! pending approvals) is applied to the bridge's broker by
+//! [`crate::control::ops`], and refused `UNAVAILABLE` once the bridge is
+//! shutting down. It refuses nothing else itself: authentication happened
+//! in `approvals_ipc::ipc` before any method is called (DESIGN.md
+//! invariants 1 and 2). It holds the bridge's [`Broker`]: the exec host
+//! asks people through it, and when the bridge shuts down every pending
+//! approval is cancelled, which denies it.
 
 use std::sync::Arc;
 
 use approvals_ipc::ipc::{
-    Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler, PromptRequest,
-    RequestContext,
+    ControlRequest, Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler,
+    PromptRequest, RequestContext,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -26,7 +29,8 @@ use crate::host::ExecHost;
 #[derive(Debug)]
 pub struct BridgeHandler {
     host: Arc<ExecHost>,
-    /// The pending approvals every approver of this bridge answers.
+    /// The pending approvals every approver of this bridge (and the
+    /// control API) answers.
     broker: Broker,
     /// Fires when the bridge begins shutting down.
     shutdown: CancellationToken,
@@ -99,5 +103,21 @@ impl Handler for BridgeHandler {
         };
         tracing::info!(id = %ctx.id, command = %crate::exec::mask_secrets(&request.command, &[]), ?decision, "legacy prompt request answered by policy");
         decision
+    }
+
+    async fn control(
+        &self,
+        request: ControlRequest,
+        ctx: RequestContext,
+    ) -> Result<serde_json::Value, ErrorBody> {
+        tracing::debug!(id = %ctx.id, op = request.op(), peer_pid = ?ctx.peer_pid, "control request");
+        if self.shutdown.is_cancelled() {
+            return Err(ErrorBody::new(
+                ErrorCode::Unavailable,
+                "the ui-bridge is shutting down; pending approvals were cancelled",
+            )
+            .with_reason("shutting-down"));
+        }
+        crate::control::apply(&self.broker, request)
     }
 }

@@ -119,11 +119,12 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
             .and_then(|defaults| defaults.approver_command.clone())
     });
     let tty = terminal_if_interactive();
-    if tty.is_some() || hook_command.is_some() {
-        host = host.with_approvals(Arc::new(BrokerApprovals::new(broker.clone())));
-    } else {
+    // Always ask through the broker: besides the terminal and the hook, the
+    // control API (`ui-bridge approvals resolve`) can answer any approval.
+    host = host.with_approvals(Arc::new(BrokerApprovals::new(broker.clone())));
+    if tty.is_none() && hook_command.is_none() {
         tracing::info!(
-            "no approver (stdin is not a terminal, no approverCommand): askFallback decides every ask"
+            "no terminal and no approverCommand: asks wait for `ui-bridge approvals resolve` until approvalTimeoutMs, then askFallback decides"
         );
     }
     let mut approvers = tokio::task::JoinSet::new();

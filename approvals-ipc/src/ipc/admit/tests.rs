@@ -1,4 +1,5 @@
 use super::*;
+use crate::ipc::control::ControlRequest;
 
 const TOKEN: &str = "test-token";
 const NOW: i64 = 1_700_000_000_000;
@@ -199,4 +200,52 @@ fn a_replayed_line_is_never_admitted_again_at_any_later_time() {
             assert!(got.is_err(), "ts={ts} replayed at now={later}");
         }
     }
+}
+
+fn check_control(
+    frame: &ExecFrame,
+    replay: &Mutex<ReplayCache>,
+    challenge: &mut ChallengeState,
+) -> Result<ControlRequest, Refusal> {
+    let token = Token::new(TOKEN);
+    let ctx = AdmitContext {
+        token: &token,
+        ttl_ms: 10_000,
+        now_ms: NOW,
+        replay,
+    };
+    admit(frame, &ctx, challenge).map(Admitted::into_request)
+}
+
+#[test]
+fn admits_a_control_request_through_the_same_checks() {
+    let (replay, mut challenge) = fresh();
+    let list = r#"{"op":"list"}"#;
+    let got = check_control(&frame(NONCE, NOW, list), &replay, &mut challenge);
+    assert_eq!(got.unwrap(), ControlRequest::List {});
+    // The same line again: refused as a replay, like an exec frame.
+    let mut other = ChallengeState::default();
+    let again = check_control(&frame(NONCE, NOW, list), &replay, &mut other);
+    assert_eq!(again.unwrap_err(), Refusal::Replay);
+    // Wrong token, stale timestamp: refused with the exec reasons.
+    let mut forged = frame("ffeeddccbbaa99887766554433221100", NOW, list);
+    forged.hmac = auth::sign("other-token", &forged.nonce, NOW, list);
+    let got = check_control(&forged, &replay, &mut other);
+    assert_eq!(got.unwrap_err(), Refusal::Hmac);
+    let stale = frame("ffeeddccbbaa99887766554433221100", NOW - 10_001, list);
+    assert_eq!(
+        check_control(&stale, &replay, &mut other).unwrap_err(),
+        Refusal::Ttl
+    );
+}
+
+#[test]
+fn a_signed_exec_body_is_not_admitted_as_a_control_request_nor_the_reverse() {
+    let (replay, mut challenge) = fresh();
+    let got = check_control(&frame(NONCE, NOW, JSON), &replay, &mut challenge);
+    assert_eq!(got.unwrap_err(), Refusal::Json);
+    let (replay, mut challenge) = fresh();
+    let list = r#"{"op":"list"}"#;
+    let got = check(&frame(NONCE, NOW, list), NOW, &replay, &mut challenge);
+    assert_eq!(got.unwrap_err(), Refusal::Json);
 }

@@ -1,0 +1,267 @@
+//! `ui-bridge approvals list|resolve|answer` end to end: the real binaries,
+//! a real bridge, a real `node-host run` waiting for a person, and answers
+//! sent from other processes over the control API (DESIGN.md section 7:
+//! unique prefixes of 4+ characters, first answer wins, later answers get
+//! `NOT_FOUND`).
+
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use approvals_tests::{TestHome, output};
+use serde_json::{Value, json};
+
+/// A running `ui-bridge serve` whose policy asks about `id`; killed when dropped.
+struct Bridge {
+    child: Child,
+}
+
+impl Bridge {
+    fn start(home: &TestHome) -> Self {
+        let child = home
+            .command("ui-bridge")
+            .args(["serve", "--approval-timeout-ms", "20000"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start ui-bridge");
+        let socket = home.state_dir().join("exec-approvals.sock");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
+            assert!(Instant::now() < deadline, "ui-bridge did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // The bridge created the file; ask about everything, keeping its token.
+        let mut file: Value =
+            serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+        file["defaults"] =
+            json!({"security": "allowlist", "ask": "on-miss", "askFallback": "deny"});
+        file["agents"] = json!({"main": {"allowlist": []}});
+        home.write_approvals(&file);
+        Bridge { child }
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `node-host run --exec-host bridge -- id`, waiting for an answer.
+fn run_id(home: &TestHome) -> Child {
+    home.command("node-host")
+        .args(["run", "--exec-host", "bridge", "--", "id"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start node-host")
+}
+
+fn approvals(home: &TestHome, args: &[&str]) -> Command {
+    let mut cmd = home.command("ui-bridge");
+    cmd.arg("approvals").args(args);
+    cmd
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Polls `approvals list --json` until `n` approvals are pending; their ids, oldest first.
+fn wait_pending(home: &TestHome, n: usize) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let out = output(&mut approvals(home, &["list", "--json"]));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let list: Value = serde_json::from_slice(&out.stdout).expect("list is json");
+        let ids: Vec<String> = list
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|a| a["id"].as_str().expect("id").to_owned())
+            .collect();
+        if ids.len() == n {
+            return ids;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "never saw {n} pending approvals: {list}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Waits for a child with a bound, so a broken answer fails instead of hanging.
+fn finish(child: Child) -> Output {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    rx.recv_timeout(Duration::from_secs(30))
+        .unwrap_or_else(|_| panic!("process {pid} did not finish"))
+        .expect("wait")
+}
+
+#[test]
+fn resolving_with_a_four_character_prefix_runs_the_command() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let node = run_id(&home);
+    let id = wait_pending(&home, 1).remove(0);
+    let table = output(&mut approvals(&home, &["list"]));
+    let table = text(&table.stdout);
+    assert!(table.starts_with("ID "), "{table}");
+    assert!(table.contains(&id) && table.contains("main"), "{table}");
+
+    let out = output(&mut approvals(&home, &["resolve", &id[..4], "once"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(&format!("allow-once {id}")));
+    let ran = finish(node);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    assert!(
+        text(&ran.stdout).starts_with("uid="),
+        "{}",
+        text(&ran.stdout)
+    );
+    assert!(wait_pending(&home, 0).is_empty());
+}
+
+#[test]
+fn resolving_deny_refuses_the_command_with_126() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let node = run_id(&home);
+    let ids = wait_pending(&home, 1);
+    let out = output(&mut approvals(
+        &home,
+        &["resolve", &ids[0], "deny", "--approver", "alice"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ran = finish(node);
+    assert_eq!(ran.status.code(), Some(126), "{}", text(&ran.stderr));
+    assert!(ran.stdout.is_empty(), "nothing ran: {}", text(&ran.stdout));
+}
+
+#[test]
+fn two_approvers_answering_at_once_exactly_one_wins() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let node = run_id(&home);
+    let ids = wait_pending(&home, 1);
+    let approve = format!("/approve {} once", ids[0]);
+    let first = approvals(&home, &["resolve", &ids[0], "once", "--approver", "alice"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start resolve");
+    let second = approvals(&home, &["answer", &approve, "--approver", "bob"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start answer");
+    let outs = [finish(first), finish(second)];
+    let winners = outs.iter().filter(|o| o.status.success()).count();
+    assert_eq!(winners, 1, "exactly one answer wins: {outs:?}");
+    let loser = outs.iter().find(|o| !o.status.success()).expect("a loser");
+    assert_eq!(loser.status.code(), Some(1));
+    assert!(
+        text(&loser.stderr).contains("not found"),
+        "{}",
+        text(&loser.stderr)
+    );
+    let ran = finish(node);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+    // A late answer after the race is NOT_FOUND too.
+    let late = output(&mut approvals(&home, &["resolve", &ids[0], "deny"]));
+    assert_eq!(late.status.code(), Some(1));
+    assert!(text(&late.stderr).contains("approval not found"));
+}
+
+#[test]
+fn ambiguous_and_short_prefixes_are_refused_with_the_candidates() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let nodes = [run_id(&home), run_id(&home)];
+    let ids = wait_pending(&home, 2);
+    // UUIDv7 ids made moments apart share their first characters.
+    assert_eq!(ids[0][..4], ids[1][..4]);
+    let out = output(&mut approvals(&home, &["resolve", &ids[0][..4], "once"]));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("ambiguous"), "{stderr}");
+    assert!(
+        stderr.contains(&ids[0]) && stderr.contains(&ids[1]),
+        "{stderr}"
+    );
+    let short = output(&mut approvals(&home, &["resolve", &ids[0][..3], "once"]));
+    assert_eq!(short.status.code(), Some(1));
+    assert!(text(&short.stderr).contains("too short"));
+    assert_eq!(wait_pending(&home, 2), ids, "nothing was answered");
+    for id in &ids {
+        let out = output(&mut approvals(&home, &["resolve", id, "reject"]));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    for node in nodes {
+        assert_eq!(finish(node).status.code(), Some(126));
+    }
+}
+
+#[test]
+fn chat_text_for_another_bot_is_refused_and_ours_is_applied() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let node = run_id(&home);
+    let ids = wait_pending(&home, 1);
+    let other = format!("/approve@otherbot {} once", ids[0]);
+    let out = output(&mut approvals(&home, &["answer", &other]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("different bot"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(wait_pending(&home, 1), ids, "still pending");
+    let deny = format!("/deny {}", &ids[0][..13]);
+    let out = output(&mut approvals(&home, &["answer", &deny]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(finish(node).status.code(), Some(126));
+}
+
+#[test]
+fn without_a_running_bridge_every_subcommand_fails_clearly_with_1() {
+    let home = TestHome::new();
+    let bridge = Bridge::start(&home);
+    drop(bridge);
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &["resolve", "0190abcd", "once"],
+        &["answer", "/deny 0190abcd"],
+    ] {
+        let out = output(&mut approvals(&home, args));
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("no ui-bridge is running"), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    let token = {
+        let file: Value =
+            serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+        file["socket"]["token"].as_str().expect("token").to_owned()
+    };
+    let out = output(&mut approvals(&home, &["list"]));
+    assert!(!text(&out.stderr).contains(&token) && !text(&out.stdout).contains(&token));
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_has_examples() {
+    let home = TestHome::new();
+    let bad = output(&mut approvals(&home, &["resolve", "0190abcd", "maybe"]));
+    assert_eq!(bad.status.code(), Some(2));
+    let help = output(&mut approvals(&home, &["--help"]));
+    assert!(text(&help.stdout).contains("ui-bridge approvals resolve 0199a3f2 once"));
+}
