@@ -16,8 +16,11 @@ use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
 
-/// Size of one read from a capture pipe.
-const READ_CHUNK: usize = 64 * 1024;
+/// Size of one read from a capture pipe: small, because every running
+/// command holds two of these (256 concurrent runs × 2 × 64 KiB alone would
+/// exceed the bridge's 30 MB budget); a pipe buffer is 64 KiB anyway, so
+/// larger reads only save a few wake-ups on big outputs.
+const READ_CHUNK: usize = 8 * 1024;
 
 /// Which captured stream a byte belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
