@@ -236,7 +236,9 @@ fn unavailable(err: BridgeError) -> ExecResponse {
 async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {
     let host = ExecHost::new(ExecHostConfig::new(approvals_path.to_owned()));
     let Some(tty) = interactive_terminal() else {
-        return respond(host.handle(request, CancellationToken::new()).await);
+        let response = respond(host.handle(request, CancellationToken::new()).await);
+        host.flush_audit().await;
+        return response;
     };
     let broker = Broker::new();
     let host = host.with_approvals(std::sync::Arc::new(BrokerApprovals::new(broker.clone())));
@@ -258,6 +260,7 @@ async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse 
             ).with_reason("cancelled"))
         }
     };
+    host.flush_audit().await;
     broker.shutdown();
     stop.cancel();
     // The approver restores the terminal before the command's output prints.

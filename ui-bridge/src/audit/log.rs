@@ -2,9 +2,9 @@
 //! in-process mutex and a cross-process lock on `<log>.lock`.
 //!
 //! It decides each record's `seq`, `ts` and `prev` from the file's last line
-//! (read by seeking from the end, never the whole file), and writes the line
-//! and its newline in one `write` followed by `sync_data`, so a decision is
-//! on disk before the caller acts on it (DESIGN.md invariant 10). It refuses
+//! (read by seeking from the end, never the whole file), and writes the
+//! lines of one batch in one `write`, followed by `sync_data` unless the
+//! caller group-commits (see [`AuditLog::append_batch`]). It refuses
 //! to append when the tail holds no record it can continue from, or when it
 //! cannot take the lock within [`LOCK_WAIT`]; a caller that cannot log must
 //! not run the command. A partial last line left by a crash is sealed with a
@@ -90,26 +90,22 @@ impl AuditLog {
     /// Appends one record, filling `v`, `seq`, `ts` and `prev`, and returns
     /// once it is synced to disk.
     pub fn append(&self, record: AuditRecord) -> Result<AuditEntry, AuditError> {
-        self.append_inner(record, true)
+        let mut entries = self.append_batch(vec![record], true)?;
+        entries.pop().ok_or_else(|| AuditError::CorruptTail {
+            path: self.path.clone(),
+        })
     }
 
-    /// Appends one record like [`AuditLog::append`] but returns once the
-    /// kernel has it (it survives our process dying), leaving the fsync to a
-    /// later [`AuditLog::sync`]: group commit for writers on a hot path.
-    pub fn append_unsynced(&self, record: AuditRecord) -> Result<AuditEntry, AuditError> {
-        self.append_inner(record, false)
-    }
-
-    /// Flushes every record appended so far to disk.
-    pub fn sync(&self) -> Result<(), AuditError> {
-        let handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
-        handles
-            .log
-            .sync_data()
-            .map_err(AuditError::io("sync", &self.path))
-    }
-
-    fn append_inner(&self, record: AuditRecord, sync: bool) -> Result<AuditEntry, AuditError> {
+    /// Appends several records in order, under one lock and with one
+    /// `write`; with `sync` false it returns once the kernel has them (they
+    /// survive our process dying) and leaves the fsync to a later
+    /// [`AuditLog::sync`] or [`AuditLog::sync_handle`]: group commit for
+    /// writers on a hot path.
+    pub fn append_batch(
+        &self,
+        records: Vec<AuditRecord>,
+        sync: bool,
+    ) -> Result<Vec<AuditEntry>, AuditError> {
         // A panic in another append cannot leave the handles inconsistent:
         // the file state is re-read from disk under the lock every time.
         let mut handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
@@ -127,38 +123,46 @@ impl AuditLog {
             .map_err(AuditError::io("inspect", &self.path))?
             .len();
         let tail = last_lines(log, &self.path, len, TAIL_SCAN_LINES, 2 * MAX_RECORD_BYTES)?;
-        let (prev, last_seq) = chain_head(&tail, &self.path)?;
+        let (mut prev, mut seq) = chain_head(&tail, &self.path)?;
         if tail.unterminated {
             tracing::warn!(path = %self.path.display(), "audit log ends with a partial line; sealing it");
         }
 
-        let ts = now_ms();
-        let seq = last_seq + 1;
-        let line = serde_json::to_vec(&StoredLine {
-            v: AUDIT_VERSION,
-            seq,
-            ts,
-            prev: prev.clone(),
-            record: &record,
-        })
-        .map_err(AuditError::Serialize)?;
-        if line.len() > MAX_RECORD_BYTES {
-            return Err(AuditError::RecordTooLarge {
-                size: line.len(),
-                limit: MAX_RECORD_BYTES,
-            });
-        }
-        // serde_json escapes control characters inside strings, so a
-        // serialised value never contains a raw newline.
-        debug_assert!(!line.contains(&b'\n'));
-        let hash = line_hash(&line);
-
-        let mut bytes = Vec::with_capacity(line.len() + 2);
+        let mut bytes = Vec::new();
         if tail.unterminated {
             bytes.push(b'\n');
         }
-        bytes.extend_from_slice(&line);
-        bytes.push(b'\n');
+        let mut entries = Vec::with_capacity(records.len());
+        for record in &records {
+            let ts = now_ms();
+            seq += 1;
+            let line = serde_json::to_vec(&StoredLine {
+                v: AUDIT_VERSION,
+                seq,
+                ts,
+                prev: prev.clone(),
+                record,
+            })
+            .map_err(AuditError::Serialize)?;
+            if line.len() > MAX_RECORD_BYTES {
+                return Err(AuditError::RecordTooLarge {
+                    size: line.len(),
+                    limit: MAX_RECORD_BYTES,
+                });
+            }
+            // serde_json escapes control characters inside strings, so a
+            // serialised value never contains a raw newline.
+            debug_assert!(!line.contains(&b'\n'));
+            let hash = line_hash(&line);
+            bytes.extend_from_slice(&line);
+            bytes.push(b'\n');
+            entries.push(AuditEntry {
+                seq,
+                ts,
+                prev: std::mem::replace(&mut prev, hash.clone()),
+                hash,
+            });
+        }
         let mut writer = log;
         writer
             .write_all(&bytes)
@@ -167,12 +171,26 @@ impl AuditLog {
             log.sync_data()
                 .map_err(AuditError::io("sync", &self.path))?;
         }
-        Ok(AuditEntry {
-            seq,
-            ts,
-            prev,
-            hash,
-        })
+        Ok(entries)
+    }
+
+    /// Flushes every record appended so far to disk.
+    pub fn sync(&self) -> Result<(), AuditError> {
+        let handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
+        handles
+            .log
+            .sync_data()
+            .map_err(AuditError::io("sync", &self.path))
+    }
+
+    /// A second handle on the log file, so another thread can fsync while
+    /// appends go on.
+    pub fn sync_handle(&self) -> Result<File, AuditError> {
+        let handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
+        handles
+            .log
+            .try_clone()
+            .map_err(AuditError::io("duplicate", &self.path))
     }
 }
 

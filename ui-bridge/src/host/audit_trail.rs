@@ -3,21 +3,23 @@
 //! `exec.started`, `exec.finished` and `exec.denied` whose `runId` is the
 //! approval id when a person was asked.
 //!
-//! Records are written before the command runs (a decision that cannot be
-//! recorded refuses the run) and group-committed: each append reaches the
-//! kernel at once, and one fsync follows within [`SYNC_DELAY`] for all the
-//! records written meanwhile. An fsync per record costs milliseconds, more
-//! than spawning the command; the window only matters if the whole machine
-//! fails. Command text and argv are masked (the socket token and the
-//! secret patterns of `crate::exec::mask_secrets`) before they are written.
+//! The decision is written before the command runs (a decision that cannot
+//! be recorded refuses the run). Writes are group-committed by one writer
+//! thread: records queued meanwhile are appended under one lock with one
+//! `write`, so they reach the kernel (and survive our process dying) before
+//! the command starts, and a second thread fsyncs within [`SYNC_DELAY`] for
+//! all of them. An fsync per record costs milliseconds, more than spawning
+//! the command; the window only matters if the whole machine fails. Command
+//! text, argv and reasons are masked (the socket token and the secret
+//! patterns of `crate::exec::mask_secrets`) before they are written.
 
-use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use approvals_ipc::policy::Evaluation;
 use approvals_ipc::policy::risk::RiskLevel as PolicyRisk;
+use tokio::sync::oneshot;
 
 use crate::audit::{AuditError, AuditLog, AuditRecord, AuditRisk, RiskLevel};
 use crate::exec::mask_secrets;
@@ -25,86 +27,174 @@ use crate::exec::mask_secrets;
 /// How long records wait for their shared fsync.
 pub const SYNC_DELAY: Duration = Duration::from_millis(20);
 
+/// Most records appended in one batch.
+const MAX_BATCH: usize = 512;
+
+/// Work for the writer thread.
+enum Job {
+    /// Append these records; report the outcome if anyone waits.
+    Append {
+        records: Vec<AuditRecord>,
+        done: Option<oneshot::Sender<Result<(), String>>>,
+    },
+    /// Fsync now and report.
+    Sync(oneshot::Sender<Result<(), String>>),
+}
+
 /// The audit log as the exec host writes it; cheap to clone.
 #[derive(Clone)]
 pub struct AuditTrail {
-    log: Arc<AuditLog>,
-    sync_scheduled: Arc<AtomicBool>,
+    jobs: mpsc::Sender<Job>,
+    path: PathBuf,
 }
 
 impl std::fmt::Debug for AuditTrail {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AuditTrail")
-            .field("path", &self.log.path())
+            .field("path", &self.path)
             .finish_non_exhaustive()
     }
 }
 
 impl AuditTrail {
-    /// Opens (creating) the log at `path`.
+    /// Opens (creating) the log at `path` and starts its writer and syncer
+    /// threads; they stop when the last clone is dropped, after a final
+    /// fsync.
     pub fn open(path: &Path) -> Result<Self, AuditError> {
+        let log = AuditLog::open(path)?;
+        let sync_file = log.sync_handle()?;
+        let io = |source| AuditError::Io {
+            action: "start the writer for",
+            path: path.to_path_buf(),
+            source,
+        };
+        let (sync_tx, sync_rx) = mpsc::sync_channel::<()>(1);
+        std::thread::Builder::new()
+            .name("audit-sync".into())
+            .spawn(move || {
+                while sync_rx.recv().is_ok() {
+                    std::thread::sleep(SYNC_DELAY);
+                    while sync_rx.try_recv().is_ok() {}
+                    if let Err(error) = sync_file.sync_data() {
+                        tracing::error!(%error, "audit log fsync failed");
+                    }
+                }
+            })
+            .map_err(io)?;
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("audit-writer".into())
+            .spawn(move || write_loop(&log, &queue, &sync_tx))
+            .map_err(io)?;
         Ok(Self {
-            log: Arc::new(AuditLog::open(path)?),
-            sync_scheduled: Arc::default(),
+            jobs,
+            path: path.to_path_buf(),
         })
     }
 
-    /// Writes one record (masked with `secrets`) and schedules its fsync.
+    /// Appends `records` (masked with `secrets`) in order; with `wait`, returns
+    /// once they reached the kernel (or failed), else at once.
     pub async fn write(
         &self,
-        mut record: AuditRecord,
+        mut records: Vec<AuditRecord>,
         secrets: &[String],
-    ) -> Result<(), AuditError> {
+        wait: bool,
+    ) -> Result<(), String> {
         let known: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        if let Some(argv) = record.argv.as_mut() {
-            for word in argv.iter_mut() {
-                *word = mask_secrets(word, &known).into_owned();
-            }
+        for record in &mut records {
+            mask(record, &known);
         }
-        if let Some(text) = record.command_text.as_mut() {
-            *text = mask_secrets(text, &known).into_owned();
+        let (done, outcome) = if wait {
+            let (tx, rx) = oneshot::channel();
+            (Some(tx), Some(rx))
+        } else {
+            (None, None)
+        };
+        self.jobs
+            .send(Job::Append { records, done })
+            .map_err(|_| "the audit writer stopped".to_owned())?;
+        match outcome {
+            Some(rx) => rx
+                .await
+                .unwrap_or_else(|_| Err("the audit writer stopped".to_owned())),
+            None => Ok(()),
         }
-        if let Some(reason) = record.reason.as_mut() {
-            *reason = mask_secrets(reason, &known).into_owned();
-        }
-        let log = Arc::clone(&self.log);
-        tokio::task::spawn_blocking(move || log.append_unsynced(record))
-            .await
-            .map_err(|e| AuditError::Io {
-                action: "append to",
-                path: self.log.path().to_path_buf(),
-                source: std::io::Error::other(e.to_string()),
-            })??;
-        self.schedule_sync();
-        Ok(())
     }
 
-    fn schedule_sync(&self) {
-        if self.sync_scheduled.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        let log = Arc::clone(&self.log);
-        let scheduled = Arc::clone(&self.sync_scheduled);
-        tokio::spawn(async move {
-            tokio::time::sleep(SYNC_DELAY).await;
-            scheduled.store(false, Ordering::Release);
-            let synced = tokio::task::spawn_blocking(move || log.sync()).await;
-            if !matches!(synced, Ok(Ok(()))) {
-                tracing::error!("audit log fsync failed");
-            }
-        });
+    /// Flushes everything written so far to disk (for short-lived hosts).
+    pub async fn flush(&self) -> Result<(), String> {
+        let (tx, rx) = oneshot::channel();
+        self.jobs
+            .send(Job::Sync(tx))
+            .map_err(|_| "the audit writer stopped".to_owned())?;
+        rx.await
+            .unwrap_or_else(|_| Err("the audit writer stopped".to_owned()))
     }
+}
 
-    /// Flushes everything written so far (for shutdown and short-lived hosts).
-    pub async fn flush(&self) {
-        let log = Arc::clone(&self.log);
-        if !matches!(
-            tokio::task::spawn_blocking(move || log.sync()).await,
-            Ok(Ok(()))
-        ) {
-            tracing::error!("audit log fsync failed");
+fn mask(record: &mut AuditRecord, known: &[&str]) {
+    if let Some(argv) = record.argv.as_mut() {
+        for word in argv.iter_mut() {
+            *word = mask_secrets(word, known).into_owned();
         }
     }
+    for text in [&mut record.command_text, &mut record.reason]
+        .into_iter()
+        .flatten()
+    {
+        *text = mask_secrets(text, known).into_owned();
+    }
+}
+
+/// The writer thread: batches queued records into one append each.
+fn write_loop(log: &AuditLog, queue: &mpsc::Receiver<Job>, sync_tx: &mpsc::SyncSender<()>) {
+    while let Ok(first) = queue.recv() {
+        let mut pending = vec![first];
+        while pending.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => pending.push(job),
+                Err(_) => break,
+            }
+        }
+        let mut records = Vec::new();
+        let mut waiters = Vec::new();
+        for job in pending {
+            match job {
+                Job::Append { records: r, done } => {
+                    records.extend(r);
+                    waiters.extend(done);
+                }
+                Job::Sync(done) => {
+                    // Append what came before it first, so the sync covers it.
+                    let appended = append(log, std::mem::take(&mut records));
+                    for waiter in waiters.drain(..) {
+                        let _ = waiter.send(appended.clone());
+                    }
+                    let _ =
+                        done.send(appended.and_then(|()| log.sync().map_err(|e| e.to_string())));
+                }
+            }
+        }
+        let appended = append(log, records);
+        for waiter in waiters {
+            let _ = waiter.send(appended.clone());
+        }
+        // Full means a sync is already scheduled and will cover these too.
+        let _ = sync_tx.try_send(());
+    }
+    if let Err(error) = log.sync() {
+        tracing::error!(%error, "final audit log fsync failed");
+    }
+}
+
+fn append(log: &AuditLog, records: Vec<AuditRecord>) -> Result<(), String> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    log.append_batch(records, false).map(drop).map_err(|error| {
+        tracing::error!(%error, "cannot append to the audit log");
+        error.to_string()
+    })
 }
 
 /// The fields every record of one request shares.
@@ -210,7 +300,7 @@ impl Trail<'_> {
         )
     }
 
-    async fn write(&self, record: AuditRecord) -> Result<(), ErrorBody> {
+    async fn write(&self, records: Vec<AuditRecord>, wait: bool) -> Result<(), ErrorBody> {
         let refused = |why: String| {
             ErrorBody::new(
                 ErrorCode::Unavailable,
@@ -223,20 +313,19 @@ impl Trail<'_> {
         match &self.audit {
             Ok(None) => Ok(()),
             Ok(Some(trail)) => trail
-                .write(record, self.secrets)
+                .write(records, self.secrets, wait)
                 .await
-                .map_err(|e| refused(e.to_string())),
+                .map_err(refused),
             Err(why) => Err(refused(why.clone())),
         }
     }
 
-    /// The decision record; a run whose decision cannot be recorded is refused.
-    pub(super) async fn decision(
+    fn decision_record(
         &self,
         result: Result<Allowed, &ErrorBody>,
         decider: &Decider,
         latency: Duration,
-    ) -> Result<(), ErrorBody> {
+    ) -> AuditRecord {
         let (decision, reason) = match result {
             Ok(Allowed::AllowOnce) => (AuditDecision::AllowOnce, None),
             Ok(Allowed::AllowAlways) => (AuditDecision::AllowAlways, None),
@@ -245,39 +334,52 @@ impl Trail<'_> {
             }
             Err(error) => (AuditDecision::Deny, Some(error.message.clone())),
         };
-        self.write(AuditRecord {
+        AuditRecord {
             decision: Some(decision),
             decided_by: Some(decider.by.clone()),
             approver: decider.approver.clone(),
             reason,
             decision_latency_ms: Some(u64::try_from(latency.as_millis()).unwrap_or(u64::MAX)),
             ..self.record(AuditEvent::Decision)
-        })
-        .await
+        }
     }
 
-    /// The `exec.denied` lifecycle event.
-    pub(super) async fn denied(&self, error: &ErrorBody) -> Result<(), ErrorBody> {
-        self.write(AuditRecord {
-            decision: Some(AuditDecision::Deny),
-            reason: Some(
-                error
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| error.message.clone()),
-            ),
-            ..self.record(AuditEvent::ExecDenied)
-        })
-        .await
+    /// The decision record and `exec.started`, in the kernel before the
+    /// plan runs; a run whose decision cannot be recorded is refused.
+    pub(super) async fn allowed(
+        &self,
+        allowed: Allowed,
+        decider: &Decider,
+        latency: Duration,
+    ) -> Result<(), ErrorBody> {
+        let records = vec![
+            self.decision_record(Ok(allowed), decider, latency),
+            self.record(AuditEvent::ExecStarted),
+        ];
+        self.write(records, true).await
     }
 
-    /// The `exec.started` lifecycle event, written before the plan runs.
-    pub(super) async fn started(&self) -> Result<(), ErrorBody> {
-        self.write(self.record(AuditEvent::ExecStarted)).await
+    /// The decision record and the `exec.denied` lifecycle event; a refusal
+    /// stands whether or not it could be recorded (failures are logged).
+    pub(super) async fn refused(&self, error: &ErrorBody, decider: &Decider, latency: Duration) {
+        let records = vec![
+            self.decision_record(Err(error), decider, latency),
+            AuditRecord {
+                decision: Some(AuditDecision::Deny),
+                reason: Some(
+                    error
+                        .reason
+                        .clone()
+                        .unwrap_or_else(|| error.message.clone()),
+                ),
+                ..self.record(AuditEvent::ExecDenied)
+            },
+        ];
+        let _ = self.write(records, false).await;
     }
 
-    /// The `exec.finished` lifecycle event; a failure is logged (the command
-    /// already ran and its decision is recorded).
+    /// The `exec.finished` lifecycle event, queued without waiting (the
+    /// command already ran and its decision is recorded).
     pub(super) async fn finished(&self, payload: &ExecPayload, duration: Duration) {
         let record = AuditRecord {
             exit_code: payload.exit_code,
@@ -286,8 +388,6 @@ impl Trail<'_> {
             duration_ms: Some(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)),
             ..self.record(AuditEvent::ExecFinished)
         };
-        if let Err(error) = self.write(record).await {
-            tracing::error!(message = %error.message, "cannot record exec.finished");
-        }
+        let _ = self.write(vec![record], false).await;
     }
 }

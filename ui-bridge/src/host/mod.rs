@@ -205,18 +205,10 @@ impl ExecHost {
         };
         let decision_latency = begun.elapsed();
         let allowed = match decided {
-            Ok(allowed) => {
-                trail
-                    .decision(Ok(allowed), &decider, decision_latency)
-                    .await?;
-                allowed
-            }
+            Ok(allowed) => allowed,
             Err(error) => {
-                // A refusal that cannot be recorded is still a refusal.
-                let _ = trail
-                    .decision(Err(&error), &decider, decision_latency)
-                    .await;
-                let _ = trail.denied(&error).await;
+                // A refusal stands whether or not it could be recorded.
+                trail.refused(&error, &decider, decision_latency).await;
                 return Err(error);
             }
         };
@@ -224,21 +216,32 @@ impl ExecHost {
             agent = %agent_id,
             command = %crate::exec::mask_secrets(&evaluation.command_text, &[]),
             decision = allowed.wire_name(),
-            run_id = ?request.run_id,
+            run_id = %run_id,
             "allowed"
         );
         let plan = evaluation.exec_plan(&compiled);
-        let env =
-            approvals_ipc::policy::env::child_env(self.host_env.clone(), &validated.overrides)
-                .map_err(|refusal| {
-                    ErrorBody::new(
-                        ErrorCode::Unavailable,
-                        format!("SYSTEM_RUN_DENIED: {refusal}"),
-                    )
-                    .with_reason("env-override-rejected")
-                })?;
-        self.save_decision_state(&agent_id, &evaluation, allowed)
-            .await?;
+        let env = match approvals_ipc::policy::env::child_env(
+            self.host_env.clone(),
+            &validated.overrides,
+        ) {
+            Ok(env) => env,
+            Err(refusal) => {
+                let error = ErrorBody::new(
+                    ErrorCode::Unavailable,
+                    format!("SYSTEM_RUN_DENIED: {refusal}"),
+                )
+                .with_reason("env-override-rejected");
+                trail.refused(&error, &decider, decision_latency).await;
+                return Err(error);
+            }
+        };
+        if let Err(error) = self
+            .save_decision_state(&agent_id, &evaluation, allowed)
+            .await
+        {
+            trail.refused(&error, &decider, decision_latency).await;
+            return Err(error);
+        }
 
         let limits = ExecLimits {
             timeout: request
@@ -250,7 +253,7 @@ impl ExecHost {
             kill_grace: self.config.kill_grace,
         };
         let known: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        trail.started().await?;
+        trail.allowed(allowed, &decider, decision_latency).await?;
         let ran = Instant::now();
         let outcome = tokio::select! {
             outcome = run_plan_masked(&plan, &env, &limits, &known) => outcome,
@@ -274,6 +277,16 @@ impl ExecHost {
         };
         trail.finished(&payload, ran.elapsed()).await;
         Ok(payload)
+    }
+
+    /// Waits until every audit record of this host is on disk: for hosts
+    /// that exit right after a request (`node-host run`).
+    pub async fn flush_audit(&self) {
+        if let Some(Some(trail)) = self.audit.get()
+            && let Err(error) = trail.flush().await
+        {
+            tracing::error!(%error, "cannot flush the audit log");
+        }
     }
 
     /// The audit trail, opened on first use; `None` when auditing is off.

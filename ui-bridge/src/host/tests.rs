@@ -475,6 +475,7 @@ async fn every_decision_and_outcome_is_audited_with_the_token_masked() {
     host.handle(request(&["id"]), CancellationToken::new())
         .await
         .unwrap_err();
+    host.flush_audit().await;
     let log = fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME);
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(!text.contains("unit-test-token-123456"), "{text}");

@@ -137,8 +137,9 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         let stopped = shutdown.clone().cancelled_owned();
         approvers.spawn(terminal::run(broker.clone(), tty, stopped));
     }
+    let host = Arc::new(host);
     let handler = Arc::new(BridgeHandler::new(
-        Arc::new(host),
+        Arc::clone(&host),
         broker.clone(),
         shutdown.clone(),
     ));
@@ -156,6 +157,7 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     broker.shutdown();
     // The terminal approver restores the terminal on its way out.
     while approvers.join_next().await.is_some() {}
+    host.flush_audit().await;
     bound.remove();
     tracing::info!("stopped");
     served.map_err(|source| ServeError::Io {
