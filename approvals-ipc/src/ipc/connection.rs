@@ -85,14 +85,18 @@ struct Connection<H> {
 
 /// Whether to keep the connection after handling a frame.
 enum Next {
-    Continue,
+    /// Serve the next request; its challenge went out with the reply.
+    ChallengeSent,
+    /// End the connection.
     Close,
 }
 
 impl<H: Handler> Connection<H> {
     async fn serve(&mut self) {
+        // The first challenge goes out alone; later ones ride with replies.
+        let mut challenge_sent = false;
         loop {
-            if !self.send_challenge().await {
+            if !challenge_sent && !self.send_challenge().await {
                 return;
             }
             let line = match self.read_request().await {
@@ -143,8 +147,9 @@ impl<H: Handler> Connection<H> {
                     Next::Close
                 }
             };
-            if let Next::Close = next {
-                return;
+            match next {
+                Next::Close => return,
+                Next::ChallengeSent => challenge_sent = true,
             }
         }
     }
@@ -240,9 +245,21 @@ impl<H: Handler> Connection<H> {
     }
 
     /// Sends a reply; the connection continues only if it was written.
+    /// Sends a reply and the next challenge in one write, so the client
+    /// wakes once and the next request can be signed at once.
     async fn reply(&mut self, frame: &Frame) -> Next {
-        if self.send(frame).await {
-            Next::Continue
+        let Some(challenge) = self.next_challenge() else {
+            self.send_error(ErrorBody::new(
+                ErrorCode::Internal,
+                "cannot create a challenge",
+            ))
+            .await;
+            return Next::Close;
+        };
+        let mut bytes = codec::encode(frame);
+        bytes.extend_from_slice(&codec::encode(&challenge));
+        if self.send_bytes(&bytes, frame.kind()).await {
+            Next::ChallengeSent
         } else {
             Next::Close
         }
@@ -320,25 +337,33 @@ impl<H: Handler> Connection<H> {
     }
 
     async fn send_challenge(&mut self) -> bool {
+        let Some(frame) = self.next_challenge() else {
+            self.send_error(ErrorBody::new(
+                ErrorCode::Internal,
+                "cannot create a challenge",
+            ))
+            .await;
+            return false;
+        };
+        self.send(&frame).await
+    }
+
+    /// Issues a fresh challenge nonce for this connection; `None` without
+    /// randomness.
+    fn next_challenge(&mut self) -> Option<Frame> {
         let nonce = match auth::new_nonce() {
             Ok(nonce) => nonce,
             Err(error) => {
                 tracing::error!(%error, "no randomness for a challenge nonce");
-                self.send_error(ErrorBody::new(
-                    ErrorCode::Internal,
-                    "cannot create a challenge",
-                ))
-                .await;
-                return false;
+                return None;
             }
         };
         self.challenge.issue(nonce.clone());
-        let frame = Frame::Challenge {
+        Some(Frame::Challenge {
             nonce,
             ts: auth::wall_clock_ms(),
             ttl_ms: self.shared.config.ttl_ms,
-        };
-        self.send(&frame).await
+        })
     }
 
     async fn send_error(&mut self, error: ErrorBody) {
@@ -347,19 +372,25 @@ impl<H: Handler> Connection<H> {
 
     /// Writes one frame within the write timeout; `false` when the client is gone or stuck.
     async fn send(&mut self, frame: &Frame) -> bool {
+        self.send_bytes(&codec::encode(frame), frame.kind()).await
+    }
+
+    /// Writes encoded frames within the write timeout; `false` when the client is gone or stuck.
+    async fn send_bytes(&mut self, bytes: &[u8], kind: &'static str) -> bool {
+        use tokio::io::AsyncWriteExt;
         let timeout = self.shared.config.write_timeout;
-        match tokio::time::timeout(timeout, codec::write_frame(&mut self.writer, frame)).await {
+        let write = async {
+            self.writer.write_all(bytes).await?;
+            self.writer.flush().await
+        };
+        match tokio::time::timeout(timeout, write).await {
             Ok(Ok(())) => true,
             Ok(Err(error)) => {
-                tracing::debug!(%error, kind = frame.kind(), "write failed");
+                tracing::debug!(%error, kind, "write failed");
                 false
             }
             Err(_) => {
-                tracing::warn!(
-                    ?timeout,
-                    kind = frame.kind(),
-                    "client did not read a frame in time"
-                );
+                tracing::warn!(?timeout, kind, "client did not read a frame in time");
                 false
             }
         }

@@ -50,6 +50,17 @@ pub struct AuditLog {
 struct Handles {
     log: File,
     lock: File,
+    /// The chain head after our own last append, valid while the file
+    /// still has the length we left it at (nobody else appended).
+    head: Option<Head>,
+}
+
+/// Where the chain stands at a known file length.
+#[derive(Debug, Clone)]
+struct Head {
+    len: u64,
+    prev: String,
+    seq: u64,
 }
 
 /// What an append wrote: enough to show the new chain head or anchor it
@@ -78,7 +89,11 @@ impl AuditLog {
         Ok(Self {
             path: path.to_path_buf(),
             lock_path,
-            handles: Mutex::new(Handles { log, lock }),
+            handles: Mutex::new(Handles {
+                log,
+                lock,
+                head: None,
+            }),
         })
     }
 
@@ -107,31 +122,61 @@ impl AuditLog {
         sync: bool,
     ) -> Result<Vec<AuditEntry>, AuditError> {
         // A panic in another append cannot leave the handles inconsistent:
-        // the file state is re-read from disk under the lock every time.
+        // the file state is re-checked under the lock every time.
         let mut handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
-        let Handles { log, lock } = &mut *handles;
-        let _held = FileLock::acquire(lock, &self.lock_path)?;
+        let Handles { log, lock, head } = &mut *handles;
+        let _held = FileLock::acquire(lock, &self.lock_path, LOCK_WAIT)?;
+        self.append_locked(log, head, records, sync)
+    }
 
+    /// [`AuditLog::append_batch`] without waiting: `Err(records)` when
+    /// another thread or process holds the log right now.
+    pub fn try_append_batch(
+        &self,
+        records: Vec<AuditRecord>,
+        sync: bool,
+    ) -> Result<Result<Vec<AuditEntry>, AuditError>, Vec<AuditRecord>> {
+        let Ok(mut handles) = self.handles.try_lock() else {
+            return Err(records);
+        };
+        let Handles { log, lock, head } = &mut *handles;
+        let Ok(_held) = FileLock::acquire(lock, &self.lock_path, Duration::ZERO) else {
+            return Err(records);
+        };
+        Ok(self.append_locked(log, head, records, sync))
+    }
+
+    fn append_locked(
+        &self,
+        log: &mut File,
+        head: &mut Option<Head>,
+        records: Vec<AuditRecord>,
+        sync: bool,
+    ) -> Result<Vec<AuditEntry>, AuditError> {
         if !still_names(&self.path, log)? {
             tracing::warn!(path = %self.path.display(), "audit log was moved or replaced; reopening it");
             prepare_dir(&self.path)?;
             *log = open_log_for_append(&self.path)?;
+            *head = None;
         }
         let log = &*log;
         let len = log
             .metadata()
             .map_err(AuditError::io("inspect", &self.path))?
             .len();
-        let tail = last_lines(log, &self.path, len, TAIL_SCAN_LINES, 2 * MAX_RECORD_BYTES)?;
-        let (mut prev, mut seq) = chain_head(&tail, &self.path)?;
-        if tail.unterminated {
-            tracing::warn!(path = %self.path.display(), "audit log ends with a partial line; sealing it");
-        }
-
         let mut bytes = Vec::new();
-        if tail.unterminated {
-            bytes.push(b'\n');
-        }
+        let (mut prev, mut seq) = match head.take() {
+            // Nobody appended since our last write: the head is still ours.
+            Some(head) if head.len == len => (head.prev, head.seq),
+            _ => {
+                let tail = last_lines(log, &self.path, len, TAIL_SCAN_LINES, 2 * MAX_RECORD_BYTES)?;
+                if tail.unterminated {
+                    tracing::warn!(path = %self.path.display(), "audit log ends with a partial line; sealing it");
+                    bytes.push(b'\n');
+                }
+                chain_head(&tail, &self.path)?
+            }
+        };
         let mut entries = Vec::with_capacity(records.len());
         for record in &records {
             let ts = now_ms();
@@ -167,6 +212,11 @@ impl AuditLog {
         writer
             .write_all(&bytes)
             .map_err(AuditError::io("append to", &self.path))?;
+        *head = Some(Head {
+            len: len + bytes.len() as u64,
+            prev,
+            seq,
+        });
         if sync {
             log.sync_data()
                 .map_err(AuditError::io("sync", &self.path))?;
@@ -228,8 +278,8 @@ struct FileLock<'a> {
 
 impl<'a> FileLock<'a> {
     /// Takes the exclusive lock, waiting at most [`LOCK_WAIT`].
-    fn acquire(file: &'a File, lock_path: &Path) -> Result<Self, AuditError> {
-        let deadline = Instant::now() + LOCK_WAIT;
+    fn acquire(file: &'a File, lock_path: &Path, wait: Duration) -> Result<Self, AuditError> {
+        let deadline = Instant::now() + wait;
         let mut pause = Duration::from_millis(1);
         loop {
             match file.try_lock() {

@@ -14,7 +14,7 @@
 //! patterns of `crate::exec::mask_secrets`) before they are written.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use approvals_ipc::policy::Evaluation;
@@ -44,7 +44,11 @@ enum Job {
 /// The audit log as the exec host writes it; cheap to clone.
 #[derive(Clone)]
 pub struct AuditTrail {
+    log: Arc<AuditLog>,
+    /// Writes running off the caller's path; [`AuditTrail::flush`] waits for them.
+    detached: tokio_util::task::TaskTracker,
     jobs: mpsc::Sender<Job>,
+    sync: mpsc::SyncSender<()>,
     path: PathBuf,
 }
 
@@ -61,7 +65,7 @@ impl AuditTrail {
     /// threads; they stop when the last clone is dropped, after a final
     /// fsync.
     pub fn open(path: &Path) -> Result<Self, AuditError> {
-        let log = AuditLog::open(path)?;
+        let log = Arc::new(AuditLog::open(path)?);
         let sync_file = log.sync_handle()?;
         let io = |source| AuditError::Io {
             action: "start the writer for",
@@ -82,12 +86,17 @@ impl AuditTrail {
             })
             .map_err(io)?;
         let (jobs, queue) = mpsc::channel::<Job>();
+        let writer_log = Arc::clone(&log);
+        let writer_sync = sync_tx.clone();
         std::thread::Builder::new()
             .name("audit-writer".into())
-            .spawn(move || write_loop(&log, &queue, &sync_tx))
+            .spawn(move || write_loop(&writer_log, &queue, &writer_sync))
             .map_err(io)?;
         Ok(Self {
+            log,
+            detached: tokio_util::task::TaskTracker::new(),
             jobs,
+            sync: sync_tx,
             path: path.to_path_buf(),
         })
     }
@@ -104,25 +113,51 @@ impl AuditTrail {
         for record in &mut records {
             mask(record, &known);
         }
-        let (done, outcome) = if wait {
-            let (tx, rx) = oneshot::channel();
-            (Some(tx), Some(rx))
-        } else {
-            (None, None)
-        };
-        self.jobs
-            .send(Job::Append { records, done })
-            .map_err(|_| "the audit writer stopped".to_owned())?;
-        match outcome {
-            Some(rx) => rx
-                .await
-                .unwrap_or_else(|_| Err("the audit writer stopped".to_owned())),
-            None => Ok(()),
+        if !wait {
+            // Off the caller's path: the reply goes out while this appends.
+            let trail = self.clone();
+            self.detached.spawn(async move {
+                if let Err(error) = trail.append_now_or_queue(records).await {
+                    tracing::error!(%error, "cannot append to the audit log");
+                }
+            });
+            return Ok(());
         }
+        self.append_now_or_queue(records).await
+    }
+
+    /// Appends here when nobody else is appending (a few syscalls), else
+    /// hands the records to the writer thread and waits for it.
+    async fn append_now_or_queue(&self, mut records: Vec<AuditRecord>) -> Result<(), String> {
+        {
+            match self.log.try_append_batch(records, false) {
+                Ok(appended) => {
+                    let _ = self.sync.try_send(());
+                    return appended.map(drop).map_err(|error| {
+                        tracing::error!(%error, "cannot append to the audit log");
+                        error.to_string()
+                    });
+                }
+                Err(busy) => records = busy,
+            }
+        }
+        let (done, outcome) = oneshot::channel();
+        self.jobs
+            .send(Job::Append {
+                records,
+                done: Some(done),
+            })
+            .map_err(|_| "the audit writer stopped".to_owned())?;
+        outcome
+            .await
+            .unwrap_or_else(|_| Err("the audit writer stopped".to_owned()))
     }
 
     /// Flushes everything written so far to disk (for short-lived hosts).
     pub async fn flush(&self) -> Result<(), String> {
+        self.detached.close();
+        self.detached.wait().await;
+        self.detached.reopen();
         let (tx, rx) = oneshot::channel();
         self.jobs
             .send(Job::Sync(tx))

@@ -212,7 +212,8 @@ impl ExecHost {
                 return Err(error);
             }
         };
-        tracing::info!(
+        // Every decision is in the audit log; this is for debugging only.
+        tracing::debug!(
             agent = %agent_id,
             command = %crate::exec::mask_secrets(&evaluation.command_text, &[]),
             decision = allowed.wire_name(),
