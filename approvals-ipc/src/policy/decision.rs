@@ -282,7 +282,13 @@ fn decide(
     if needs_marker {
         persist = vec![command_marker(&command_text)];
     }
-    let risk = risk::assess(&analysis.pipelines, analysis.script.as_deref());
+    // The crude reading of raw text is only needed when the analysis could
+    // not read the script itself; otherwise the exact pipelines say it all.
+    let raw_text = analysis
+        .script
+        .as_deref()
+        .filter(|_| analysis.refusal.is_some());
+    let risk = risk::assess(&analysis.pipelines, raw_text);
 
     let miss_reason = || -> String {
         if let Some(refusal) = &analysis.refusal {

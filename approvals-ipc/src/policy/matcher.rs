@@ -32,6 +32,8 @@ pub struct PathMatcher {
     exact: HashMap<String, usize>,
     /// Globs by literal directory prefix, each with its entry index.
     globs: HashMap<String, Vec<(PathGlob, usize)>>,
+    /// The lowest entry index of any glob.
+    first_glob: Option<usize>,
     markers: HashMap<String, usize>,
     case_insensitive: bool,
 }
@@ -101,9 +103,11 @@ impl PathMatcher {
                 .or_default()
                 .push((glob, index));
         }
+        let first_glob = globs.values().flatten().map(|(_, index)| *index).min();
         let matcher = Self {
             any,
             exact,
+            first_glob,
             globs,
             markers,
             case_insensitive,
@@ -122,23 +126,37 @@ impl PathMatcher {
             text
         };
         let exact = self.exact.get(text).copied();
-        let glob = if self.globs.is_empty() {
-            None
+        // No glob can come before an exact hit that precedes every glob.
+        let globs_can_win = exact.is_none_or(|e| self.first_glob.is_some_and(|g| g < e));
+        let glob = if globs_can_win {
+            self.first_glob_match(text)
         } else {
-            let parts: Vec<&str> = text.split('/').collect();
-            // Every directory prefix of the path (and the path itself) is a
-            // key globs may be filed under.
-            let ends = text
-                .match_indices('/')
-                .map(|(i, _)| i)
-                .chain(std::iter::once(text.len()));
-            ends.filter_map(|end| self.globs.get(&text[..end]))
-                .flatten()
-                .filter(|(glob, _)| glob.matches(&parts))
-                .map(|(_, index)| *index)
-                .min()
+            None
         };
         [self.any, exact, glob].into_iter().flatten().min()
+    }
+
+    /// The lowest entry index of a glob matching `text`: only globs filed
+    /// under one of the path's directory prefixes (or the path) are tried.
+    fn first_glob_match(&self, text: &str) -> Option<usize> {
+        let mut parts: Option<Vec<&str>> = None;
+        let mut best: Option<usize> = None;
+        let ends = text
+            .match_indices('/')
+            .map(|(i, _)| i)
+            .chain(std::iter::once(text.len()));
+        for end in ends {
+            let Some(bucket) = self.globs.get(&text[..end]) else {
+                continue;
+            };
+            let parts = parts.get_or_insert_with(|| text.split('/').collect());
+            for (glob, index) in bucket {
+                if best.is_none_or(|b| *index < b) && glob.matches(parts) {
+                    best = Some(*index);
+                }
+            }
+        }
+        best
     }
 
     /// The entry holding this exact-command marker, if any.

@@ -724,7 +724,24 @@ pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
 
 /// The guards of one family, in table order.
 pub(crate) fn guards_of(family: &str) -> impl Iterator<Item = &'static Guard> {
-    GUARDS
+    BY_FAMILY
+        .get(family)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
         .iter()
-        .filter(move |g| g.id.split_once('.').is_some_and(|(f, _)| f == family))
+        .copied()
 }
+
+/// [`GUARDS`] grouped by family once, so a check does not scan the table.
+static BY_FAMILY: std::sync::LazyLock<
+    std::collections::HashMap<&'static str, Vec<&'static Guard>>,
+> = std::sync::LazyLock::new(|| {
+    let mut map: std::collections::HashMap<&'static str, Vec<&'static Guard>> =
+        std::collections::HashMap::new();
+    for guard in GUARDS {
+        if let Some((family, _)) = guard.id.split_once('.') {
+            map.entry(family).or_default().push(guard);
+        }
+    }
+    map
+});
