@@ -5,19 +5,8 @@
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use approvals_tests::{TestHome, output};
+use approvals_tests::{TestHome, output, real_path};
 use serde_json::{Value, json};
-
-fn real(name: &str) -> String {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .unwrap_or_else(|| panic!("{name} must be installed"))
-        .to_string_lossy()
-        .into_owned()
-}
 
 /// Asks on a miss; `echo` is allowlisted, `printf` is not.
 fn policy(ask: &str, ask_fallback: &str, approver_command: Option<&str>) -> Value {
@@ -28,7 +17,7 @@ fn policy(ask: &str, ask_fallback: &str, approver_command: Option<&str>) -> Valu
     json!({
         "version": 1,
         "defaults": defaults,
-        "agents": {"main": {"allowlist": [{"pattern": real("echo")}]}}
+        "agents": {"main": {"allowlist": [{"pattern": real_path("echo")}]}}
     })
 }
 
@@ -111,7 +100,7 @@ fn a_hook_reads_the_escaped_approval_on_stdin() {
     assert_eq!(lines.len(), 2, "{text}");
     let plain = &lines[0]["display"];
     assert_eq!(plain["argv"], json!(["printf", "plain"]));
-    assert_eq!(plain["segments"][0]["realPath"], real("printf"));
+    assert_eq!(plain["segments"][0]["realPath"], real_path("printf"));
     assert_eq!(plain["agentId"], "main");
     assert_eq!(plain["security"], "allowlist");
     assert_eq!(

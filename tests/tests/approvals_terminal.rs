@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use approvals_tests::{TestHome, bin, output};
+use approvals_tests::{TestHome, bin, output, real_path};
 use serde_json::{Value, json};
 
 /// How long the screen may take to show what a test waits for.
@@ -16,17 +16,6 @@ const SCREEN_WAIT: Duration = Duration::from_secs(20);
 
 /// The line the prompt shows once keys answer.
 const KEYS_LINE: &str = "[o] allow once";
-
-fn real(name: &str) -> String {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .unwrap_or_else(|| panic!("{name} must be installed"))
-        .to_string_lossy()
-        .into_owned()
-}
 
 fn tmux_available() -> bool {
     let found = Command::new("tmux")
@@ -143,7 +132,7 @@ fn asking_policy(home: &TestHome) {
     home.write_approvals(&json!({
         "version": 1,
         "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
-        "agents": {"main": {"allowlist": [{"pattern": real("true")}]}}
+        "agents": {"main": {"allowlist": [{"pattern": real_path("true")}]}}
     }));
 }
 
@@ -259,7 +248,7 @@ fn allow_always_persists_the_real_path_and_git_runs_unasked_afterwards() {
     let home = TestHome::new();
     asking_policy(&home);
     let screen = Screen::start(&home);
-    let git = real("git");
+    let git = real_path("git");
     assert_eq!(explain_decision(&home, &["git", "log"]), "ask");
     let (code, _, stderr) = ask_and_press(&home, &screen, &["git", "status"], "git status", "a");
     // Outside a repository git exits 128: it ran, which is what counts.
@@ -290,7 +279,7 @@ fn allow_always_of_a_shell_script_allows_that_script_only() {
     assert!(!stderr.contains("SYSTEM_RUN_DENIED"), "{stderr}");
     let saved = patterns(&home);
     assert!(
-        !saved.contains(&real("bash")),
+        !saved.contains(&real_path("bash")),
         "a shell must never be allowlisted by path: {saved:?}"
     );
     assert_eq!(

@@ -20,7 +20,6 @@ use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 use serde::Serialize;
 
-use super::DEFAULT_AGENT;
 use super::approver::{Answer, Approvals, AskFuture};
 use crate::broker::{ApprovalDisplay, Broker, DisplaySegment, Outcome};
 
@@ -88,12 +87,7 @@ pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> Appro
     let escape_all =
         |items: &[String]| -> Vec<String> { items.iter().map(|s| escape_for_display(s)).collect() };
     let escape_opt = |item: &Option<String>| item.as_deref().map(escape_for_display);
-    let agent = request
-        .agent_id
-        .as_deref()
-        .map(str::trim)
-        .filter(|id| !id.is_empty())
-        .unwrap_or(DEFAULT_AGENT);
+    let agent = super::agent_named(request);
     let segments = evaluation
         .analysis
         .segments

@@ -490,14 +490,19 @@ impl ExecHost {
     }
 }
 
-/// The agent named by the request, or `main`; refuses ids no policy file could hold.
-fn agent_of(request: &ExecRequest) -> Result<String, ErrorBody> {
-    let agent = request
+/// The agent a request names (trimmed), or `main` when it names none.
+pub(crate) fn agent_named(request: &ExecRequest) -> &str {
+    request
         .agent_id
         .as_deref()
         .map(str::trim)
         .filter(|id| !id.is_empty())
-        .unwrap_or(DEFAULT_AGENT);
+        .unwrap_or(DEFAULT_AGENT)
+}
+
+/// The agent named by the request, or `main`; refuses ids no policy file could hold.
+fn agent_of(request: &ExecRequest) -> Result<String, ErrorBody> {
+    let agent = agent_named(request);
     if agent.len() > MAX_AGENT_ID_LEN || agent.chars().any(char::is_control) {
         return Err(ErrorBody::new(
             ErrorCode::InvalidRequest,

@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use approvals_ipc::approvals::{ApprovalsError, ApprovalsStore, expand_tilde};
+use approvals_ipc::approvals::{ApprovalsError, ApprovalsStore, socket_path};
 use approvals_ipc::ipc::{self, ServerConfig};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
@@ -92,16 +92,14 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     let token = socket_config
         .token
         .ok_or_else(|| ServeError::NoToken(options.approvals_path.clone()))?;
-    let socket_path = match (&options.socket, &socket_config.path) {
-        (Some(path), _) => path.clone(),
-        (None, Some(path)) => {
-            let home = std::env::home_dir();
-            expand_tilde(path.as_ref(), home.as_deref())
-                .ok_or_else(|| ServeError::NoHome(path.clone()))?
-        }
-        (None, None) => options
-            .approvals_path
-            .with_file_name(approvals_ipc::approvals::SOCKET_FILE_NAME),
+    let socket_path = match &options.socket {
+        Some(path) => path.clone(),
+        None => socket_path(
+            socket_config.path.as_deref(),
+            &options.approvals_path,
+            std::env::home_dir().as_deref(),
+        )
+        .ok_or_else(|| ServeError::NoHome(socket_config.path.clone().unwrap_or_default()))?,
     };
 
     let (listener, bound) = socket::bind(&socket_path)?;
