@@ -465,3 +465,45 @@ async fn the_legacy_prompt_frame_is_allowed_only_by_the_policy_and_the_right_tok
         );
     }
 }
+
+/// OpenClaw's node host (reference/openclaw.md sections 8.2 and 13) sends its
+/// `exec` line at once with a 16-byte nonce of its own, never reads the
+/// challenge, half-closes its side, and ignores every line that is not an
+/// `exec-res`. The real bridge must answer it after the client's end of file.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_openclaw_client_byte_for_byte_is_served_after_it_half_closes() {
+    let home = TestHome::new();
+    allow_true(&home);
+    let bridge = Bridge::start(&home, &[]);
+    let stream = UnixStream::connect(&bridge.socket).await.expect("connect");
+    let (reader, mut writer) = stream.into_split();
+    // 16 random bytes as 32 lowercase hex characters, as OpenClaw makes them.
+    let nonce: String = client_nonce().chars().take(32).collect();
+    let ts = auth::wall_clock_ms();
+    let request_json = r#"{"command":["/usr/bin/true"],"cwd":null,"timeoutMs":null}"#;
+    let line = format!(
+        "{{\"type\":\"exec\",\"id\":\"{}\",\"nonce\":\"{nonce}\",\"ts\":{ts},\"hmac\":\"{}\",\"requestJson\":{}}}\n",
+        "6d1b1b5e-0c1f-4d8a-9a51-3f7a6b2c9e10",
+        auth::sign(&bridge.token, &nonce, ts, request_json),
+        serde_json::to_string(request_json).expect("json string"),
+    );
+    writer.write_all(line.as_bytes()).await.expect("send");
+    writer.shutdown().await.expect("half-close");
+    let mut reader = BufReader::new(reader);
+    let reply = loop {
+        let mut next = String::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), reader.read_line(&mut next))
+            .await
+            .expect("the bridge answers within 10 s")
+            .expect("read");
+        assert_ne!(read, 0, "the bridge closed without an exec-res");
+        let frame: Value = serde_json::from_str(&next).expect("json line");
+        if frame["type"] == "exec-res" {
+            break frame;
+        }
+    };
+    assert_eq!(reply["id"], "6d1b1b5e-0c1f-4d8a-9a51-3f7a6b2c9e10");
+    assert_eq!(reply["ok"], true, "{reply}");
+    assert_eq!(reply["payload"]["exitCode"], 0, "{reply}");
+    assert_eq!(reply["payload"]["success"], true, "{reply}");
+}
