@@ -55,9 +55,9 @@ impl Handler for ApprovalsHandler {
                 let full = pending.remove(at);
                 Ok(json!({"id": full, "decision": decision, "approver": approver}))
             }
-            ControlRequest::Answer { .. } => {
-                Err(ErrorBody::new(ErrorCode::InvalidRequest, "no chat"))
-            }
+            ControlRequest::Answer { .. } | ControlRequest::CancelAgent { .. } => Err(
+                ErrorBody::new(ErrorCode::InvalidRequest, "not in this test"),
+            ),
         }
     }
 }

@@ -265,3 +265,49 @@ fn usage_errors_exit_2_and_help_has_examples() {
     let help = output(&mut approvals(&home, &["--help"]));
     assert!(text(&help.stdout).contains("ui-bridge approvals resolve 0199a3f2 once"));
 }
+
+#[test]
+fn cancelling_an_agent_denies_all_its_pending_approvals_and_only_its() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let main_a = run_id(&home);
+    let main_b = run_id(&home);
+    let other = home
+        .command("node-host")
+        .args([
+            "run",
+            "--exec-host",
+            "bridge",
+            "--agent",
+            "other",
+            "--",
+            "id",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start node-host");
+    wait_pending(&home, 3);
+    let out = output(&mut approvals(
+        &home,
+        &["cancel-agent", "main", "--reason", "session ended"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("cancelled 2"),
+        "{}",
+        text(&out.stdout)
+    );
+    for node in [main_a, main_b] {
+        let ran = finish(node);
+        assert_eq!(ran.status.code(), Some(126), "{}", text(&ran.stderr));
+        assert!(ran.stdout.is_empty(), "nothing ran");
+    }
+    // The other agent's approval is still pending; answer it.
+    let left = wait_pending(&home, 1);
+    let out = output(&mut approvals(&home, &["resolve", &left[0], "once"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ran = finish(other);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+}

@@ -83,6 +83,7 @@ pub enum Command {
     ///   ui-bridge approvals resolve 0199a3f2-7c1e deny --approver alice
     ///   ui-bridge approvals answer '/approve 0199a3f2 always'
     ///   ui-bridge approvals answer 'approve:0199a3f2:deny'
+    ///   ui-bridge approvals cancel-agent main --reason 'session ended'
     #[command(verbatim_doc_comment)]
     Approvals(ApprovalsArgs),
 }
@@ -148,6 +149,14 @@ pub enum ApprovalsCommand {
         #[arg(long, value_name = "NAME")]
         approver: Option<String>,
     },
+    /// Deny every pending approval of one agent (the agent went away).
+    CancelAgent {
+        /// The agent id (e.g. main).
+        agent: String,
+        /// Why, shown to approvers [default: the agent went away]
+        #[arg(long, value_name = "TEXT", default_value = "")]
+        reason: String,
+    },
     /// Answer with chat text: `/approve ID DECISION`, `/deny ID`, or button
     /// data `approve:ID:once|always|deny`.
     Answer {
@@ -194,6 +203,10 @@ impl ApprovalsArgs {
             } => ControlRequest::Answer {
                 text: text.clone(),
                 approver: approver(name),
+            },
+            ApprovalsCommand::CancelAgent { agent, reason } => ControlRequest::CancelAgent {
+                agent: agent.clone(),
+                reason: reason.clone(),
             },
         }
     }

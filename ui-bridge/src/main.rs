@@ -73,6 +73,13 @@ fn approvals(args: &ApprovalsArgs) -> anyhow::Result<()> {
         ApprovalsCommand::Resolve { .. } | ApprovalsCommand::Answer { .. } => {
             ui_bridge::control::table::render_resolved(&payload)
         }
+        ApprovalsCommand::CancelAgent { .. } => format!(
+            "cancelled {} pending approval(s) of agent {}\n",
+            payload["cancelled"],
+            approvals_ipc::policy::unicode::escape_for_display(
+                payload["agent"].as_str().unwrap_or("")
+            )
+        ),
     };
     print!("{out}");
     Ok(())

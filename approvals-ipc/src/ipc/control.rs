@@ -46,6 +46,14 @@ pub enum ControlRequest {
         /// Who answers, recorded as `control:<approver>`.
         approver: String,
     },
+    /// Cancels (denies) every pending approval of one agent: the agent went
+    /// away, so nobody should approve what it asked.
+    CancelAgent {
+        /// The agent id.
+        agent: String,
+        /// Why, shown to approvers and recorded.
+        reason: String,
+    },
 }
 
 impl ControlRequest {
@@ -55,6 +63,7 @@ impl ControlRequest {
             ControlRequest::List {} => "list",
             ControlRequest::Resolve { .. } => "resolve",
             ControlRequest::Answer { .. } => "answer",
+            ControlRequest::CancelAgent { .. } => "cancel-agent",
         }
     }
 }

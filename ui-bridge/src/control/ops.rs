@@ -61,6 +61,15 @@ pub fn apply(broker: &Broker, request: ControlRequest) -> Result<Value, ErrorBod
             } = parsed.map_err(chat_refusal)?;
             resolve(broker, &id_prefix, decision, &approver)
         }
+        ControlRequest::CancelAgent { agent, reason } => {
+            let reason = if reason.trim().is_empty() {
+                "the agent went away".to_owned()
+            } else {
+                reason
+            };
+            let cancelled = broker.cancel_agent(agent.trim(), &reason);
+            Ok(json!({"agent": agent.trim(), "cancelled": cancelled}))
+        }
     }
 }
 
