@@ -311,3 +311,33 @@ fn cancelling_an_agent_denies_all_its_pending_approvals_and_only_its() {
     let ran = finish(other);
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
 }
+
+#[test]
+fn with_approvers_listed_only_they_may_answer() {
+    let home = TestHome::new();
+    let _bridge = Bridge::start(&home);
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+    file["defaults"]["approvers"] = json!(["alice"]);
+    home.write_approvals(&file);
+    let node = run_id(&home);
+    let ids = wait_pending(&home, 1);
+    let out = output(&mut approvals(
+        &home,
+        &["resolve", &ids[0], "once", "--approver", "mallory"],
+    ));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("not one of the approvers"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(wait_pending(&home, 1), ids, "still pending");
+    let out = output(&mut approvals(
+        &home,
+        &["resolve", &ids[0], "once", "--approver", "alice"],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let ran = finish(node);
+    assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
+}

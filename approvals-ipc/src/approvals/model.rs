@@ -181,6 +181,11 @@ pub struct PolicyLayer {
     /// A program that answers approvals on stdout (extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approver_command: Option<String>,
+    /// The identities whose answers count when an integration reports one
+    /// (chat user ids, `ui-bridge approvals --approver NAME`); an empty list
+    /// accepts nobody (extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approvers: Option<Vec<String>>,
     /// Fields we do not know, kept for the next save.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

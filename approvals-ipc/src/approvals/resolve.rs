@@ -89,6 +89,8 @@ pub struct ResolvedPolicy {
     pub approval_timeout_ms: u64,
     /// A program that answers approvals, if configured.
     pub approver_command: Option<String>,
+    /// Approver identities whose answers count (`None`: anyone).
+    pub approvers: Option<Vec<String>>,
     /// Where security, ask and askFallback came from.
     pub sources: PolicySources,
 }
@@ -192,6 +194,7 @@ impl ApprovalsFile {
             approval_timeout_ms: most_specific(&layers, |l| l.approval_timeout_ms)
                 .unwrap_or(BUILTIN_APPROVAL_TIMEOUT_MS),
             approver_command: most_specific(&layers, |l| l.approver_command.clone()),
+            approvers: most_specific(&layers, |l| l.approvers.clone()),
             sources: PolicySources {
                 security: source_name(security_source),
                 ask: source_name(ask_source),

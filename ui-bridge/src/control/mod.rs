@@ -17,4 +17,4 @@ pub mod ops;
 pub mod table;
 
 pub use client::{ControlError, ControlTarget, send};
-pub use ops::{APPROVER_PREFIX, MAX_APPROVER_LEN, apply};
+pub use ops::{APPROVER_PREFIX, MAX_APPROVER_LEN, apply, apply_as};

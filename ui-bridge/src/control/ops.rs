@@ -28,8 +28,33 @@ pub const APPROVER_PREFIX: &str = "control:";
 /// Longest approver name accepted, in characters; a name is a label, not a message.
 pub const MAX_APPROVER_LEN: usize = 64;
 
-/// Applies one control request to `broker`; `Err` is the wire error.
+/// Applies one control request to `broker` with no approver identities
+/// configured (anyone may answer); `Err` is the wire error.
 pub fn apply(broker: &Broker, request: ControlRequest) -> Result<Value, ErrorBody> {
+    apply_as(broker, request, None)
+}
+
+/// Applies one control request, accepting answers only from `identities`
+/// when the policy lists them (`defaults.approvers`; an empty list accepts
+/// nobody: openclaw.md section 10, class 26).
+pub fn apply_as(
+    broker: &Broker,
+    request: ControlRequest,
+    identities: Option<&[String]>,
+) -> Result<Value, ErrorBody> {
+    let check = |approver: &str| -> Result<(), ErrorBody> {
+        match identities {
+            Some(list) if !list.iter().any(|a| a == approver) => Err(ErrorBody::new(
+                ErrorCode::Unauthorized,
+                format!(
+                    "{} is not one of the approvers listed in defaults.approvers",
+                    escape_for_display(approver)
+                ),
+            )
+            .with_reason("not-an-approver")),
+            _ => Ok(()),
+        }
+    };
     match request {
         ControlRequest::List {} => serde_json::to_value(broker.list()).map_err(|error| {
             tracing::error!(%error, "cannot serialize pending approvals");
@@ -40,15 +65,17 @@ pub fn apply(broker: &Broker, request: ControlRequest) -> Result<Value, ErrorBod
             decision,
             approver,
         } => {
+            check(&approver)?;
             let approver = approver_label(&approver)?;
             resolve(broker, &id, decision, &approver)
         }
         ControlRequest::Answer { text, approver } => {
-            let approver = approver_label(&approver)?;
+            check(&approver)?;
+            let label = approver_label(&approver)?;
             let ctx = ChatContext {
                 bot_username: None,
-                approvers: None,
-                sender: None,
+                approvers: identities,
+                sender: Some(&approver),
             };
             let parsed = if text.trim_start().starts_with("approve:") {
                 chat::parse_callback(text.trim(), &ctx)
@@ -59,7 +86,7 @@ pub fn apply(broker: &Broker, request: ControlRequest) -> Result<Value, ErrorBod
                 id_prefix,
                 decision,
             } = parsed.map_err(chat_refusal)?;
-            resolve(broker, &id_prefix, decision, &approver)
+            resolve(broker, &id_prefix, decision, &label)
         }
         ControlRequest::CancelAgent { agent, reason } => {
             let reason = if reason.trim().is_empty() {

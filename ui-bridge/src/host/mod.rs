@@ -280,6 +280,24 @@ impl ExecHost {
         Ok(payload)
     }
 
+    /// The approver identities the policy accepts answers from
+    /// (`defaults.approvers`); `None` accepts anyone. An unusable file is an
+    /// error: no answer counts until it is fixed.
+    pub fn approver_identities(&self) -> Result<Option<Vec<String>>, ErrorBody> {
+        let version = self.policies.current().map_err(|Unusable(error)| {
+            ErrorBody::new(
+                ErrorCode::Unavailable,
+                format!("approvals file unusable: {error}"),
+            )
+            .with_reason("approvals-file-unusable")
+        })?;
+        Ok(version
+            .file
+            .defaults
+            .as_ref()
+            .and_then(|defaults| defaults.approvers.clone()))
+    }
+
     /// Waits until every audit record of this host is on disk: for hosts
     /// that exit right after a request (`node-host run`).
     pub async fn flush_audit(&self) {

@@ -118,6 +118,7 @@ impl Handler for BridgeHandler {
             )
             .with_reason("shutting-down"));
         }
-        crate::control::apply(&self.broker, request)
+        let identities = self.host.approver_identities()?;
+        crate::control::apply_as(&self.broker, request, identities.as_deref())
     }
 }

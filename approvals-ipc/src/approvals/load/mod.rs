@@ -293,6 +293,7 @@ fn fill_unset(target: &mut PolicyLayer, source: PolicyLayer) {
         allow_always_scope,
         approval_timeout_ms,
         approver_command,
+        approvers,
         extra,
     } = source;
     target.security = target.security.or(security);
@@ -310,6 +311,7 @@ fn fill_unset(target: &mut PolicyLayer, source: PolicyLayer) {
     target.allow_always_scope = target.allow_always_scope.or(allow_always_scope);
     target.approval_timeout_ms = target.approval_timeout_ms.or(approval_timeout_ms);
     target.approver_command = target.approver_command.take().or(approver_command);
+    target.approvers = target.approvers.take().or(approvers);
     for (key, value) in extra {
         target.extra.entry(key).or_insert(value);
     }

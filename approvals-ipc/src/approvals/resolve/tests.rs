@@ -122,6 +122,7 @@ fn builtins_apply_to_an_empty_file() {
             allow_always_scope: AllowAlwaysScope::Executable,
             approval_timeout_ms: 120_000,
             approver_command: None,
+            approvers: None,
             sources: PolicySources {
                 security: "built-in".into(),
                 ask: "built-in".into(),

@@ -237,3 +237,39 @@ fn every_resolve_error_has_its_own_wire_reason() {
         assert_eq!(body.message, error.to_string());
     }
 }
+
+#[tokio::test]
+async fn only_configured_approver_identities_may_answer() {
+    let broker = Broker::new();
+    let pending = broker.submit(display("id", &once_only()), LONG);
+    let listed = vec!["alice".to_owned()];
+    for request in [
+        resolve(&pending.id, Decision::AllowOnce, "mallory"),
+        ControlRequest::Answer {
+            text: format!("/approve {} once", pending.id),
+            approver: "mallory".into(),
+        },
+    ] {
+        let error = apply_as(&broker, request, Some(&listed)).unwrap_err();
+        assert_eq!(error.code, ErrorCode::Unauthorized, "{error:?}");
+    }
+    // An empty list accepts nobody (openclaw.md section 10, class 26).
+    let error = apply_as(
+        &broker,
+        resolve(&pending.id, Decision::AllowOnce, "alice"),
+        Some(&[]),
+    )
+    .unwrap_err();
+    assert_eq!(error.code, ErrorCode::Unauthorized);
+    assert_eq!(broker.list().len(), 1, "nothing was answered");
+    apply_as(
+        &broker,
+        answer(&format!("/approve {} once", pending.id)),
+        Some(&listed),
+    )
+    .unwrap();
+    assert_eq!(
+        decided(pending).await,
+        (Decision::AllowOnce, "control:alice".to_owned())
+    );
+}
