@@ -467,3 +467,42 @@ fn missing_file_means_built_in_deny() {
         "explain never creates the file"
     );
 }
+
+#[test]
+fn a_shell_or_safe_bin_under_another_name_is_not_trusted() {
+    let home = TestHome::new();
+    // Trust everything in the system bin directory, as a broad policy might.
+    let bin_dir = std::path::Path::new(&real_path("ls"))
+        .parent()
+        .expect("a directory")
+        .to_string_lossy()
+        .into_owned();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": [{"pattern": format!("{bin_dir}/*")}]}}
+    }));
+    // `bash -c` is unwrapped and its script analysed; a link named `x` to
+    // bash would skip that and match the broad glob.
+    let (d, v) = decision_of(&home, &argv(&["bash", "-c", "echo \"$(id)\""]));
+    assert_eq!(d, "ask", "{v:#}");
+    std::os::unix::fs::symlink(real_path("bash"), home.path().join("x")).expect("symlink");
+    let (d, v) = decision_of(&home, &argv(&["./x", "-c", "echo \"$(id)\""]));
+    assert_eq!(d, "ask", "a disguised shell must not be allowed: {v:#}");
+    assert_eq!(v["analysis"]["ok"], false, "{v:#}");
+    let link = home.path().join("e");
+    std::os::unix::fs::symlink(real_path("env"), &link).expect("symlink");
+    let (d, v) = decision_of(&home, &argv(&["./e", "sh", "-c", "id"]));
+    assert_eq!(d, "ask", "a disguised wrapper must not be allowed: {v:#}");
+
+    // A link named like a safe bin is judged by what it runs.
+    let strict = TestHome::new();
+    strict.write_approvals(&policy("allowlist", "on-miss"));
+    let mut p = policy("allowlist", "on-miss");
+    p["agents"]["main"]["allowlist"] = json!([]);
+    strict.write_approvals(&p);
+    std::os::unix::fs::symlink(real_path("cat"), strict.path().join("head")).expect("symlink");
+    let (d, v) = decision_of(&strict, &argv(&["./head", "-n", "/etc/shadow"]));
+    assert_eq!(d, "ask", "cat behind a head link is not a safe bin: {v:#}");
+    assert_eq!(v["analysis"]["segments"][0]["satisfiedBy"], Value::Null);
+}

@@ -272,6 +272,20 @@ fn plan_command(
         return Err(format!("the shell builtin `{word}` is not auto-allowed"));
     }
     let resolution = compiled.resolver.resolve(word, cwd);
+    if let Some(real_name) = resolution
+        .real
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        && (wrappers::is_shell(real_name) || wrappers::is_wrapper(real_name))
+        && real_name != wrappers::basename(word)
+    {
+        // A shell or wrapper under another name (a link an agent made)
+        // would skip the unwrapping its own name gets.
+        return Err(format!(
+            "{word} is really {real_name}, a shell or wrapper; call it by its own name"
+        ));
+    }
     let exec = PlannedExec {
         // The real path: what was matched is what runs, whatever happens to
         // links later.

@@ -233,12 +233,16 @@ fn decide(
             match &segment.resolution.real {
                 None => persistable = false,
                 Some(real) => {
-                    let name = program_name(segment);
-                    if !report.guards.is_empty()
-                        || wrappers::is_shell(name)
-                        || wrappers::is_wrapper(name)
-                        || is_interpreter(name)
-                    {
+                    let names = [
+                        program_name(segment),
+                        real.file_name().and_then(|n| n.to_str()).unwrap_or(""),
+                    ];
+                    let runs_code = names.iter().any(|name| {
+                        wrappers::is_shell(name)
+                            || wrappers::is_wrapper(name)
+                            || is_interpreter(name)
+                    });
+                    if !report.guards.is_empty() || runs_code {
                         needs_marker = true;
                     } else {
                         let pattern = real.to_string_lossy().into_owned();
@@ -369,11 +373,18 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
     };
     let entry = compiled.allow.match_path(real);
     let name = program_name(segment);
+    // What actually runs is the real path: a safe bin is judged by the name
+    // of the file that runs, so `./head` linked to `cat` is not `head`.
+    let real_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
     let mut satisfied_by = None;
     let mut miss = None;
     if entry.is_some() || by_marker {
         satisfied_by = Some(SatisfiedBy::Allowlist);
-    } else if let Some(profile) = compiled.safe_bins.get(name) {
+    } else if let Some(profile) = compiled
+        .safe_bins
+        .get(real_name)
+        .filter(|_| real_name == name)
+    {
         let trusted = real
             .parent()
             .is_some_and(|dir| compiled.trusted_dirs.iter().any(|t| t == dir));

@@ -197,3 +197,21 @@ fn a_plan_runs_the_resolved_target_without_wrappers() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn allow_always_never_persists_an_interpreter_behind_another_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(real("perl"), dir.path().join("tool")).unwrap();
+    let c = policy(&[], "executable");
+    let argv: Vec<String> = ["./tool", "-e", "1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let e = c.evaluate(&argv, dir.path());
+    assert_eq!(e.persist_patterns.len(), 1, "{:?}", e.persist_patterns);
+    assert!(
+        e.persist_patterns[0].starts_with("=command:"),
+        "{:?}",
+        e.persist_patterns
+    );
+}
