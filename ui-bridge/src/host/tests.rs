@@ -550,3 +550,27 @@ fn an_unopenable_audit_log_refuses_every_run() {
         .unwrap_err();
     assert_eq!(error.reason.as_deref(), Some("audit-write-failed"));
 }
+
+#[tokio::test]
+async fn the_working_directory_is_resolved_once_so_a_retargeted_link_changes_nothing() {
+    let fixture = Fixture::new(&policy("allowlist", "off", "deny", &[&real("pwd")]));
+    let real_dir = fixture.dir.path().join("real");
+    std::fs::create_dir(&real_dir).unwrap();
+    let link = fixture.dir.path().join("link");
+    std::os::unix::fs::symlink(&real_dir, &link).unwrap();
+    let request = ExecRequest {
+        cwd: Some(link.to_string_lossy().into_owned()),
+        ..request(&["pwd", "-P"])
+    };
+    let validated = validate(&request, None).unwrap();
+    assert_eq!(validated.cwd, std::fs::canonicalize(&real_dir).unwrap());
+    let payload = fixture
+        .host()
+        .handle(request, CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        payload.stdout.trim(),
+        std::fs::canonicalize(&real_dir).unwrap().to_string_lossy()
+    );
+}

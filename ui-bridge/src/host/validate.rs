@@ -59,9 +59,9 @@ pub fn validate(request: &ExecRequest, home: Option<&Path>) -> Result<Validated,
     })
 }
 
-/// The requested working directory, or home; it must exist now, be a
-/// directory and be absolute (a relative one would depend on where the
-/// bridge happened to start).
+/// The requested working directory, or home, with every link resolved; it
+/// must exist now, be a directory and be absolute (a relative one would
+/// depend on where the bridge happened to start).
 fn working_dir(requested: Option<&str>, home: Option<&Path>) -> Result<PathBuf, ErrorBody> {
     let unavailable = |message: String| {
         Err(ErrorBody::new(ErrorCode::Unavailable, message).with_reason("cwd-unavailable"))
@@ -84,7 +84,15 @@ fn working_dir(requested: Option<&str>, home: Option<&Path>) -> Result<PathBuf, 
         ));
     }
     match std::fs::metadata(&cwd) {
-        Ok(meta) if meta.is_dir() => Ok(cwd),
+        // The real directory is what is checked, shown and used, so a link
+        // retargeted after the check (or during an approval) changes
+        // nothing (openclaw.md section 10, class 13).
+        Ok(meta) if meta.is_dir() => std::fs::canonicalize(&cwd).or_else(|error| {
+            unavailable(format!(
+                "SYSTEM_RUN_DENIED: working directory {} is unavailable: {error}",
+                cwd.display()
+            ))
+        }),
         Ok(_) => unavailable(format!(
             "SYSTEM_RUN_DENIED: working directory {} is not a directory",
             cwd.display()
