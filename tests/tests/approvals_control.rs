@@ -7,46 +7,20 @@
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use approvals_tests::{TestHome, output};
+use approvals_tests::{Bridge, TestHome, output};
 use serde_json::{Value, json};
 
-/// A running `ui-bridge serve` whose policy asks about `id`; killed when dropped.
-struct Bridge {
-    child: Child,
-}
-
-impl Bridge {
-    fn start(home: &TestHome) -> Self {
-        let child = home
-            .command("ui-bridge")
-            .args(["serve", "--approval-timeout-ms", "20000"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ui-bridge");
-        let socket = home.state_dir().join("exec-approvals.sock");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
-            assert!(Instant::now() < deadline, "ui-bridge did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // The bridge created the file; ask about everything, keeping its token.
-        let mut file: Value =
-            serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
-        file["defaults"] =
-            json!({"security": "allowlist", "ask": "on-miss", "askFallback": "deny"});
-        file["agents"] = json!({"main": {"allowlist": []}});
-        home.write_approvals(&file);
-        Bridge { child }
-    }
-}
-
-impl Drop for Bridge {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A running `ui-bridge serve` whose policy asks about everything (an
+/// answer has 20 s); killed when dropped.
+fn start_bridge(home: &TestHome) -> Bridge {
+    let bridge = Bridge::start(home, &["--approval-timeout-ms", "20000"]);
+    // The bridge created the file; ask about everything, keeping its token.
+    let mut file: Value =
+        serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+    file["defaults"] = json!({"security": "allowlist", "ask": "on-miss", "askFallback": "deny"});
+    file["agents"] = json!({"main": {"allowlist": []}});
+    home.write_approvals(&file);
+    bridge
 }
 
 /// `node-host run --exec-host bridge -- id`, waiting for an answer.
@@ -109,7 +83,7 @@ fn finish(child: Child) -> Output {
 #[test]
 fn resolving_with_a_four_character_prefix_runs_the_command() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let node = run_id(&home);
     let id = wait_pending(&home, 1).remove(0);
     let table = output(&mut approvals(&home, &["list"]));
@@ -133,7 +107,7 @@ fn resolving_with_a_four_character_prefix_runs_the_command() {
 #[test]
 fn resolving_deny_refuses_the_command_with_126() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let node = run_id(&home);
     let ids = wait_pending(&home, 1);
     let out = output(&mut approvals(
@@ -149,7 +123,7 @@ fn resolving_deny_refuses_the_command_with_126() {
 #[test]
 fn two_approvers_answering_at_once_exactly_one_wins() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let node = run_id(&home);
     let ids = wait_pending(&home, 1);
     let approve = format!("/approve {} once", ids[0]);
@@ -184,7 +158,7 @@ fn two_approvers_answering_at_once_exactly_one_wins() {
 #[test]
 fn ambiguous_and_short_prefixes_are_refused_with_the_candidates() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let nodes = [run_id(&home), run_id(&home)];
     let ids = wait_pending(&home, 2);
     // UUIDv7 ids made moments apart share their first characters.
@@ -213,7 +187,7 @@ fn ambiguous_and_short_prefixes_are_refused_with_the_candidates() {
 #[test]
 fn chat_text_for_another_bot_is_refused_and_ours_is_applied() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let node = run_id(&home);
     let ids = wait_pending(&home, 1);
     let other = format!("/approve@otherbot {} once", ids[0]);
@@ -234,7 +208,7 @@ fn chat_text_for_another_bot_is_refused_and_ours_is_applied() {
 #[test]
 fn without_a_running_bridge_every_subcommand_fails_clearly_with_1() {
     let home = TestHome::new();
-    let bridge = Bridge::start(&home);
+    let bridge = start_bridge(&home);
     drop(bridge);
     for args in [
         &["list"][..],
@@ -269,7 +243,7 @@ fn usage_errors_exit_2_and_help_has_examples() {
 #[test]
 fn cancelling_an_agent_denies_all_its_pending_approvals_and_only_its() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let main_a = run_id(&home);
     let main_b = run_id(&home);
     let other = home
@@ -315,7 +289,7 @@ fn cancelling_an_agent_denies_all_its_pending_approvals_and_only_its() {
 #[test]
 fn with_approvers_listed_only_they_may_answer() {
     let home = TestHome::new();
-    let _bridge = Bridge::start(&home);
+    let _bridge = start_bridge(&home);
     let mut file: Value =
         serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
     file["defaults"]["approvers"] = json!(["alice"]);

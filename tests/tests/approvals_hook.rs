@@ -2,10 +2,10 @@
 //! --approver-command …` answering real `node-host run` requests, for every
 //! way a hook can answer, fail, hang, or lose its requester.
 
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use approvals_tests::{TestHome, output, real_path};
+use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
 
 /// Asks on a miss; `echo` is allowlisted, `printf` is not.
@@ -22,36 +22,14 @@ fn policy(ask: &str, ask_fallback: &str, approver_command: Option<&str>) -> Valu
 }
 
 /// A `ui-bridge serve` without a terminal, killed when dropped.
-struct Bridge {
-    child: Child,
-}
-
-impl Bridge {
-    fn start(home: &TestHome, args: &[&str]) -> Self {
-        let child = home
-            .command("ui-bridge")
-            .arg("serve")
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ui-bridge");
-        let socket = home.state_dir().join("exec-approvals.sock");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
-            assert!(Instant::now() < deadline, "ui-bridge did not start");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Bridge { child }
+/// The real bridge with the broker's own 120 s timeout unless a test sets
+/// one: hooks, not the harness's short default, decide these approvals.
+fn start(home: &TestHome, args: &[&str]) -> Bridge {
+    let mut args = args.to_vec();
+    if !args.contains(&"--approval-timeout-ms") {
+        args.extend(["--approval-timeout-ms", "120000"]);
     }
-}
-
-impl Drop for Bridge {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    Bridge::start(home, &args)
 }
 
 fn run(home: &TestHome, args: &[&str]) -> (Option<i32>, String, String) {
@@ -73,7 +51,7 @@ fn bridge_with_hook(home: &TestHome, hook: &str, extra: &[&str]) -> Bridge {
     home.write_approvals(&policy("on-miss", "deny", None));
     let mut args = vec!["--approver-command", hook];
     args.extend_from_slice(extra);
-    Bridge::start(home, &args)
+    start(home, &args)
 }
 
 #[test]
@@ -144,7 +122,7 @@ fn a_hanging_hook_leaves_the_decision_to_the_ask_fallback() {
     // ask always on an allowlisted command, askFallback allowlist: it runs.
     let home = TestHome::new();
     home.write_approvals(&policy("always", "allowlist", None));
-    let _bridge = Bridge::start(
+    let _bridge = start(
         &home,
         &[
             "--approver-command",
@@ -164,12 +142,12 @@ fn a_hanging_hook_leaves_the_decision_to_the_ask_fallback() {
 fn the_policy_approver_command_is_used_and_the_flag_wins() {
     let home = TestHome::new();
     home.write_approvals(&policy("on-miss", "deny", Some("echo allow-once")));
-    let bridge = Bridge::start(&home, &[]);
+    let bridge = start(&home, &[]);
     let (code, stdout, _) = run(&home, &["--", "printf", "from-policy"]);
     assert_eq!((code, stdout.as_str()), (Some(0), "from-policy"));
     drop(bridge);
 
-    let _bridge = Bridge::start(&home, &["--approver-command", "echo deny"]);
+    let _bridge = start(&home, &["--approver-command", "echo deny"]);
     let (code, _, stderr) = run(&home, &["--", "printf", "x"]);
     assert_eq!(code, Some(126), "{stderr}");
     assert!(stderr.contains("user denied"), "{stderr}");

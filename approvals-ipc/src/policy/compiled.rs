@@ -146,6 +146,7 @@ fn compile_denylist(
     let mut path_reasons = Vec::new();
     let mut command_patterns = Vec::new();
     let mut command_reasons = Vec::new();
+    let mut invalid = false;
     for entry in &policy.denylist {
         let reason = entry.reason.clone();
         if let Some(p) = &entry.pattern {
@@ -153,34 +154,28 @@ fn compile_denylist(
             path_reasons.push(reason.clone().unwrap_or_else(|| format!("matches {p}")));
         }
         if let Some(c) = &entry.command_pattern {
-            match regex::Regex::new(c) {
-                Ok(_) => {
-                    command_patterns.push(c.clone());
-                    command_reasons.push(reason.unwrap_or_else(|| format!("matches /{c}/")));
-                }
-                Err(err) => warnings.push(format!(
+            if let Err(err) = regex::Regex::new(c) {
+                warnings.push(format!(
                     "denylist commandPattern {c:?} is not a valid regex ({err}); every command is refused until it is fixed"
-                )),
+                ));
+                invalid = true;
             }
+            command_patterns.push(c.clone());
+            command_reasons.push(reason.unwrap_or_else(|| format!("matches /{c}/")));
         }
-    }
-    let invalid_regex = policy
-        .denylist
-        .iter()
-        .filter_map(|e| e.command_pattern.as_ref())
-        .any(|c| regex::Regex::new(c).is_err());
-    if invalid_regex {
-        // Fail closed: a denylist we cannot compile denies everything.
-        command_patterns = vec![String::new()];
-        command_reasons = vec!["the denylist has an invalid commandPattern".to_owned()];
     }
     let (paths, w) = PathMatcher::compile(path_patterns, home, CASE_INSENSITIVE_PATHS);
     warnings.extend(w.into_iter().map(|w| w.replace("allowlist", "denylist")));
-    let commands = RegexSet::new(&command_patterns).unwrap_or_else(|_| {
-        // Unreachable in practice: every pattern compiled on its own above.
-        command_reasons = vec!["the denylist could not be compiled".to_owned()];
-        RegexSet::new([""]).unwrap_or_else(|_| RegexSet::empty())
-    });
+    // Fail closed: a denylist we cannot compile denies everything (the empty
+    // pattern matches any command text).
+    let commands = match RegexSet::new(&command_patterns) {
+        Ok(set) if !invalid => set,
+        _ => {
+            command_reasons = vec!["the denylist has an invalid commandPattern".to_owned()];
+            // Invariant: the empty pattern is a constant that always compiles.
+            RegexSet::new([""]).expect("the empty regex compiles")
+        }
+    };
     Denylist {
         paths,
         path_reasons,

@@ -215,3 +215,21 @@ fn allow_always_never_persists_an_interpreter_behind_another_name() {
         e.persist_patterns
     );
 }
+
+#[test]
+fn a_denylist_regex_that_does_not_compile_refuses_everything() {
+    let text = br#"{"version": 1, "defaults": {"security": "full", "ask": "off"}}"#;
+    let file = ApprovalsFile::parse(text, Path::new("test.json"))
+        .unwrap()
+        .file;
+    let mut policy = file.resolve(Some("main"));
+    // The loader refuses such a file; the compiler must fail closed anyway.
+    policy.denylist = vec![crate::approvals::DenylistEntry {
+        command_pattern: Some("(".to_owned()),
+        ..Default::default()
+    }];
+    let c = CompiledPolicy::compile(policy, &HostContext::default());
+    assert!(c.warnings().iter().any(|w| w.contains("not a valid regex")));
+    let e = eval(&c, &["ls"]);
+    assert_eq!(e.decision, Verdict::Deny, "{:?}", e.reason);
+}
