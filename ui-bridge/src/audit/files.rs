@@ -94,13 +94,14 @@ pub(crate) fn open_lock(lock_path: &Path) -> Result<File, AuditError> {
     Ok(file)
 }
 
-/// Whether `path` still names the file behind `file` (same device and
-/// inode); `false` when it was renamed away, removed or replaced.
-pub(crate) fn still_names(path: &Path, file: &File) -> Result<bool, AuditError> {
+/// The metadata of `file` when `path` still names it (same device and
+/// inode); `None` when it was renamed away, removed or replaced.
+pub(crate) fn still_names(path: &Path, file: &File) -> Result<Option<fs::Metadata>, AuditError> {
     let opened = file.metadata().map_err(AuditError::io("inspect", path))?;
     match fs::symlink_metadata(path) {
-        Ok(now) => Ok((now.dev(), now.ino()) == (opened.dev(), opened.ino())),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(false),
+        Ok(now) if (now.dev(), now.ino()) == (opened.dev(), opened.ino()) => Ok(Some(opened)),
+        Ok(_) => Ok(None),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(AuditError::io("inspect", path)(err)),
     }
 }

@@ -153,17 +153,19 @@ impl AuditLog {
         records: Vec<AuditRecord>,
         sync: bool,
     ) -> Result<Vec<AuditEntry>, AuditError> {
-        if !still_names(&self.path, log)? {
-            tracing::warn!(path = %self.path.display(), "audit log was moved or replaced; reopening it");
-            prepare_dir(&self.path)?;
-            *log = open_log_for_append(&self.path)?;
-            *head = None;
-        }
+        let len = match still_names(&self.path, log)? {
+            Some(meta) => meta.len(),
+            None => {
+                tracing::warn!(path = %self.path.display(), "audit log was moved or replaced; reopening it");
+                prepare_dir(&self.path)?;
+                *log = open_log_for_append(&self.path)?;
+                *head = None;
+                log.metadata()
+                    .map_err(AuditError::io("inspect", &self.path))?
+                    .len()
+            }
+        };
         let log = &*log;
-        let len = log
-            .metadata()
-            .map_err(AuditError::io("inspect", &self.path))?
-            .len();
         let mut bytes = Vec::new();
         let (mut prev, mut seq) = match head.take() {
             // Nobody appended since our last write: the head is still ours.

@@ -7,14 +7,10 @@
 //! pipe and never grows our memory. Upholds DESIGN.md invariant 8 (output
 //! beyond the cap is dropped, not buffered).
 
-use std::io::PipeReader;
-use std::os::fd::OwnedFd;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError};
 
 use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
-use tokio::task::JoinHandle;
 
 /// Size of one read from a capture pipe: small, because every running
 /// command holds two of these (256 concurrent runs × 2 × 64 KiB alone would
@@ -80,56 +76,20 @@ impl Capture {
     }
 }
 
-/// The two reader tasks of a plan.
-#[derive(Debug)]
-pub(super) struct Readers {
-    tasks: [JoinHandle<()>; 2],
-}
-
-impl Readers {
-    /// Starts one reader per capture pipe; each runs until every write end
-    /// is closed.
-    ///
-    /// # Panics
-    ///
-    /// Must be called inside a tokio runtime with IO enabled.
-    pub(super) fn start(
-        capture: &Arc<Capture>,
-        stdout: PipeReader,
-        stderr: PipeReader,
-    ) -> std::io::Result<Self> {
-        let stdout = pipe::Receiver::from_owned_fd(OwnedFd::from(stdout))?;
-        let stderr = pipe::Receiver::from_owned_fd(OwnedFd::from(stderr))?;
-        Ok(Self {
-            tasks: [
-                tokio::spawn(drain(stdout, Arc::clone(capture), Stream::Stdout)),
-                tokio::spawn(drain(stderr, Arc::clone(capture), Stream::Stderr)),
-            ],
-        })
-    }
-
-    /// Waits for both readers to reach end of file, at most `grace`; a
-    /// process that escaped its group and still holds a pipe open is not
-    /// waited for: its reader is aborted and later output is lost.
-    pub(super) async fn finish(self, grace: Duration) {
-        let [out, err] = self.tasks;
-        let (out_abort, err_abort) = (out.abort_handle(), err.abort_handle());
-        let joined = async {
-            let _ = out.await;
-            let _ = err.await;
-        };
-        if tokio::time::timeout(grace, joined).await.is_err() {
-            tracing::warn!(
-                "a process outside the plan's groups holds an output pipe; stopped reading"
-            );
-            out_abort.abort();
-            err_abort.abort();
-        }
-    }
+/// Reads both capture pipes to end of file, concurrently, into `capture`.
+///
+/// It runs inside the task that waits for the plan, not in tasks of its
+/// own: the child's exit and the pipes' end of file then wake one task once,
+/// instead of handing the result across worker threads.
+pub(super) async fn drain_both(capture: &Capture, stdout: pipe::Receiver, stderr: pipe::Receiver) {
+    tokio::join!(
+        drain(stdout, capture, Stream::Stdout),
+        drain(stderr, capture, Stream::Stderr)
+    );
 }
 
 /// Reads one pipe to end of file into the capture.
-async fn drain(mut pipe: pipe::Receiver, capture: Arc<Capture>, stream: Stream) {
+async fn drain(mut pipe: pipe::Receiver, capture: &Capture, stream: Stream) {
     let mut buf = vec![0u8; READ_CHUNK];
     loop {
         match pipe.read(&mut buf).await {

@@ -18,13 +18,15 @@ mod groups;
 mod mask;
 mod pipeline;
 
-use std::sync::Arc;
+use std::os::fd::OwnedFd;
 use std::time::Duration;
 
 use approvals_ipc::policy::plan::{ChainOp, Plan};
+use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::sys::signal::Signal;
+use tokio::net::unix::pipe;
 
-use capture::{Capture, Readers};
+use capture::Capture;
 use groups::Groups;
 use pipeline::{CaptureWriters, Context, ExecError, Status};
 
@@ -95,35 +97,58 @@ pub async fn run_plan(plan: &Plan, env: &[(String, String)], limits: &ExecLimits
 ///
 /// # Panics
 ///
-/// Must be polled on a tokio runtime with IO and time enabled (it spawns
-/// its output readers there).
+/// Must be polled on a tokio runtime with IO and time enabled (it registers
+/// its output pipes there).
 pub async fn run_plan_masked(
     plan: &Plan,
     env: &[(String, String)],
     limits: &ExecLimits,
     known_secrets: &[&str],
 ) -> ExecOutcome {
-    let capture = Arc::new(Capture::new(limits.output_cap));
-    let (writers, readers) = match open_capture(&capture) {
+    let capture = Capture::new(limits.output_cap);
+    let (writers, [stdout, stderr]) = match open_capture() {
         Ok(pair) => pair,
         Err(error) => {
             return finish(Err(ExecError::Pipe(error)), false, &capture, known_secrets);
         }
     };
     let groups = Groups::default();
-    let (result, timed_out) = supervise(plan, env, limits, &groups, &capture, writers).await;
+    let mut drains = std::pin::pin!(capture::drain_both(&capture, stdout, stderr));
+    let mut supervised = std::pin::pin!(supervise(plan, env, limits, &groups, &capture, writers));
+    let mut drained = false;
+    let (result, timed_out) = loop {
+        tokio::select! {
+            biased;
+            outcome = &mut supervised => break outcome,
+            () = &mut drains, if !drained => drained = true,
+        }
+    };
     // The plan is over: nothing of it may keep running.
     groups.signal_all(Signal::SIGKILL);
-    readers.finish(DRAIN_GRACE).await;
+    if !drained && tokio::time::timeout(DRAIN_GRACE, drains).await.is_err() {
+        // Only a process that left the plan's groups can still hold a pipe.
+        tracing::warn!("a process outside the plan's groups holds an output pipe; stopped reading");
+    }
     finish(result, timed_out, &capture, known_secrets)
 }
 
-/// Opens the two capture pipes and starts their readers.
-fn open_capture(capture: &Arc<Capture>) -> std::io::Result<(CaptureWriters, Readers)> {
+/// Opens the two capture pipes: the write ends (blocking, as children
+/// expect) for the plan, the read ends non-blocking and registered with the
+/// runtime.
+fn open_capture() -> std::io::Result<(CaptureWriters, [pipe::Receiver; 2])> {
     let (stdout_read, stdout) = std::io::pipe()?;
     let (stderr_read, stderr) = std::io::pipe()?;
-    let readers = Readers::start(capture, stdout_read, stderr_read)?;
-    Ok((CaptureWriters { stdout, stderr }, readers))
+    let receivers = [reader(stdout_read)?, reader(stderr_read)?];
+    Ok((CaptureWriters { stdout, stderr }, receivers))
+}
+
+/// The read end of a fresh pipe as a runtime receiver, with one `fcntl`
+/// where `from_owned_fd` would check the type and flags first.
+fn reader(read_end: std::io::PipeReader) -> std::io::Result<pipe::Receiver> {
+    let fd = OwnedFd::from(read_end);
+    // A fresh read end has no status flags to keep: set exactly O_NONBLOCK.
+    fcntl(&fd, FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
+    pipe::Receiver::from_owned_fd_unchecked(fd)
 }
 
 /// Runs the steps under the timeout: on expiry, stops the plan with
@@ -134,7 +159,7 @@ async fn supervise(
     env: &[(String, String)],
     limits: &ExecLimits,
     groups: &Groups,
-    capture: &Arc<Capture>,
+    capture: &Capture,
     writers: CaptureWriters,
 ) -> (Result<Status, ExecError>, bool) {
     // The future owns the capture writers: they close when it ends or is
@@ -172,28 +197,38 @@ async fn run_steps(
     plan: &Plan,
     env: &[(String, String)],
     groups: &Groups,
-    capture: &Arc<Capture>,
+    capture: &Capture,
     writers: CaptureWriters,
 ) -> Result<Status, ExecError> {
     let cx = Context {
         env,
         groups,
         capture,
-        writers: &writers,
     };
     if plan.steps.is_empty() || plan.steps.iter().any(|step| step.pipeline.is_empty()) {
         return Err(ExecError::EmptyPlan);
     }
+    let mut writers = Some(writers);
     let mut last = Status::Exited(0);
-    for step in &plan.steps {
+    for (index, step) in plan.steps.iter().enumerate() {
         let runs = match step.op {
             ChainOp::Seq => true,
             ChainOp::And => last.is_success(),
             ChainOp::Or => !last.is_success(),
         };
-        if runs {
-            last = pipeline::run_pipeline(&step.pipeline, &cx).await?;
+        if !runs {
+            continue;
         }
+        let Some(open) = writers.as_ref() else {
+            return Err(ExecError::EmptyPlan);
+        };
+        let running = pipeline::spawn_pipeline(&step.pipeline, &cx, open)?;
+        if index + 1 == plan.steps.len() {
+            // Nothing else will write: close our ends now, so the pipes end
+            // with the last child and the readers finish with its exit.
+            writers = None;
+        }
+        last = pipeline::wait_pipeline(running).await?;
     }
     Ok(last)
 }

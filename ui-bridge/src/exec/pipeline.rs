@@ -14,7 +14,6 @@ use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{ExitStatus, Stdio};
-use std::sync::Arc;
 
 use approvals_ipc::policy::plan::{PlannedCommand, PlannedExec, Sink};
 use tokio::io::AsyncWriteExt;
@@ -124,9 +123,7 @@ pub(super) struct Context<'a> {
     /// The plan's process groups.
     pub groups: &'a Groups,
     /// Captured output, for builtins' messages.
-    pub capture: &'a Arc<Capture>,
-    /// The capture pipes' write ends.
-    pub writers: &'a CaptureWriters,
+    pub capture: &'a Capture,
 }
 
 /// One started member of a pipeline.
@@ -135,17 +132,22 @@ enum Member {
     Builtin(Status),
 }
 
-/// Starts every command of `pipeline` in one new process group, waits for
-/// all of them, and returns the last command's status.
+/// A started pipeline, to be waited for.
 ///
-/// # Cancel safety
-///
-/// Dropping the future kills the direct children (`kill_on_drop`); the
-/// caller still signals the groups for their descendants.
-pub(super) async fn run_pipeline(
+/// Dropping it kills the direct children (`kill_on_drop`); the caller still
+/// signals the groups for their descendants.
+pub(super) struct Running {
+    members: Vec<Member>,
+    feeders: Vec<JoinHandle<()>>,
+}
+
+/// Starts every command of `pipeline` in one new process group, its
+/// captured streams cloned from `writers`.
+pub(super) fn spawn_pipeline(
     pipeline: &[PlannedCommand],
     cx: &Context<'_>,
-) -> Result<Status, ExecError> {
+    writers: &CaptureWriters,
+) -> Result<Running, ExecError> {
     let mut members = Vec::with_capacity(pipeline.len());
     let mut feeders: Vec<JoinHandle<()>> = Vec::new();
     let mut pgid: Option<i32> = None;
@@ -155,10 +157,7 @@ pub(super) async fn run_pipeline(
     for (index, command) in pipeline.iter().enumerate() {
         let stdin = previous.take();
         let (own_stdout, next) = if index == last_index {
-            (
-                cx.writers.stdout.try_clone().map_err(ExecError::Pipe)?,
-                None,
-            )
+            (writers.stdout.try_clone().map_err(ExecError::Pipe)?, None)
         } else {
             let (reader, writer) = std::io::pipe().map_err(ExecError::Pipe)?;
             (writer, Some(reader))
@@ -166,7 +165,7 @@ pub(super) async fn run_pipeline(
         match command {
             PlannedCommand::Cd { dir } => members.push(Member::Builtin(cd(dir, cx.capture))),
             PlannedCommand::Exec(exec) => {
-                let mut cmd = build_command(exec, cx, stdin, &own_stdout, &mut feeders)?;
+                let mut cmd = build_command(exec, cx, writers, stdin, &own_stdout, &mut feeders)?;
                 cmd.process_group(pgid.unwrap_or(0));
                 let spawned = cx.groups.spawn(pgid.is_none(), &mut cmd);
                 // Close our copies of the child's stdio before anything else.
@@ -188,7 +187,18 @@ pub(super) async fn run_pipeline(
         previous = next;
     }
     drop(previous);
+    Ok(Running { members, feeders })
+}
 
+/// Waits for every member of a started pipeline and returns the last
+/// one's status.
+///
+/// # Cancel safety
+///
+/// Dropping the future kills the direct children (`kill_on_drop`); the
+/// caller still signals the groups for their descendants.
+pub(super) async fn wait_pipeline(running: Running) -> Result<Status, ExecError> {
+    let Running { members, feeders } = running;
     let mut status = Status::Exited(0);
     for member in members {
         status = match member {
@@ -231,6 +241,7 @@ fn cd(dir: &Path, capture: &Capture) -> Status {
 fn build_command(
     exec: &PlannedExec,
     cx: &Context<'_>,
+    writers: &CaptureWriters,
     piped_stdin: Option<PipeReader>,
     own_stdout: &PipeWriter,
     feeders: &mut Vec<JoinHandle<()>>,
@@ -268,8 +279,8 @@ fn build_command(
         (None, None) => Stdio::null(),
     };
     cmd.stdin(stdin)
-        .stdout(stdio_for(exec.stdout, own_stdout, cx.writers)?)
-        .stderr(stdio_for(exec.stderr, own_stdout, cx.writers)?);
+        .stdout(stdio_for(exec.stdout, own_stdout, writers)?)
+        .stderr(stdio_for(exec.stderr, own_stdout, writers)?);
     Ok(cmd)
 }
 

@@ -9,12 +9,19 @@
 //! `write`, so they reach the kernel (and survive our process dying) before
 //! the command starts, and a second thread fsyncs within [`SYNC_DELAY`] for
 //! all of them. An fsync per record costs milliseconds, more than spawning
-//! the command; the window only matters if the whole machine fails. Command
+//! the command; the window only matters if the whole machine fails.
+//!
+//! Records nobody waits for (`exec.finished`, refusals) are only queued in
+//! memory: the syncer appends them just before its fsync, within
+//! [`SYNC_DELAY`], so a reply never pays for a wake-up of another thread.
+//! They follow their run's `exec.started` in the log, but may follow a
+//! later request's records too: order across runs is by `seq`, not `ts`. Command
 //! text, argv and reasons are masked (the socket token and the secret
 //! patterns of `crate::exec::mask_secrets`) before they are written.
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::time::Duration;
 
 use approvals_ipc::policy::Evaluation;
@@ -41,12 +48,15 @@ enum Job {
     Sync(oneshot::Sender<Result<(), String>>),
 }
 
+/// Records queued without waiting, appended by the next batch or sync.
+type Unwaited = Arc<Mutex<Vec<AuditRecord>>>;
+
 /// The audit log as the exec host writes it; cheap to clone.
 #[derive(Clone)]
 pub struct AuditTrail {
     log: Arc<AuditLog>,
-    /// Writes running off the caller's path; [`AuditTrail::flush`] waits for them.
-    detached: tokio_util::task::TaskTracker,
+    /// Records nobody waits for, appended before the next fsync.
+    unwaited: Unwaited,
     jobs: mpsc::Sender<Job>,
     sync: mpsc::SyncSender<()>,
     path: PathBuf,
@@ -72,29 +82,23 @@ impl AuditTrail {
             path: path.to_path_buf(),
             source,
         };
+        let unwaited = Unwaited::default();
         let (sync_tx, sync_rx) = mpsc::sync_channel::<()>(1);
+        let (sync_log, sync_unwaited) = (Arc::clone(&log), Arc::clone(&unwaited));
         std::thread::Builder::new()
             .name("audit-sync".into())
-            .spawn(move || {
-                while sync_rx.recv().is_ok() {
-                    std::thread::sleep(SYNC_DELAY);
-                    while sync_rx.try_recv().is_ok() {}
-                    if let Err(error) = sync_file.sync_data() {
-                        tracing::error!(%error, "audit log fsync failed");
-                    }
-                }
-            })
+            .spawn(move || sync_loop(&sync_log, &sync_unwaited, &sync_file, &sync_rx))
             .map_err(io)?;
         let (jobs, queue) = mpsc::channel::<Job>();
-        let writer_log = Arc::clone(&log);
+        let (writer_log, writer_unwaited) = (Arc::clone(&log), Arc::clone(&unwaited));
         let writer_sync = sync_tx.clone();
         std::thread::Builder::new()
             .name("audit-writer".into())
-            .spawn(move || write_loop(&writer_log, &queue, &writer_sync))
+            .spawn(move || write_loop(&writer_log, &writer_unwaited, &queue, &writer_sync))
             .map_err(io)?;
         Ok(Self {
             log,
-            detached: tokio_util::task::TaskTracker::new(),
+            unwaited,
             jobs,
             sync: sync_tx,
             path: path.to_path_buf(),
@@ -102,7 +106,8 @@ impl AuditTrail {
     }
 
     /// Appends `records` (masked with `secrets`) in order; with `wait`, returns
-    /// once they reached the kernel (or failed), else at once.
+    /// once they reached the kernel (or failed), else at once, leaving them
+    /// for the syncer (within [`SYNC_DELAY`]).
     pub async fn write(
         &self,
         mut records: Vec<AuditRecord>,
@@ -114,13 +119,11 @@ impl AuditTrail {
             mask(record, &known);
         }
         if !wait {
-            // Off the caller's path: the reply goes out while this appends.
-            let trail = self.clone();
-            self.detached.spawn(async move {
-                if let Err(error) = trail.append_now_or_queue(records).await {
-                    tracing::error!(%error, "cannot append to the audit log");
-                }
-            });
+            // Off the caller's path, and no thread is woken for it: the
+            // syncer is already due if anything was written in the last
+            // SYNC_DELAY, and is poked (cheaply) otherwise.
+            lock(&self.unwaited).extend(records);
+            let _ = self.sync.try_send(());
             return Ok(());
         }
         self.append_now_or_queue(records).await
@@ -155,9 +158,6 @@ impl AuditTrail {
 
     /// Flushes everything written so far to disk (for short-lived hosts).
     pub async fn flush(&self) -> Result<(), String> {
-        self.detached.close();
-        self.detached.wait().await;
-        self.detached.reopen();
         let (tx, rx) = oneshot::channel();
         self.jobs
             .send(Job::Sync(tx))
@@ -181,8 +181,37 @@ fn mask(record: &mut AuditRecord, known: &[&str]) {
     }
 }
 
-/// The writer thread: batches queued records into one append each.
-fn write_loop(log: &AuditLog, queue: &mpsc::Receiver<Job>, sync_tx: &mpsc::SyncSender<()>) {
+fn lock(unwaited: &Unwaited) -> std::sync::MutexGuard<'_, Vec<AuditRecord>> {
+    unwaited.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The syncer thread: once poked, waits [`SYNC_DELAY`] for more records,
+/// appends the unwaited ones, and fsyncs once for all; a final round runs
+/// when the last trail is dropped.
+fn sync_loop(log: &AuditLog, unwaited: &Unwaited, file: &File, pokes: &mpsc::Receiver<()>) {
+    let round = || {
+        let records = std::mem::take(&mut *lock(unwaited));
+        let _ = append(log, records);
+        if let Err(error) = file.sync_data() {
+            tracing::error!(%error, "audit log fsync failed");
+        }
+    };
+    while pokes.recv().is_ok() {
+        std::thread::sleep(SYNC_DELAY);
+        while pokes.try_recv().is_ok() {}
+        round();
+    }
+    round();
+}
+
+/// The writer thread: batches queued records, after any unwaited ones, into
+/// one append each.
+fn write_loop(
+    log: &AuditLog,
+    unwaited: &Unwaited,
+    queue: &mpsc::Receiver<Job>,
+    sync_tx: &mpsc::SyncSender<()>,
+) {
     while let Ok(first) = queue.recv() {
         let mut pending = vec![first];
         while pending.len() < MAX_BATCH {
@@ -191,7 +220,7 @@ fn write_loop(log: &AuditLog, queue: &mpsc::Receiver<Job>, sync_tx: &mpsc::SyncS
                 Err(_) => break,
             }
         }
-        let mut records = Vec::new();
+        let mut records = std::mem::take(&mut *lock(unwaited));
         let mut waiters = Vec::new();
         for job in pending {
             match job {

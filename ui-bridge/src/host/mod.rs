@@ -25,7 +25,8 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -98,8 +99,9 @@ pub struct ExecHost {
     config: ExecHostConfig,
     policies: PolicyCache,
     host: HostContext,
-    /// The host environment, read once: children get it minus the blocklist.
-    host_env: Vec<(String, String)>,
+    /// The host environment minus the blocklist, filtered once at start:
+    /// what every child gets before its request's overrides.
+    base_env: Vec<(String, String)>,
     approvals: Arc<dyn Approvals>,
     /// Bound on one ask; `None` uses the policy's `approvalTimeoutMs`.
     approval_timeout: Option<Duration>,
@@ -124,12 +126,14 @@ impl ExecHost {
     /// An exec host for this process's environment, with nobody to ask (the ask fallback decides).
     pub fn new(config: ExecHostConfig) -> Self {
         let host_env = std::env::vars_os()
-            .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
-            .collect();
+            .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)));
+        // No overrides: this only filters, so it cannot be refused.
+        let base_env =
+            approvals_ipc::policy::env::child_env(host_env, &BTreeMap::new()).unwrap_or_default();
         ExecHost {
             policies: PolicyCache::new(config.approvals_path.clone()),
             host: HostContext::from_process(),
-            host_env,
+            base_env,
             approvals: Arc::new(NoApprovers),
             approval_timeout: None,
             recorded_uses: Mutex::default(),
@@ -221,10 +225,16 @@ impl ExecHost {
             "allowed"
         );
         let plan = evaluation.exec_plan(&compiled);
-        let env = match approvals_ipc::policy::env::child_env(
-            self.host_env.clone(),
-            &validated.overrides,
-        ) {
+        let with_overrides = if validated.overrides.is_empty() {
+            Ok(Cow::Borrowed(self.base_env.as_slice()))
+        } else {
+            approvals_ipc::policy::env::child_env(
+                self.base_env.iter().cloned(),
+                &validated.overrides,
+            )
+            .map(Cow::Owned)
+        };
+        let env = match with_overrides {
             Ok(env) => env,
             Err(refusal) => {
                 let error = ErrorBody::new(
