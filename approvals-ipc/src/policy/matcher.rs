@@ -19,8 +19,9 @@
 
 mod glob;
 
-use std::collections::HashMap;
 use std::path::Path;
+
+use foldhash::HashMap;
 
 use glob::PathGlob;
 
@@ -32,6 +33,9 @@ pub struct PathMatcher {
     exact: HashMap<String, usize>,
     /// Globs by literal directory prefix, each with its entry index.
     globs: HashMap<String, Vec<(PathGlob, usize)>>,
+    /// `prefix_lens[n]`: some key of `globs` is `n` bytes long; a path's
+    /// prefixes of other lengths are not looked up at all.
+    prefix_lens: Vec<bool>,
     /// The lowest entry index of any glob.
     first_glob: Option<usize>,
     markers: HashMap<String, usize>,
@@ -52,9 +56,9 @@ impl PathMatcher {
     ) -> (Self, Vec<String>) {
         let mut warnings = Vec::new();
         let mut any = None;
-        let mut exact = HashMap::new();
-        let mut markers = HashMap::new();
-        let mut globs: HashMap<String, Vec<(PathGlob, usize)>> = HashMap::new();
+        let mut exact = HashMap::default();
+        let mut markers = HashMap::default();
+        let mut globs: HashMap<String, Vec<(PathGlob, usize)>> = HashMap::default();
         let fold = |s: &str| {
             if case_insensitive {
                 s.to_lowercase()
@@ -104,11 +108,18 @@ impl PathMatcher {
                 .push((glob, index));
         }
         let first_glob = globs.values().flatten().map(|(_, index)| *index).min();
+        let mut prefix_lens = vec![false; globs.keys().map(String::len).max().map_or(0, |n| n + 1)];
+        for key in globs.keys() {
+            if let Some(slot) = prefix_lens.get_mut(key.len()) {
+                *slot = true;
+            }
+        }
         let matcher = Self {
             any,
             exact,
             first_glob,
             globs,
+            prefix_lens,
             markers,
             case_insensitive,
         };
@@ -146,6 +157,9 @@ impl PathMatcher {
             .map(|(i, _)| i)
             .chain(std::iter::once(text.len()));
         for end in ends {
+            if !self.prefix_lens.get(end).copied().unwrap_or(false) {
+                continue;
+            }
             let Some(bucket) = self.globs.get(&text[..end]) else {
                 continue;
             };

@@ -14,7 +14,6 @@
 //! something other than what was checked, because what runs is the cached
 //! real path that the policy matched.
 
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -39,15 +38,36 @@ pub struct Resolution {
 #[derive(Debug, Clone)]
 pub struct Resolver {
     path_dirs: Vec<PathBuf>,
-    cache: Arc<Mutex<HashMap<CacheKey, (Instant, Resolution)>>>,
+    cache: Arc<Mutex<Cache>>,
 }
 
-/// A bare name resolves the same anywhere; a path with a `/` depends on the
-/// working directory unless it is absolute.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct CacheKey {
-    word: String,
-    cwd: Option<PathBuf>,
+/// Remembered lookups. A bare name or an absolute path resolves the same
+/// anywhere, so it is looked up by the word alone (borrowed, without
+/// allocating); a relative path with a `/` depends on the working directory.
+#[derive(Debug, Default)]
+struct Cache {
+    by_word: foldhash::HashMap<String, (Instant, Resolution)>,
+    by_cwd: foldhash::HashMap<(PathBuf, String), (Instant, Resolution)>,
+}
+
+impl Cache {
+    fn get(&self, word: &str, cwd: Option<&Path>) -> Option<&(Instant, Resolution)> {
+        match cwd {
+            None => self.by_word.get(word),
+            Some(cwd) => self.by_cwd.get(&(cwd.to_owned(), word.to_owned())),
+        }
+    }
+
+    fn insert(&mut self, word: &str, cwd: Option<&Path>, entry: (Instant, Resolution)) {
+        if self.by_word.len() + self.by_cwd.len() >= CACHE_CAPACITY {
+            self.by_word.clear();
+            self.by_cwd.clear();
+        }
+        match cwd {
+            None => self.by_word.insert(word.to_owned(), entry),
+            Some(cwd) => self.by_cwd.insert((cwd.to_owned(), word.to_owned()), entry),
+        };
+    }
 }
 
 impl Resolver {
@@ -75,23 +95,17 @@ impl Resolver {
 
     /// Resolves `word` for a command that runs in `cwd`.
     pub fn resolve(&self, word: &str, cwd: &Path) -> Resolution {
-        let key = CacheKey {
-            word: word.to_owned(),
-            cwd: (word.contains('/') && !word.starts_with('/')).then(|| cwd.to_owned()),
-        };
+        let depends_on = (word.contains('/') && !word.starts_with('/')).then_some(cwd);
         let now = Instant::now();
         if let Ok(cache) = self.cache.lock()
-            && let Some((at, hit)) = cache.get(&key)
+            && let Some((at, hit)) = cache.get(word, depends_on)
             && now.duration_since(*at) < CACHE_TTL
         {
             return hit.clone();
         }
         let resolution = self.resolve_uncached(word, cwd);
         if let Ok(mut cache) = self.cache.lock() {
-            if cache.len() >= CACHE_CAPACITY {
-                cache.clear();
-            }
-            cache.insert(key, (now, resolution.clone()));
+            cache.insert(word, depends_on, (now, resolution.clone()));
         }
         resolution
     }

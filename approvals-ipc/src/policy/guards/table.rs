@@ -733,15 +733,14 @@ pub(crate) fn guards_of(family: &str) -> impl Iterator<Item = &'static Guard> {
 }
 
 /// [`GUARDS`] grouped by family once, so a check does not scan the table.
-static BY_FAMILY: std::sync::LazyLock<
-    std::collections::HashMap<&'static str, Vec<&'static Guard>>,
-> = std::sync::LazyLock::new(|| {
-    let mut map: std::collections::HashMap<&'static str, Vec<&'static Guard>> =
-        std::collections::HashMap::new();
-    for guard in GUARDS {
-        if let Some((family, _)) = guard.id.split_once('.') {
-            map.entry(family).or_default().push(guard);
+static BY_FAMILY: std::sync::LazyLock<foldhash::HashMap<&'static str, Vec<&'static Guard>>> =
+    std::sync::LazyLock::new(|| {
+        let mut map: foldhash::HashMap<&'static str, Vec<&'static Guard>> =
+            foldhash::HashMap::default();
+        for guard in GUARDS {
+            if let Some((family, _)) = guard.id.split_once('.') {
+                map.entry(family).or_default().push(guard);
+            }
         }
-    }
-    map
-});
+        map
+    });

@@ -78,10 +78,26 @@ fn assess_pipeline(pipeline: &[Vec<String>], risk: &mut Risk) {
         .iter()
         .map(|argv| argv.iter().map(String::as_str).collect::<Vec<_>>())
         .collect();
-    let mut views: Vec<Vec<&[&str]>> = Vec::with_capacity(expanded.len());
-    for argv in &expanded {
-        views.push(rules::unwrap_layers(argv));
-    }
+    // Each layer with argv[0] reduced to its basename, once for all rules.
+    let named: Vec<Vec<Vec<&str>>> = expanded
+        .iter()
+        .map(|argv| {
+            rules::unwrap_layers(argv)
+                .into_iter()
+                .map(|layer| {
+                    let mut layer = layer.to_vec();
+                    if let Some(first) = layer.first_mut() {
+                        *first = rules::base(first);
+                    }
+                    layer
+                })
+                .collect()
+        })
+        .collect();
+    let views: Vec<Vec<&[&str]>> = named
+        .iter()
+        .map(|layers| layers.iter().map(Vec::as_slice).collect())
+        .collect();
     for rule in rules::RULES {
         let hit = match rule.matcher {
             rules::Matcher::Command(f) => views.iter().flatten().any(|argv| f(argv)),

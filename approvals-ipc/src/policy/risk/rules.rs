@@ -7,7 +7,7 @@ use super::RiskLevel::{self, Critical, High, Medium};
 /// What a rule looks at.
 #[derive(Clone, Copy)]
 pub(crate) enum Matcher {
-    /// One command's argv (argv[0] first).
+    /// One command's argv (argv[0] first, reduced to its basename).
     Command(fn(&[&str]) -> bool),
     /// A whole pipeline: per command, its argv and the argv of what its
     /// wrappers run.
@@ -176,7 +176,8 @@ pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
         let Some((head, rest)) = cur.split_first() else {
             break;
         };
-        let Some((name, values)) = WRAPPERS.iter().find(|(n, _)| *n == base(head)) else {
+        let head = base(head);
+        let Some((name, values)) = WRAPPERS.iter().find(|(n, _)| *n == head) else {
             break;
         };
         let mut i = 0;
@@ -213,11 +214,14 @@ pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
 
 /// The basename of argv[0].
 pub(crate) fn base(arg0: &str) -> &str {
-    arg0.rsplit('/').next().unwrap_or(arg0)
+    arg0.rfind('/').map_or(arg0, |slash| &arg0[slash + 1..])
 }
 
+/// The program a rule sees: [`assess_pipeline`](super::assess_pipeline)
+/// hands rules argv with argv[0] already reduced to its basename, once,
+/// instead of once per rule.
 fn program<'a>(argv: &[&'a str]) -> &'a str {
-    argv.first().map_or("", |a| base(a))
+    argv.first().copied().unwrap_or("")
 }
 
 fn operands<'a, 'b>(argv: &'b [&'a str]) -> impl Iterator<Item = &'a str> + 'b {

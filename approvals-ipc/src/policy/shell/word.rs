@@ -33,6 +33,16 @@ pub(super) struct WordContext<'a> {
 
 /// The literal value of the raw word `raw`, or why it is not literal.
 pub(super) fn literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellRefusal> {
+    if is_plain(raw) {
+        // Nothing in it quotes, expands, globs or escapes: the word is its
+        // own literal, and the word parser would return it unchanged.
+        return Ok(raw.to_owned());
+    }
+    parsed_literal(raw, ctx)
+}
+
+/// [`literal`] through brush's word parser, for words that need it.
+fn parsed_literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellRefusal> {
     let pieces = brush_parser::word::parse(raw, ctx.options).map_err(|e| ShellRefusal::Parse {
         message: e.to_string(),
     })?;
@@ -44,6 +54,22 @@ pub(super) fn literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellR
     refuse_brace_expansion(raw, &chars)?;
     let chars = expand_tilde(raw, chars, ctx.home)?;
     Ok(chars.iter().map(|ch| ch.c).collect())
+}
+
+/// Whether every byte of `raw` stands for itself in every POSIX shell
+/// context a command word can be in: ASCII letters, digits and
+/// `_ - . / : = + , @ %`. Quotes, `\\`, `$`, backquotes, glob and brace
+/// characters, `~`, `#`, `!`, `^`, whitespace and anything non-ASCII take
+/// the full parse.
+fn is_plain(raw: &str) -> bool {
+    !raw.is_empty()
+        && raw.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'-' | b'.' | b'/' | b':' | b'=' | b'+' | b',' | b'@' | b'%'
+                )
+        })
 }
 
 /// Appends the literal characters of one piece, or refuses the piece.
@@ -222,6 +248,28 @@ mod tests {
             home: Some("/home/u"),
         };
         literal(raw, &ctx).map_err(|e| e.code())
+    }
+
+    proptest::proptest! {
+        /// The fast path for plain words agrees with the full parse.
+        #[test]
+        fn plain_words_are_their_own_literal(raw in "[A-Za-z0-9_./:=+,@%-]{1,24}") {
+            let options = super::super::parser_options();
+            let ctx = WordContext { options: &options, home: Some("/home/u") };
+            proptest::prop_assert!(is_plain(&raw));
+            let parsed = parsed_literal(&raw, &ctx).map_err(|e| e.code());
+            proptest::prop_assert_eq!(parsed, Ok(raw.clone()));
+        }
+    }
+
+    #[test]
+    fn words_that_quote_expand_or_glob_are_not_plain() {
+        for raw in [
+            "", "a b", "'a'", "\\a", "$x", "`x`", "*", "a?", "[a]", "{a,b}", "~", "~/x", "#", "!",
+            "^", "é", "a\tb",
+        ] {
+            assert!(!is_plain(raw), "{raw:?}");
+        }
     }
 
     #[test]
