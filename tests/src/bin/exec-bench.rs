@@ -202,34 +202,17 @@ async fn measure(options: Options, bridge: &Bridge) -> anyhow::Result<Report> {
         command: vec![TRUE.to_owned()],
         ..ExecRequest::default()
     };
-    let mut client = Client::connect(&bridge.socket, bridge.token.expose_secret())
-        .await
-        .context("cannot connect to the bridge")?;
-    for _ in 0..WARM_UP {
-        exec_once(&mut client, &request)
-            .await
-            .context("warm-up request failed")?;
-    }
-    for _ in 0..WARM_UP.min(options.iterations) {
-        spawn_direct().await?;
-    }
-
-    let mut direct = Vec::with_capacity(options.iterations);
-    let mut through_bridge = Vec::with_capacity(options.iterations);
-    while direct.len() < options.iterations {
-        let block = BLOCK.min(options.iterations - direct.len());
-        for _ in 0..block {
-            direct.push(spawn_direct().await?);
-        }
-        for _ in 0..block {
-            through_bridge.push(
-                exec_once(&mut client, &request)
-                    .await
-                    .context("measured request failed")?,
-            );
-        }
-    }
-    drop(client);
+    // Both sides are timed from a task on a runtime worker, as the bridge's
+    // own connection tasks run: code in `block_on` runs on the main thread,
+    // and every wake-up would cost it a hand-off from the worker that polled
+    // the event, inflating the direct baseline most of all.
+    let latency = tokio::spawn(latency(
+        bridge.socket.clone(),
+        bridge.token.expose_secret().to_owned(),
+        request.clone(),
+        options.iterations,
+    ));
+    let (direct, through_bridge) = latency.await.context("the latency task failed")??;
 
     let load_started = Instant::now();
     let load = load(bridge, &request, options.clients, options.requests).await;
@@ -248,6 +231,43 @@ async fn measure(options: Options, bridge: &Bridge) -> anyhow::Result<Report> {
         load,
         peak_rss_kb,
     })
+}
+
+/// Times `iterations` direct spawns and as many requests through the
+/// bridge on one warm connection, alternating in blocks of [`BLOCK`].
+async fn latency(
+    socket: PathBuf,
+    token: String,
+    request: ExecRequest,
+    iterations: usize,
+) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
+    let mut client = Client::connect(&socket, token)
+        .await
+        .context("cannot connect to the bridge")?;
+    for _ in 0..WARM_UP {
+        exec_once(&mut client, &request)
+            .await
+            .context("warm-up request failed")?;
+    }
+    for _ in 0..WARM_UP.min(iterations) {
+        spawn_direct().await?;
+    }
+    let mut direct = Vec::with_capacity(iterations);
+    let mut through_bridge = Vec::with_capacity(iterations);
+    while direct.len() < iterations {
+        let block = BLOCK.min(iterations - direct.len());
+        for _ in 0..block {
+            direct.push(spawn_direct().await?);
+        }
+        for _ in 0..block {
+            through_bridge.push(
+                exec_once(&mut client, &request)
+                    .await
+                    .context("measured request failed")?,
+            );
+        }
+    }
+    Ok((direct, through_bridge))
 }
 
 /// A binary built next to this one, so the bench measures exactly the
