@@ -139,6 +139,9 @@ static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
 /// ones are ignored. Should the built-in rules fail to compile (a bug caught
 /// by the tests), the whole text is withheld rather than passed unmasked.
 pub fn mask_secrets<'a>(text: &'a str, known_secrets: &[&str]) -> Cow<'a, str> {
+    if text.is_empty() {
+        return Cow::Borrowed(text);
+    }
     let mut masked = Cow::Borrowed(text);
     let mut literals: Vec<&str> = known_secrets
         .iter()
@@ -155,6 +158,10 @@ pub fn mask_secrets<'a>(text: &'a str, known_secrets: &[&str]) -> Cow<'a, str> {
     let Some(compiled) = COMPILED.as_ref() else {
         return Cow::Borrowed("[REDACTED:output withheld, masking unavailable]");
     };
+    // Most text holds no secret: one pass without allocating says so.
+    if !compiled.set.is_match(&masked) {
+        return masked;
+    }
     let candidates = compiled.set.matches(&masked);
     for index in candidates.iter() {
         let Some((name, regex)) = compiled.rules.get(index) else {

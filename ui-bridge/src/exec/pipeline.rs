@@ -170,10 +170,7 @@ pub(super) fn spawn_pipeline(
                 let spawned = cx.groups.spawn(pgid.is_none(), &mut cmd);
                 // Close our copies of the child's stdio before anything else.
                 drop(cmd);
-                let child = spawned?.map_err(|source| ExecError::Spawn {
-                    program: exec.program.clone(),
-                    source,
-                })?;
+                let child = spawned?.map_err(|source| spawn_error(exec, source))?;
                 if pgid.is_none() {
                     pgid = child.id().and_then(|pid| i32::try_from(pid).ok());
                 }
@@ -218,6 +215,21 @@ pub(super) async fn wait_pipeline(running: Running) -> Result<Status, ExecError>
     Ok(status)
 }
 
+/// Why a spawn failed: the child's `chdir` fails like a missing program,
+/// so the working directory is checked here, on the error path only.
+fn spawn_error(exec: &PlannedExec, source: std::io::Error) -> ExecError {
+    if std::fs::metadata(&exec.cwd).is_ok_and(|meta| meta.is_dir()) {
+        ExecError::Spawn {
+            program: exec.program.clone(),
+            source,
+        }
+    } else {
+        ExecError::MissingCwd {
+            cwd: exec.cwd.clone(),
+        }
+    }
+}
+
 /// The `cd` builtin: only its status matters, since later commands carry
 /// their own absolute working directory.
 fn cd(dir: &Path, capture: &Capture) -> Status {
@@ -251,11 +263,6 @@ fn build_command(
             program: exec.program.clone(),
         });
     };
-    if !std::fs::metadata(&exec.cwd).is_ok_and(|meta| meta.is_dir()) {
-        return Err(ExecError::MissingCwd {
-            cwd: exec.cwd.clone(),
-        });
-    }
     let mut cmd = Command::new(&exec.program);
     cmd.arg0(argv0)
         .args(args)

@@ -19,6 +19,7 @@
 //! text, argv and reasons are masked (the socket token and the secret
 //! patterns of `crate::exec::mask_secrets`) before they are written.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
@@ -105,19 +106,10 @@ impl AuditTrail {
         })
     }
 
-    /// Appends `records` (masked with `secrets`) in order; with `wait`, returns
+    /// Appends `records`, already masked, in order; with `wait`, returns
     /// once they reached the kernel (or failed), else at once, leaving them
     /// for the syncer (within [`SYNC_DELAY`]).
-    pub async fn write(
-        &self,
-        mut records: Vec<AuditRecord>,
-        secrets: &[String],
-        wait: bool,
-    ) -> Result<(), String> {
-        let known: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        for record in &mut records {
-            mask(record, &known);
-        }
+    pub async fn write(&self, records: Vec<AuditRecord>, wait: bool) -> Result<(), String> {
         if !wait {
             // Off the caller's path, and no thread is woken for it: the
             // syncer is already due if anything was written in the last
@@ -167,17 +159,30 @@ impl AuditTrail {
     }
 }
 
+/// Masks the fields that may carry secrets: argv, command text, reason.
 fn mask(record: &mut AuditRecord, known: &[&str]) {
     if let Some(argv) = record.argv.as_mut() {
         for word in argv.iter_mut() {
-            *word = mask_secrets(word, known).into_owned();
+            mask_in_place(word, known);
         }
     }
     for text in [&mut record.command_text, &mut record.reason]
         .into_iter()
         .flatten()
     {
-        *text = mask_secrets(text, known).into_owned();
+        mask_in_place(text, known);
+    }
+}
+
+/// Replaces `text` with its masked form unless masking returned `text`
+/// itself (a borrowed result may also be a placeholder, which must win).
+fn mask_in_place(text: &mut String, known: &[&str]) {
+    let replacement = match mask_secrets(text, known) {
+        Cow::Borrowed(same) if std::ptr::eq(same, text.as_str()) => None,
+        other => Some(other.into_owned()),
+    };
+    if let Some(masked) = replacement {
+        *text = masked;
     }
 }
 
@@ -346,6 +351,8 @@ pub(super) struct Trail<'a> {
     pub(super) session_key: Option<&'a str>,
     pub(super) run_id: &'a str,
     pub(super) secrets: &'a [String],
+    /// The fields every record of this request shares, masked once.
+    pub(super) template: std::sync::OnceLock<AuditRecord>,
 }
 
 use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload};
@@ -354,14 +361,36 @@ use super::Allowed;
 use crate::audit::{AuditDecision, AuditEvent, DecidedBy};
 
 impl Trail<'_> {
+    /// A record of this request, its shared fields masked (once per
+    /// request, however many records it writes).
     fn record(&self, event: AuditEvent) -> AuditRecord {
-        base_record(
+        let template = self.template.get_or_init(|| {
+            let mut record = base_record(
+                event,
+                self.evaluation,
+                self.agent_id,
+                self.session_key,
+                self.run_id,
+            );
+            self.mask(&mut record);
+            record
+        });
+        AuditRecord {
             event,
-            self.evaluation,
-            self.agent_id,
-            self.session_key,
-            self.run_id,
-        )
+            ..template.clone()
+        }
+    }
+
+    fn mask(&self, record: &mut AuditRecord) {
+        let known: Vec<&str> = self.secrets.iter().map(String::as_str).collect();
+        mask(record, &known);
+    }
+
+    /// `text` with secrets masked, for a reason.
+    fn masked(&self, mut text: String) -> String {
+        let known: Vec<&str> = self.secrets.iter().map(String::as_str).collect();
+        mask_in_place(&mut text, &known);
+        text
     }
 
     async fn write(&self, records: Vec<AuditRecord>, wait: bool) -> Result<(), ErrorBody> {
@@ -376,10 +405,7 @@ impl Trail<'_> {
         };
         match &self.audit {
             Ok(None) => Ok(()),
-            Ok(Some(trail)) => trail
-                .write(records, self.secrets, wait)
-                .await
-                .map_err(refused),
+            Ok(Some(trail)) => trail.write(records, wait).await.map_err(refused),
             Err(why) => Err(refused(why.clone())),
         }
     }
@@ -402,7 +428,7 @@ impl Trail<'_> {
             decision: Some(decision),
             decided_by: Some(decider.by.clone()),
             approver: decider.approver.clone(),
-            reason,
+            reason: reason.map(|text| self.masked(text)),
             decision_latency_ms: Some(u64::try_from(latency.as_millis()).unwrap_or(u64::MAX)),
             ..self.record(AuditEvent::Decision)
         }
@@ -431,10 +457,12 @@ impl Trail<'_> {
             AuditRecord {
                 decision: Some(AuditDecision::Deny),
                 reason: Some(
-                    error
-                        .reason
-                        .clone()
-                        .unwrap_or_else(|| error.message.clone()),
+                    self.masked(
+                        error
+                            .reason
+                            .clone()
+                            .unwrap_or_else(|| error.message.clone()),
+                    ),
                 ),
                 ..self.record(AuditEvent::ExecDenied)
             },

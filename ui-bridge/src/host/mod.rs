@@ -206,6 +206,7 @@ impl ExecHost {
             session_key: request.session_key.as_deref(),
             run_id: &run_id,
             secrets: &secrets,
+            template: std::sync::OnceLock::new(),
         };
         let decision_latency = begun.elapsed();
         let allowed = match decided {
