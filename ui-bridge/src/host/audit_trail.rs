@@ -483,3 +483,55 @@ impl Trail<'_> {
         let _ = self.write(vec![record], false).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::audit::AuditEvent;
+
+    fn events(path: &Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter_map(|record| record["event"].as_str().map(str::to_owned))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn unwaited_records_reach_the_file_without_a_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let trail = AuditTrail::open(&path).unwrap();
+        trail
+            .write(vec![AuditRecord::new(AuditEvent::ExecFinished)], false)
+            .await
+            .unwrap();
+        // Nobody flushes: the syncer must append it on its own, soon.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while events(&path).is_empty() && Instant::now() < deadline {
+            tokio::time::sleep(SYNC_DELAY).await;
+        }
+        assert_eq!(events(&path), vec!["exec.finished"]);
+        crate::audit::verify(&path).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_waited_write_follows_unwaited_ones_queued_before_it_on_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("audit.jsonl");
+        let trail = AuditTrail::open(&path).unwrap();
+        trail
+            .write(vec![AuditRecord::new(AuditEvent::ExecDenied)], false)
+            .await
+            .unwrap();
+        trail.flush().await.unwrap();
+        trail
+            .write(vec![AuditRecord::new(AuditEvent::Decision)], true)
+            .await
+            .unwrap();
+        assert_eq!(events(&path), vec!["exec.denied", "decision"]);
+    }
+}
