@@ -195,8 +195,11 @@ fn lock(unwaited: &Unwaited) -> std::sync::MutexGuard<'_, Vec<AuditRecord>> {
 /// when the last trail is dropped.
 fn sync_loop(log: &AuditLog, unwaited: &Unwaited, file: &File, pokes: &mpsc::Receiver<()>) {
     let round = || {
-        let records = std::mem::take(&mut *lock(unwaited));
-        let _ = append(log, records);
+        // Held while appending: a flush that finds the queue empty then
+        // knows these records are in the file before it syncs.
+        let mut queued = lock(unwaited);
+        let _ = append(log, std::mem::take(&mut *queued));
+        drop(queued);
         if let Err(error) = file.sync_data() {
             tracing::error!(%error, "audit log fsync failed");
         }
