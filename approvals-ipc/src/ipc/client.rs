@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tokio::net::UnixStream;
-use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::time::Instant;
 
 use super::auth::{self, Token};
@@ -22,6 +21,7 @@ use super::control::{ControlRequest, ControlResponse};
 use super::error::{ClientError, FrameError};
 use super::frame::{ExecFrame, ExecRequest, ExecResponse, Frame};
 use super::peer;
+use super::stream::{self, ReadHalf, WriteHalf};
 
 /// Client limits; the defaults suit a request that may wait for a human.
 #[derive(Debug, Clone)]
@@ -59,8 +59,8 @@ impl Default for ClientConfig {
 pub struct Client {
     token: Token,
     config: ClientConfig,
-    reader: LineReader<OwnedReadHalf>,
-    writer: OwnedWriteHalf,
+    reader: LineReader<ReadHalf>,
+    writer: WriteHalf,
     /// A challenge nonce already read and not yet used.
     challenge: Option<String>,
     broken: bool,
@@ -100,7 +100,10 @@ impl Client {
                 found,
             });
         }
-        let (reader, writer) = stream.into_split();
+        let (reader, writer) = stream::split(stream).map_err(|source| ClientError::Io {
+            op: "register the socket",
+            source,
+        })?;
         Ok(Client {
             token: Token::new(token),
             reader: LineReader::new(reader, config.max_frame),

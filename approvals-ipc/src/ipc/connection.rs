@@ -12,9 +12,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::Interest;
 use tokio::net::UnixStream;
-use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio_util::sync::CancellationToken;
 
 use super::admit::{self, AdmitContext, ChallengeState};
@@ -29,6 +27,7 @@ use super::frame::{
 };
 use super::peer;
 use super::server::{Handler, RequestContext, Shared};
+use super::stream::{self, ReadHalf, WriteHalf};
 
 /// How often a pending request checks whether a half-closed client hung up entirely.
 const HANGUP_POLL: Duration = Duration::from_millis(100);
@@ -45,7 +44,13 @@ pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>) 
         }
     };
     let peer_pid = peer::peer_pid(&stream);
-    let (reader, writer) = stream.into_split();
+    let (reader, writer) = match stream::split(stream) {
+        Ok(halves) => halves,
+        Err(error) => {
+            tracing::warn!(%error, "cannot register the connection; closing");
+            return;
+        }
+    };
     let mut conn = Connection {
         reader: LineReader::new(reader, shared.config.max_frame),
         writer,
@@ -73,8 +78,8 @@ pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>) 
 }
 
 struct Connection<H> {
-    reader: LineReader<OwnedReadHalf>,
-    writer: OwnedWriteHalf,
+    reader: LineReader<ReadHalf>,
+    writer: WriteHalf,
     challenge: ChallengeState,
     /// A read that completed while a request was pending, to handle next.
     stashed: Option<ReadResult>,
@@ -309,21 +314,12 @@ impl<H: Handler> Connection<H> {
                     self.stashed = Some(read);
                 }
                 _ = ticker.tick(), if !reading && !cancelled.is_cancelled() => {
-                    if self.peer_hung_up().await {
+                    if self.writer.peer_hung_up() {
                         tracing::debug!("client hung up while a request was pending");
                         cancelled.cancel();
                     }
                 }
             }
-        }
-    }
-
-    /// Whether the peer closed both directions (not merely a half-close).
-    async fn peer_hung_up(&self) -> bool {
-        match tokio::time::timeout(HANGUP_POLL, self.writer.ready(Interest::WRITABLE)).await {
-            Ok(Ok(ready)) => ready.is_write_closed(),
-            Ok(Err(_)) => true,
-            Err(_) => false,
         }
     }
 

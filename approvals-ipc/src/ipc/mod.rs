@@ -28,6 +28,7 @@ pub mod frame;
 pub mod peer;
 pub mod replay;
 mod server;
+mod stream;
 
 pub use admit::{AdmitContext, Admitted, ChallengeState, admit};
 pub use auth::{Token, sign, verify};
