@@ -73,12 +73,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.scanned = 0;
                 return self.finish(line).map(Some);
             }
-            let mut chunk = [0u8; READ_CHUNK];
-            let n = self.inner.read(&mut chunk).await?;
-            if n == 0 {
+            // Straight into the buffer's spare room: no zeroed chunk per read
+            // (read_buf is cancel-safe: nothing is appended unless it completes).
+            self.buf.reserve(READ_CHUNK);
+            if self.inner.read_buf(&mut self.buf).await? == 0 {
                 self.eof = true;
-            } else {
-                self.buf.extend_from_slice(&chunk[..n]);
             }
         }
     }
