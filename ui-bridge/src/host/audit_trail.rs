@@ -503,15 +503,21 @@ mod tests {
             .collect()
     }
 
-    #[tokio::test]
-    async fn unwaited_records_reach_the_file_without_a_flush() {
+    /// A trail in a fresh directory holding one unwaited record of `event`.
+    async fn trail_with_unwaited(event: AuditEvent) -> (tempfile::TempDir, PathBuf, AuditTrail) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("audit.jsonl");
         let trail = AuditTrail::open(&path).unwrap();
         trail
-            .write(vec![AuditRecord::new(AuditEvent::ExecFinished)], false)
+            .write(vec![AuditRecord::new(event)], false)
             .await
             .unwrap();
+        (dir, path, trail)
+    }
+
+    #[tokio::test]
+    async fn unwaited_records_reach_the_file_without_a_flush() {
+        let (_dir, path, _trail) = trail_with_unwaited(AuditEvent::ExecFinished).await;
         // Nobody flushes: the syncer must append it on its own, soon.
         let deadline = Instant::now() + Duration::from_secs(5);
         while events(&path).is_empty() && Instant::now() < deadline {
@@ -523,13 +529,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_waited_write_follows_unwaited_ones_queued_before_it_on_flush() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("audit.jsonl");
-        let trail = AuditTrail::open(&path).unwrap();
-        trail
-            .write(vec![AuditRecord::new(AuditEvent::ExecDenied)], false)
-            .await
-            .unwrap();
+        let (_dir, path, trail) = trail_with_unwaited(AuditEvent::ExecDenied).await;
         trail.flush().await.unwrap();
         trail
             .write(vec![AuditRecord::new(AuditEvent::Decision)], true)
