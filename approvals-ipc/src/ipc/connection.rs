@@ -187,38 +187,54 @@ impl<H: Handler> Connection<H> {
     }
 
     async fn on_exec(&mut self, frame: ExecFrame) -> Next {
-        let refused = |id, body| Frame::ExecRes(ExecRes::new(id, Err(body)));
-        let Some((id, request)) = self
-            .admit_signed::<ExecRequest>(frame, "exec", refused)
-            .await
-        else {
-            return Next::Close;
-        };
-        let shared = Arc::clone(&self.shared);
-        let ctx = self.context(id.clone());
-        let cancelled = ctx.cancelled.clone();
-        let outcome = self
-            .watch_client(shared.handler.exec(request, ctx), &cancelled)
-            .await;
-        self.reply(&Frame::ExecRes(ExecRes::new(id, outcome))).await
+        self.on_signed(
+            frame,
+            "exec",
+            |id, outcome| Frame::ExecRes(ExecRes::new(id, outcome)),
+            |shared, request: ExecRequest, ctx| async move { shared.handler.exec(request, ctx).await },
+        )
+        .await
     }
 
     async fn on_control(&mut self, frame: ExecFrame) -> Next {
-        let refused = |id, body| Frame::ControlRes(ControlRes::new(id, Err(body)));
+        self.on_signed(
+            frame,
+            "control",
+            |id, outcome| Frame::ControlRes(ControlRes::new(id, outcome)),
+            |shared, request: ControlRequest, ctx| async move {
+                shared.handler.control(request, ctx).await
+            },
+        )
+        .await
+    }
+
+    /// Serves one signed frame: admission checks, then `run` under
+    /// [`Connection::watch_client`], then the reply built by `wrap` (which
+    /// also wraps a refusal).
+    async fn on_signed<T, O, Run, Fut>(
+        &mut self,
+        frame: ExecFrame,
+        kind: &'static str,
+        wrap: fn(String, Result<O, ErrorBody>) -> Frame,
+        run: Run,
+    ) -> Next
+    where
+        T: DeserializeOwned,
+        Run: FnOnce(Arc<Shared<H>>, T, RequestContext) -> Fut,
+        Fut: Future<Output = Result<O, ErrorBody>>,
+    {
         let Some((id, request)) = self
-            .admit_signed::<ControlRequest>(frame, "control", refused)
+            .admit_signed::<T>(frame, kind, |id, body| wrap(id, Err(body)))
             .await
         else {
             return Next::Close;
         };
-        let shared = Arc::clone(&self.shared);
         let ctx = self.context(id.clone());
         let cancelled = ctx.cancelled.clone();
         let outcome = self
-            .watch_client(shared.handler.control(request, ctx), &cancelled)
+            .watch_client(run(Arc::clone(&self.shared), request, ctx), &cancelled)
             .await;
-        self.reply(&Frame::ControlRes(ControlRes::new(id, outcome)))
-            .await
+        self.reply(&wrap(id, outcome)).await
     }
 
     /// Runs the admission checks on a signed frame (`exec` or `control`);
