@@ -85,6 +85,12 @@ impl TestHome {
         self.state_dir().join("exec-approvals.json")
     }
 
+    /// The approvals file as JSON, as it is on disk now.
+    pub fn read_approvals(&self) -> serde_json::Value {
+        let bytes = std::fs::read(self.approvals()).expect("read the approvals file");
+        serde_json::from_slice(&bytes).expect("the approvals file is JSON")
+    }
+
     /// Writes the approvals file (0700 dir, 0600 file).
     pub fn write_approvals(&self, json: &serde_json::Value) {
         use std::os::unix::fs::PermissionsExt;
@@ -257,6 +263,19 @@ impl Drop for Bridge {
 }
 
 /// The socket token of an approvals file.
+/// The allowlist patterns of `agent` in an approvals file, in file order.
+pub fn allowlist_patterns(file: &serde_json::Value, agent: &str) -> Vec<String> {
+    file["agents"][agent]["allowlist"]
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .filter_map(|e| e["pattern"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub fn read_token(approvals: &Path) -> String {
     let text = std::fs::read_to_string(approvals).expect("read approvals file");
     let value: serde_json::Value = serde_json::from_str(&text).expect("approvals json");

@@ -15,8 +15,7 @@ use serde_json::{Value, json};
 fn start_bridge(home: &TestHome) -> Bridge {
     let bridge = Bridge::start(home, &["--approval-timeout-ms", "20000"]);
     // The bridge created the file; ask about everything, keeping its token.
-    let mut file: Value =
-        serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+    let mut file: Value = home.read_approvals();
     file["defaults"] = json!({"security": "allowlist", "ask": "on-miss", "askFallback": "deny"});
     file["agents"] = json!({"main": {"allowlist": []}});
     home.write_approvals(&file);
@@ -223,8 +222,7 @@ fn without_a_running_bridge_every_subcommand_fails_clearly_with_1() {
         assert!(out.stdout.is_empty());
     }
     let token = {
-        let file: Value =
-            serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+        let file: Value = home.read_approvals();
         file["socket"]["token"].as_str().expect("token").to_owned()
     };
     let out = output(&mut approvals(&home, &["list"]));
@@ -290,8 +288,7 @@ fn cancelling_an_agent_denies_all_its_pending_approvals_and_only_its() {
 fn with_approvers_listed_only_they_may_answer() {
     let home = TestHome::new();
     let _bridge = start_bridge(&home);
-    let mut file: Value =
-        serde_json::from_slice(&std::fs::read(home.approvals()).expect("read")).expect("json");
+    let mut file: Value = home.read_approvals();
     file["defaults"]["approvers"] = json!(["alice"]);
     home.write_approvals(&file);
     let node = run_id(&home);

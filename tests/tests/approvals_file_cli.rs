@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use approvals_ipc::approvals::{ApprovalsStore, sha256_hex};
-use approvals_tests::{TestHome, output};
+use approvals_tests::{TestHome, allowlist_patterns, output};
 use serde_json::{Value, json};
 
 /// A token no output may ever contain.
@@ -39,22 +39,6 @@ fn get_json(home: &TestHome) -> Value {
     let out = approvals(home, &["get", "--json"]);
     assert_exit(&out, 0, "get --json");
     serde_json::from_slice(&out.stdout).expect("get --json prints one JSON object")
-}
-
-fn file_json(home: &TestHome) -> Value {
-    serde_json::from_slice(&std::fs::read(home.approvals()).expect("read file")).expect("json")
-}
-
-fn patterns(file: &Value, agent: &str) -> Vec<String> {
-    file["agents"][agent]["allowlist"]
-        .as_array()
-        .map(|entries| {
-            entries
-                .iter()
-                .filter_map(|e| e["pattern"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn policy_with_token() -> Value {
@@ -101,7 +85,7 @@ fn get_never_shows_the_token_and_its_hash_is_sha256_of_the_file() {
 fn get_never_shows_a_token_the_cli_generated() {
     let home = TestHome::new();
     assert_exit(&approvals(&home, &["allow", "/usr/bin/env"]), 0, "allow");
-    let token = file_json(&home)["socket"]["token"]
+    let token = home.read_approvals()["socket"]["token"]
         .as_str()
         .expect("allow created a token")
         .to_owned();
@@ -127,8 +111,8 @@ fn allow_then_revoke_round_trips_for_one_agent() {
     home.write_approvals(&policy_with_token());
     let allow = approvals(&home, &["allow", "/opt/tool/bin/x", "--agent", "ops"]);
     assert_exit(&allow, 0, "allow");
-    let file = file_json(&home);
-    assert_eq!(patterns(&file, "ops"), ["/opt/tool/bin/x"]);
+    let file = home.read_approvals();
+    assert_eq!(allowlist_patterns(&file, "ops"), ["/opt/tool/bin/x"]);
     assert_eq!(
         file["agents"]["ops"]["allowlist"][0]["source"],
         json!("cli")
@@ -136,13 +120,17 @@ fn allow_then_revoke_round_trips_for_one_agent() {
     assert_eq!(file["socket"]["token"], json!(TOKEN), "token kept");
     assert_eq!(file["futureField"], json!({"kept": true}), "unknown kept");
     assert_eq!(
-        patterns(&get_json(&home)["file"], "ops"),
+        allowlist_patterns(&get_json(&home)["file"], "ops"),
         ["/opt/tool/bin/x"]
     );
 
     let again = approvals(&home, &["allow", "/opt/tool/bin/x", "--agent", "ops"]);
     assert_exit(&again, 0, "allow twice");
-    assert_eq!(patterns(&file_json(&home), "ops").len(), 1, "no duplicate");
+    assert_eq!(
+        allowlist_patterns(&home.read_approvals(), "ops").len(),
+        1,
+        "no duplicate"
+    );
 
     // Another agent's entry is not revoked by naming the wrong agent.
     let wrong = approvals(&home, &["revoke", "/opt/tool/bin/x"]);
@@ -154,8 +142,11 @@ fn allow_then_revoke_round_trips_for_one_agent() {
         0,
         "revoke",
     );
-    assert!(patterns(&file_json(&home), "ops").is_empty());
-    assert_eq!(patterns(&file_json(&home), "main"), ["/usr/bin/git"]);
+    assert!(allowlist_patterns(&home.read_approvals(), "ops").is_empty());
+    assert_eq!(
+        allowlist_patterns(&home.read_approvals(), "main"),
+        ["/usr/bin/git"]
+    );
 }
 
 #[test]
@@ -247,7 +238,7 @@ fn set_with_the_current_hash_applies_and_keeps_socket_and_token() {
         &["set", new_policy.to_str().unwrap(), "--base-hash", &base],
     );
     assert_exit(&out, 0, "set");
-    let file = file_json(&home);
+    let file = home.read_approvals();
     assert_eq!(
         file["socket"],
         json!({"path": "/tmp/keep-this.sock", "token": TOKEN})
@@ -256,7 +247,7 @@ fn set_with_the_current_hash_applies_and_keeps_socket_and_token() {
         file["defaults"],
         json!({"security": "deny", "ask": "always"})
     );
-    assert_eq!(patterns(&file, "ops"), ["/usr/bin/make"]);
+    assert_eq!(allowlist_patterns(&file, "ops"), ["/usr/bin/make"]);
     assert!(file["agents"].get("main").is_none(), "replaced, not merged");
     let bytes = std::fs::read(home.approvals()).unwrap();
     assert_eq!(text(&out.stdout).trim(), sha256_hex(&bytes));
@@ -341,7 +332,7 @@ fn concurrent_writers_never_lose_an_entry() {
     let mut b = spawn("b");
     assert!(a.wait().unwrap().success(), "writer a failed");
     assert!(b.wait().unwrap().success(), "writer b failed");
-    let mut got = patterns(&file_json(&home), "main");
+    let mut got = allowlist_patterns(&home.read_approvals(), "main");
     got.sort();
     let mut want: Vec<String> = (1..=200)
         .flat_map(|i| [format!("/opt/a{i}/bin/x"), format!("/opt/b{i}/bin/x")])
@@ -432,7 +423,9 @@ fn a_writer_killed_at_any_moment_leaves_a_file_that_loads() {
         0,
         "after",
     );
-    assert!(patterns(&file_json(&home), "main").contains(&"/opt/after/bin/x".to_owned()));
+    assert!(
+        allowlist_patterns(&home.read_approvals(), "main").contains(&"/opt/after/bin/x".to_owned())
+    );
 }
 
 #[test]
@@ -471,7 +464,7 @@ fn set_on_a_missing_file_takes_the_hash_of_no_bytes_and_creates_a_token() {
         0,
         "set",
     );
-    let file = file_json(&home);
+    let file = home.read_approvals();
     assert_eq!(file["defaults"], json!({"security": "deny"}));
     assert!(
         file["socket"]["token"]

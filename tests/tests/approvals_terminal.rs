@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use approvals_tests::{TestHome, bin, output, real_path};
+use approvals_tests::{TestHome, allowlist_patterns, bin, output, real_path};
 use serde_json::{Value, json};
 
 /// How long the screen may take to show what a test waits for.
@@ -157,21 +157,8 @@ fn finish(child: Child) -> (Option<i32>, String, String) {
     )
 }
 
-fn approvals_file(home: &TestHome) -> Value {
-    serde_json::from_slice(&std::fs::read(home.approvals()).expect("read approvals"))
-        .expect("approvals json")
-}
-
 fn patterns(home: &TestHome) -> Vec<String> {
-    approvals_file(home)["agents"]["main"]["allowlist"]
-        .as_array()
-        .map(|entries| {
-            entries
-                .iter()
-                .filter_map(|e| e["pattern"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
+    allowlist_patterns(&home.read_approvals(), "main")
 }
 
 fn explain_decision(home: &TestHome, argv: &[&str]) -> String {
