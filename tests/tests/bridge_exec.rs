@@ -234,18 +234,57 @@ async fn env_overrides_of_hooks_and_path_are_refused_and_host_hooks_are_stripped
         );
     }
 
-    let mut request = request(&["env"]);
-    request.env = Some(BTreeMap::from([("GREETING".to_owned(), "hi".to_owned())]));
-    let payload = completed(&bridge, &request).await;
-    let vars: Vec<&str> = payload.stdout.lines().collect();
-    assert!(vars.contains(&"GREETING=hi"), "{vars:?}");
-    assert!(vars.contains(&"BRIDGE_PLAIN_VAR=kept"), "{vars:?}");
-    for blocked in ["BASH_ENV=", "NODE_OPTIONS="] {
-        assert!(
-            !vars.iter().any(|v| v.starts_with(blocked)),
-            "{blocked} leaked into the child: {vars:?}"
-        );
+    // With and without overrides: a bridge whose own environment holds
+    // blocked variables must not let its children inherit it.
+    let mut with_override = request(&["env"]);
+    with_override.env = Some(BTreeMap::from([("GREETING".to_owned(), "hi".to_owned())]));
+    for (request, greeting) in [(with_override, true), (request(&["env"]), false)] {
+        let payload = completed(&bridge, &request).await;
+        let vars: Vec<&str> = payload.stdout.lines().collect();
+        assert_eq!(vars.contains(&"GREETING=hi"), greeting, "{vars:?}");
+        assert!(vars.contains(&"BRIDGE_PLAIN_VAR=kept"), "{vars:?}");
+        for blocked in ["BASH_ENV=", "NODE_OPTIONS="] {
+            assert!(
+                !vars.iter().any(|v| v.starts_with(blocked)),
+                "{blocked} leaked into the child: {vars:?}"
+            );
+        }
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bridge_with_a_clean_environment_passes_exactly_that_environment_on() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "off", "deny", &[&real_path("env")]));
+    let mut cmd = home.command("ui-bridge");
+    let own = [
+        ("HOME".to_owned(), home.path().display().to_string()),
+        (
+            "CLAWDBOT_STATE_DIR".to_owned(),
+            home.state_dir().display().to_string(),
+        ),
+        ("PATH".to_owned(), "/usr/bin:/bin".to_owned()),
+        ("BRIDGE_PLAIN_VAR".to_owned(), "kept".to_owned()),
+    ];
+    cmd.env_clear().envs(own.iter().cloned());
+    let bridge = Bridge::spawn(cmd, &home, &[]);
+
+    let payload = completed(&bridge, &request(&["env"])).await;
+    let mut vars: Vec<&str> = payload.stdout.lines().collect();
+    vars.sort_unstable();
+    let mut expected: Vec<String> = own.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    expected.sort_unstable();
+    assert_eq!(vars, expected);
+
+    // An inert prefix adds to the inherited environment, nothing more.
+    let mut prefixed = request(&["/bin/sh", "-c", "LC_ALL=C env"]);
+    prefixed.raw_command = Some("LC_ALL=C env".into());
+    let payload = completed(&bridge, &prefixed).await;
+    let mut vars: Vec<&str> = payload.stdout.lines().collect();
+    vars.sort_unstable();
+    expected.push("LC_ALL=C".to_owned());
+    expected.sort_unstable();
+    assert_eq!(vars, expected);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -36,6 +36,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => {
             let options = args.options()?;
+            if let Err(error) = ui_bridge::serve::restart_in_child_env() {
+                tracing::warn!(%error, "cannot restart in a clean environment; each child's environment is built per spawn");
+            }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()?;

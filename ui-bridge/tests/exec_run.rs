@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use approvals_ipc::policy::env::{EnvRefusal, child_env};
 use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
-use ui_bridge::exec::{ExecLimits, ExecOutcome, run_plan, run_plan_masked};
+use ui_bridge::exec::{ChildEnv, ExecLimits, ExecOutcome, run_plan, run_plan_masked};
 
 fn exec(program: &str, argv: &[&str], cwd: &Path) -> PlannedExec {
     PlannedExec {
@@ -452,7 +452,7 @@ async fn output_and_errors_are_masked_before_they_leave() {
                 &d,
             )],
         )]),
-        &env(),
+        &ChildEnv::exactly(env()),
         &ExecLimits::default(),
         &["tok-SECRET-123"],
     )

@@ -14,6 +14,7 @@
 //! secrets before output leaves the process.
 
 mod capture;
+mod env;
 mod groups;
 mod mask;
 mod pipeline;
@@ -30,6 +31,7 @@ use capture::Capture;
 use groups::Groups;
 use pipeline::{CaptureWriters, Context, ExecError, Status};
 
+pub use env::ChildEnv;
 pub use mask::mask_secrets;
 
 /// How long readers may take to drain the capture pipes once every group
@@ -87,13 +89,14 @@ pub struct ExecOutcome {
 ///
 /// `env` should come from [`approvals_ipc::policy::env::child_env`]. Callers
 /// that hold secrets of their own (the socket token) use
-/// [`run_plan_masked`].
+/// [`run_plan_masked`], which also lets a host's children inherit its
+/// environment when [`ChildEnv::from_process`] found it clean.
 pub async fn run_plan(plan: &Plan, env: &[(String, String)], limits: &ExecLimits) -> ExecOutcome {
-    run_plan_masked(plan, env, limits, &[]).await
+    run_plan_masked(plan, &ChildEnv::exactly(env.to_vec()), limits, &[]).await
 }
 
-/// [`run_plan`], also masking each literal in `known_secrets` wherever it
-/// appears in the output or the error.
+/// [`run_plan`] with a prepared [`ChildEnv`], also masking each literal in
+/// `known_secrets` wherever it appears in the output or the error.
 ///
 /// # Panics
 ///
@@ -101,7 +104,7 @@ pub async fn run_plan(plan: &Plan, env: &[(String, String)], limits: &ExecLimits
 /// its output pipes there).
 pub async fn run_plan_masked(
     plan: &Plan,
-    env: &[(String, String)],
+    env: &ChildEnv,
     limits: &ExecLimits,
     known_secrets: &[&str],
 ) -> ExecOutcome {
@@ -156,7 +159,7 @@ fn reader(read_end: std::io::PipeReader) -> std::io::Result<pipe::Receiver> {
 /// empty, then sends `SIGKILL`.
 async fn supervise(
     plan: &Plan,
-    env: &[(String, String)],
+    env: &ChildEnv,
     limits: &ExecLimits,
     groups: &Groups,
     capture: &Capture,
@@ -195,7 +198,7 @@ async fn supervise(
 /// the last pipeline that ran.
 async fn run_steps(
     plan: &Plan,
-    env: &[(String, String)],
+    env: &ChildEnv,
     groups: &Groups,
     capture: &Capture,
     writers: CaptureWriters,

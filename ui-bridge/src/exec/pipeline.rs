@@ -21,6 +21,7 @@ use tokio::net::unix::pipe;
 use tokio::process::{Child, Command};
 use tokio::task::JoinHandle;
 
+use super::ChildEnv;
 use super::capture::{Capture, Stream};
 use super::groups::{Groups, Stopped};
 
@@ -119,7 +120,7 @@ pub(super) struct CaptureWriters {
 /// What one plan's pipelines share.
 pub(super) struct Context<'a> {
     /// The base environment of every child (already filtered).
-    pub env: &'a [(String, String)],
+    pub env: &'a ChildEnv,
     /// The plan's process groups.
     pub groups: &'a Groups,
     /// Captured output, for builtins' messages.
@@ -266,10 +267,16 @@ fn build_command(
     let mut cmd = Command::new(&exec.program);
     cmd.arg0(argv0)
         .args(args)
-        .env_clear()
         .current_dir(&exec.cwd)
         .kill_on_drop(true);
-    for (key, value) in cx.env.iter().chain(&exec.env) {
+    let base: &[(String, String)] = if cx.env.inherits() {
+        // This process's environment is exactly the filtered one.
+        &[]
+    } else {
+        cmd.env_clear();
+        cx.env.vars()
+    };
+    for (key, value) in base.iter().chain(&exec.env) {
         if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
             return Err(ExecError::BadEnv { key: key.clone() });
         }

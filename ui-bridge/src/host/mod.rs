@@ -26,7 +26,7 @@ mod validate;
 mod tests;
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -35,7 +35,7 @@ use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest};
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext, Verdict};
 use tokio_util::sync::CancellationToken;
 
-use crate::exec::{ExecLimits, run_plan_masked};
+use crate::exec::{ChildEnv, ExecLimits, run_plan_masked};
 
 use crate::audit::DecidedBy;
 pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
@@ -101,7 +101,7 @@ pub struct ExecHost {
     host: HostContext,
     /// The host environment minus the blocklist, filtered once at start:
     /// what every child gets before its request's overrides.
-    base_env: Vec<(String, String)>,
+    base_env: ChildEnv,
     approvals: Arc<dyn Approvals>,
     /// Bound on one ask; `None` uses the policy's `approvalTimeoutMs`.
     approval_timeout: Option<Duration>,
@@ -125,11 +125,7 @@ impl std::fmt::Debug for ExecHost {
 impl ExecHost {
     /// An exec host for this process's environment, with nobody to ask (the ask fallback decides).
     pub fn new(config: ExecHostConfig) -> Self {
-        let host_env = std::env::vars_os()
-            .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)));
-        // No overrides: this only filters, so it cannot be refused.
-        let base_env =
-            approvals_ipc::policy::env::child_env(host_env, &BTreeMap::new()).unwrap_or_default();
+        let base_env = ChildEnv::from_process();
         ExecHost {
             policies: PolicyCache::new(config.approvals_path.clone()),
             host: HostContext::from_process(),
@@ -227,13 +223,11 @@ impl ExecHost {
         );
         let plan = evaluation.exec_plan(&compiled);
         let with_overrides = if validated.overrides.is_empty() {
-            Ok(Cow::Borrowed(self.base_env.as_slice()))
+            Ok(Cow::Borrowed(&self.base_env))
         } else {
-            approvals_ipc::policy::env::child_env(
-                self.base_env.iter().cloned(),
-                &validated.overrides,
-            )
-            .map(Cow::Owned)
+            self.base_env
+                .with_overrides(&validated.overrides)
+                .map(Cow::Owned)
         };
         let env = match with_overrides {
             Ok(env) => env,
