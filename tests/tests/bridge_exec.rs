@@ -253,6 +253,53 @@ async fn env_overrides_of_hooks_and_path_are_refused_and_host_hooks_are_stripped
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn the_bridge_restarts_itself_without_the_variables_children_must_not_get() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "off", "deny", &[&real_path("env")]));
+    let mut cmd = home.command("ui-bridge");
+    cmd.env("SHELL", "/bin/sh")
+        .env("LD_PRELOAD", "")
+        .env("BRIDGE_PLAIN_VAR", "kept");
+    let bridge = Bridge::spawn(cmd, &home, &[]);
+
+    // Same process (the pid the test started), new environment.
+    let environ = std::fs::read(format!("/proc/{}/environ", bridge.pid())).expect("environ");
+    let own: Vec<String> = environ
+        .split(|b| *b == 0)
+        .filter(|v| !v.is_empty())
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .collect();
+    assert!(own.iter().any(|v| v == "BRIDGE_PLAIN_VAR=kept"), "{own:?}");
+    for blocked in ["SHELL=", "LD_PRELOAD="] {
+        assert!(
+            !own.iter().any(|v| v.starts_with(blocked)),
+            "{blocked}: {own:?}"
+        );
+    }
+    let log = bridge.log_text();
+    let dropped = log
+        .lines()
+        .find_map(|line| line.split_once("dropped=").map(|(_, list)| list))
+        .unwrap_or_else(|| panic!("no restart logged: {log}"));
+    let dropped: Vec<&str> = dropped.split(", ").collect();
+    assert!(
+        dropped.contains(&"SHELL") && dropped.contains(&"LD_PRELOAD"),
+        "{log}"
+    );
+
+    // And its children, inheriting that environment, lack them too.
+    let payload = completed(&bridge, &request(&["env"])).await;
+    let vars: Vec<&str> = payload.stdout.lines().collect();
+    assert!(vars.contains(&"BRIDGE_PLAIN_VAR=kept"), "{vars:?}");
+    for blocked in ["SHELL=", "LD_PRELOAD="] {
+        assert!(
+            !vars.iter().any(|v| v.starts_with(blocked)),
+            "{blocked}: {vars:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_bridge_with_a_clean_environment_passes_exactly_that_environment_on() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "off", "deny", &[&real_path("env")]));
