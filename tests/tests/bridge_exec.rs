@@ -213,13 +213,10 @@ async fn an_empty_command_a_missing_cwd_and_a_lying_raw_command_are_refused() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn env_overrides_of_hooks_and_path_are_refused_and_host_hooks_are_stripped() {
-    let home = TestHome::new();
-    home.write_approvals(&policy("allowlist", "off", "deny", &[&real_path("env")]));
-    let mut cmd = home.command("ui-bridge");
-    cmd.env("BASH_ENV", "/tmp/x")
-        .env("NODE_OPTIONS", "--require /tmp/evil.js")
-        .env("BRIDGE_PLAIN_VAR", "kept");
-    let bridge = Bridge::spawn(cmd, &home, &[]);
+    let (_home, bridge) = env_bridge(&[
+        ("BASH_ENV", "/tmp/x"),
+        ("NODE_OPTIONS", "--require /tmp/evil.js"),
+    ]);
 
     for key in ["LD_PRELOAD", "PATH", "path", "NODE_OPTIONS"] {
         let mut request = request(&["env"]);
@@ -242,25 +239,41 @@ async fn env_overrides_of_hooks_and_path_are_refused_and_host_hooks_are_stripped
         let payload = completed(&bridge, &request).await;
         let vars: Vec<&str> = payload.stdout.lines().collect();
         assert_eq!(vars.contains(&"GREETING=hi"), greeting, "{vars:?}");
-        assert!(vars.contains(&"BRIDGE_PLAIN_VAR=kept"), "{vars:?}");
-        for blocked in ["BASH_ENV=", "NODE_OPTIONS="] {
-            assert!(
-                !vars.iter().any(|v| v.starts_with(blocked)),
-                "{blocked} leaked into the child: {vars:?}"
-            );
-        }
+        assert_kept_and_stripped(&vars, &["BASH_ENV", "NODE_OPTIONS"]);
+    }
+}
+
+/// A bridge allowlisting `env`, started with `extra` and
+/// `BRIDGE_PLAIN_VAR=kept` added to the test's environment.
+fn env_bridge(extra: &[(&str, &str)]) -> (TestHome, Bridge) {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "off", "deny", &[&real_path("env")]));
+    let mut cmd = home.command("ui-bridge");
+    cmd.envs(extra.iter().copied())
+        .env("BRIDGE_PLAIN_VAR", "kept");
+    let bridge = Bridge::spawn(cmd, &home, &[]);
+    (home, bridge)
+}
+
+/// `vars` (`KEY=value` lines) keep the bridge's plain variable and lack
+/// every key of `stripped`.
+fn assert_kept_and_stripped<S: AsRef<str> + std::fmt::Debug>(vars: &[S], stripped: &[&str]) {
+    assert!(
+        vars.iter().any(|v| v.as_ref() == "BRIDGE_PLAIN_VAR=kept"),
+        "{vars:?}"
+    );
+    for key in stripped {
+        let prefix = format!("{key}=");
+        assert!(
+            !vars.iter().any(|v| v.as_ref().starts_with(&prefix)),
+            "{key} leaked: {vars:?}"
+        );
     }
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_bridge_restarts_itself_without_the_variables_children_must_not_get() {
-    let home = TestHome::new();
-    home.write_approvals(&policy("allowlist", "off", "deny", &[&real_path("env")]));
-    let mut cmd = home.command("ui-bridge");
-    cmd.env("SHELL", "/bin/sh")
-        .env("LD_PRELOAD", "")
-        .env("BRIDGE_PLAIN_VAR", "kept");
-    let bridge = Bridge::spawn(cmd, &home, &[]);
+    let (_home, bridge) = env_bridge(&[("SHELL", "/bin/sh"), ("LD_PRELOAD", "")]);
 
     // Same process (the pid the test started), new environment.
     let environ = std::fs::read(format!("/proc/{}/environ", bridge.pid())).expect("environ");
@@ -269,13 +282,7 @@ async fn the_bridge_restarts_itself_without_the_variables_children_must_not_get(
         .filter(|v| !v.is_empty())
         .map(|v| String::from_utf8_lossy(v).into_owned())
         .collect();
-    assert!(own.iter().any(|v| v == "BRIDGE_PLAIN_VAR=kept"), "{own:?}");
-    for blocked in ["SHELL=", "LD_PRELOAD="] {
-        assert!(
-            !own.iter().any(|v| v.starts_with(blocked)),
-            "{blocked}: {own:?}"
-        );
-    }
+    assert_kept_and_stripped(&own, &["SHELL", "LD_PRELOAD"]);
     let log = bridge.log_text();
     let dropped = log
         .lines()
@@ -290,13 +297,7 @@ async fn the_bridge_restarts_itself_without_the_variables_children_must_not_get(
     // And its children, inheriting that environment, lack them too.
     let payload = completed(&bridge, &request(&["env"])).await;
     let vars: Vec<&str> = payload.stdout.lines().collect();
-    assert!(vars.contains(&"BRIDGE_PLAIN_VAR=kept"), "{vars:?}");
-    for blocked in ["SHELL=", "LD_PRELOAD="] {
-        assert!(
-            !vars.iter().any(|v| v.starts_with(blocked)),
-            "{blocked}: {vars:?}"
-        );
-    }
+    assert_kept_and_stripped(&vars, &["SHELL", "LD_PRELOAD"]);
 }
 
 #[tokio::test(flavor = "multi_thread")]
