@@ -22,7 +22,10 @@
 //! # Caveats
 //!
 //! A process that leaves the hook's group (`setsid`) is out of reach. The
-//! hook inherits the bridge's environment, since desktop notifiers need it.
+//! hook inherits the bridge's environment, since desktop notifiers need it
+//! (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`); under `ui-bridge serve` that
+//! environment no longer holds the variables commands never get (`SHELL`,
+//! `LD_*`, …), since the bridge restarts itself without them.
 
 use std::collections::HashMap;
 use std::future::Future;
