@@ -5,6 +5,10 @@
 //! Layering (DESIGN.md section 2): nothing here knows about the gateway;
 //! `node-host` embeds this library when no bridge process runs.
 
+// No `unsafe`: among other things, the process environment children
+// inherit cannot change after start (`set_var` needs `unsafe`).
+#![forbid(unsafe_code)]
+
 pub mod approvers;
 pub mod audit;
 pub mod broker;

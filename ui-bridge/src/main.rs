@@ -1,6 +1,10 @@
 //! `ui-bridge`: the exec host binary. Thin: parse the command line, run the
 //! subcommand, map the outcome to an exit code.
 
+// No `unsafe`: among other things, the process environment children
+// inherit cannot change after start (`set_var` needs `unsafe`).
+#![forbid(unsafe_code)]
+
 mod cli;
 
 use std::io::IsTerminal;
