@@ -158,6 +158,40 @@ mod tests {
         assert!(env.with_overrides(&path).is_err());
     }
 
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// `ui-bridge serve` re-executes itself once in the filtered
+        /// environment; it must then be inheritable, or it would restart
+        /// forever.
+        #[test]
+        fn the_filtered_environment_is_inherited_on_the_next_start(
+            pairs in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![
+                        proptest::sample::select(vec![
+                            "PATH", "HOME", "SHELL", "LD_PRELOAD", "ld_preload", "BASH_ENV",
+                            "GIT_DIR", "DYLD_x", "LANG", "BAD-NAME", "1X", "", "A",
+                        ])
+                        .prop_map(str::to_owned),
+                        "[A-Za-z_][A-Za-z0-9_]{0,6}",
+                    ],
+                    "[ -~]{0,8}",
+                ),
+                0..12,
+            )
+        ) {
+            let first = ChildEnv::from_host(
+                pairs.iter().map(|(k, v)| (OsString::from(k), OsString::from(v))),
+            );
+            let again = ChildEnv::from_host(
+                first.vars().iter().map(|(k, v)| (OsString::from(k), OsString::from(v))),
+            );
+            proptest::prop_assert!(again.inherits());
+            proptest::prop_assert_eq!(again.vars(), first.vars());
+        }
+    }
+
     #[test]
     fn an_explicit_environment_is_never_inherited() {
         assert!(!ChildEnv::exactly(vec![("A".to_owned(), "1".to_owned())]).inherits());
