@@ -34,6 +34,9 @@ const BLOCK: usize = 100;
 const READY_DEADLINE: Duration = Duration::from_secs(20);
 /// How often readiness is probed while waiting for the socket.
 const READY_POLL: Duration = Duration::from_micros(500);
+/// Bridge starts timed with a blocked variable in the environment, which
+/// makes `ui-bridge serve` restart itself once without it.
+const RESTART_STARTS: usize = 5;
 /// Lines of the bridge's log shown when the run fails.
 const LOG_TAIL_LINES: usize = 20;
 
@@ -207,6 +210,8 @@ struct Report {
     bridge: Stats,
     idle_rss_kb: u64,
     ready: Duration,
+    /// Median start to ready when the bridge restarts without `SHELL`.
+    ready_restarting: Duration,
     load: LoadResult,
     load_latency: Option<Stats>,
     peak_rss_kb: u64,
@@ -216,7 +221,7 @@ async fn run(options: Options) -> anyhow::Result<Report> {
     let ui_bridge = sibling_binary("ui-bridge")?;
     let true_path = std::fs::canonicalize(TRUE)
         .with_context(|| format!("{TRUE} is needed as the benchmark command"))?;
-    let bridge = Bridge::start(&ui_bridge, &true_path, options.security)?;
+    let bridge = Bridge::start(&ui_bridge, &true_path, options.security, &[])?;
     let outcome = measure(options, &bridge).await;
     if outcome.is_err() || outcome.as_ref().is_ok_and(|r| r.load.failures > 0) {
         eprintln!(
@@ -225,7 +230,19 @@ async fn run(options: Options) -> anyhow::Result<Report> {
         );
     }
     drop(bridge);
-    let report = outcome?;
+    let mut report = outcome?;
+    let mut restarts = Vec::with_capacity(RESTART_STARTS);
+    for _ in 0..RESTART_STARTS {
+        let bridge = Bridge::start(
+            &ui_bridge,
+            &true_path,
+            options.security,
+            &[("SHELL", "/bin/sh")],
+        )?;
+        restarts.push(bridge.ready_after);
+    }
+    restarts.sort_unstable();
+    report.ready_restarting = restarts[restarts.len() / 2];
     print_report(&report);
     Ok(report)
 }
@@ -267,6 +284,7 @@ async fn measure(options: Options, bridge: &Bridge) -> anyhow::Result<Report> {
         bridge: Stats::of(through_bridge).context("no bridge measurements")?,
         idle_rss_kb,
         ready: bridge.ready_after,
+        ready_restarting: Duration::ZERO,
         load_latency: Stats::of(load.latencies.clone()),
         load,
         peak_rss_kb,
@@ -340,8 +358,14 @@ struct Bridge {
 
 impl Bridge {
     /// Writes a policy allowing only `true_path` (security allowlist, ask
-    /// off), starts the bridge and waits until its socket accepts.
-    fn start(ui_bridge: &Path, true_path: &Path, security: Security) -> anyhow::Result<Bridge> {
+    /// off), starts the bridge with `extra_env` added to this process's
+    /// environment and waits until its socket accepts.
+    fn start(
+        ui_bridge: &Path,
+        true_path: &Path,
+        security: Security,
+        extra_env: &[(&str, &str)],
+    ) -> anyhow::Result<Bridge> {
         let home = tempfile::tempdir().context("cannot create a temporary home")?;
         let state = home.path().join(".clawdbot");
         create_private_dir(&state)?;
@@ -370,6 +394,7 @@ impl Bridge {
             .env("HOME", home.path())
             .env("CLAWDBOT_STATE_DIR", &state)
             .env_remove("RUST_LOG")
+            .envs(extra_env.iter().copied())
             .current_dir(home.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -699,6 +724,11 @@ fn print_report(r: &Report) {
         out,
         "| bridge start to ready | {:.1} ms | 50 ms |",
         ms(r.ready)
+    );
+    let _ = writeln!(
+        out,
+        "| bridge start to ready, restarting without SHELL (median of {RESTART_STARTS}) | {:.1} ms | 50 ms |",
+        ms(r.ready_restarting)
     );
     let _ = writeln!(
         out,
