@@ -3,7 +3,7 @@
 //! overrides.
 //!
 //! It decides how that environment reaches a child. Building it per spawn
-//! (clearing, then setting every variable) costs the bridge about 20 µs a
+//! (clearing, then setting every variable) costs the bridge 10–20 µs a
 //! request, so when filtering this process's own environment removed
 //! nothing, children simply inherit it: the result is the same set of
 //! variables. That holds only while the process environment does not

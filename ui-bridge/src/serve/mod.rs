@@ -89,7 +89,7 @@ pub enum ServeError {
 /// Re-executes this program in the environment its children get (this
 /// one minus the blocklist) when that differs from its own, so every spawn
 /// can pass the process environment on as it is (see `crate::exec::ChildEnv`)
-/// instead of building it per child, which costs the bridge about 20 µs a
+/// instead of building it per child, which costs the bridge 10–20 µs a
 /// request. Returns at once when the environment is already clean, and
 /// with the error when re-executing failed (the caller carries on: its
 /// children then get the filtered set built per spawn, which is as safe).
