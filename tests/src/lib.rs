@@ -2,6 +2,8 @@
 //! `ui-bridge` binaries, built once per test process, and private temp homes
 //! so no test touches the user's own `~/.clawdbot`.
 
+pub mod baseline;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;

@@ -21,11 +21,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, bail};
 use approvals_ipc::approvals::Token;
 use approvals_ipc::ipc::{Client, ExecRequest, ExecResponse};
+use approvals_tests::baseline::{TRUE, spawn_true};
 use serde_json::json;
-use tokio::io::AsyncReadExt as _;
 
-/// The command both sides run: the cheapest real process there is.
-const TRUE: &str = "/bin/true";
 /// Requests sent on the measured connection before timing starts.
 const WARM_UP: usize = 50;
 /// Direct and bridge measurements alternate in blocks of this many.
@@ -308,14 +306,14 @@ async fn latency(
             .context("warm-up request failed")?;
     }
     for _ in 0..WARM_UP.min(iterations) {
-        spawn_direct().await?;
+        spawn_true().await?;
     }
     let mut direct = Vec::with_capacity(iterations);
     let mut through_bridge = Vec::with_capacity(iterations);
     while direct.len() < iterations {
         let block = BLOCK.min(iterations - direct.len());
         for _ in 0..block {
-            direct.push(spawn_direct().await?);
+            direct.push(spawn_true().await?);
         }
         for _ in 0..block {
             through_bridge.push(
@@ -482,39 +480,6 @@ fn proc_status_kb(pid: u32, field: &str) -> anyhow::Result<u64> {
         .and_then(|rest| rest.trim().strip_suffix("kB"))
         .and_then(|n| n.trim().parse().ok())
         .with_context(|| format!("{path} has no readable {field}"))
-}
-
-/// Spawns `/bin/true` as an exec host must and times it to reaped exit.
-async fn spawn_direct() -> anyhow::Result<Duration> {
-    let started = Instant::now();
-    let mut child = tokio::process::Command::new(TRUE)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("cannot spawn {TRUE}"))?;
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
-    let read_out = async {
-        match stdout {
-            Some(mut pipe) => pipe.read_to_end(&mut out).await.map(drop),
-            None => Ok(()),
-        }
-    };
-    let read_err = async {
-        match stderr {
-            Some(mut pipe) => pipe.read_to_end(&mut err).await.map(drop),
-            None => Ok(()),
-        }
-    };
-    let (read_out, read_err) = tokio::join!(read_out, read_err);
-    read_out.and(read_err).context("cannot read the output")?;
-    let status = child.wait().await.context("cannot wait for the child")?;
-    let elapsed = started.elapsed();
-    if !status.success() {
-        bail!("{TRUE} exited with {status}");
-    }
-    Ok(elapsed)
 }
 
 /// Sends one request and times it; anything but a successful run is an error.

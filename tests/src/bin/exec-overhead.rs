@@ -1,14 +1,16 @@
-//! What the executor alone adds to a spawn, in one process: `run_plan_masked`
-//! of `/usr/bin/true` (process group, working directory, capture pipes,
-//! group kill, masking) against a bare tokio spawn of `/bin/true` with piped
-//! output, interleaved in blocks of 100 from a runtime worker task, as
-//! `exec-bench` times its two sides. Together with `exec-bench` it splits
-//! the bridge's added time into execution and everything before and after
-//! it (socket, checks, policy, audit, reply).
+//! `exec-overhead`: what the executor alone adds to a spawn, in one
+//! process. It times `run_plan_masked` of the plan a request for
+//! `["/bin/true"]` becomes (new process group, working directory, capture
+//! pipes, group kill, masking) against the bare spawn exec-bench uses as its
+//! baseline, interleaved in blocks of 100 from a runtime worker task.
+//! Together with `exec-bench` it splits the bridge's added time into
+//! execution and everything before and after it (socket, checks, policy,
+//! audit, reply).
 //!
 //! ```text
-//! cargo run --release -p ui-bridge --example exec_overhead            # your environment
-//! env -i PATH=/usr/bin:/bin cargo run --release -p ui-bridge --example exec_overhead
+//! cargo build --release -p approvals-tests --bin exec-overhead
+//! target/release/exec-overhead                                  # your environment
+//! env -i PATH=/usr/bin:/bin target/release/exec-overhead        # a clean one
 //! ```
 //!
 //! With a clean environment children inherit it (as under `ui-bridge
@@ -16,12 +18,12 @@
 //! the filtered set built explicitly, and the output says which.
 
 use std::path::PathBuf;
-use std::process::{ExitCode, Stdio};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
-use tokio::io::AsyncReadExt as _;
+use approvals_tests::baseline::{TRUE, median_us, spawn_true};
 use ui_bridge::exec::{ChildEnv, ExecLimits, run_plan_masked};
 
 /// Runs on each side before timing starts.
@@ -43,7 +45,7 @@ fn main() -> ExitCode {
     match measured {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("exec_overhead: {error:#}");
+            eprintln!("exec-overhead: {error:#}");
             ExitCode::FAILURE
         }
     }
@@ -55,13 +57,13 @@ async fn measure() -> anyhow::Result<()> {
     let env = ChildEnv::from_process();
     let limits = ExecLimits::default();
     for _ in 0..WARM_UP {
-        direct().await?;
+        spawn_true().await?;
         through_executor(&plan, &env, &limits).await?;
     }
     let (mut bare, mut executor) = (Vec::with_capacity(RUNS), Vec::with_capacity(RUNS));
     while bare.len() < RUNS {
         for _ in 0..BLOCK {
-            bare.push(direct().await?);
+            bare.push(spawn_true().await?);
         }
         for _ in 0..BLOCK {
             executor.push(through_executor(&plan, &env, &limits).await?);
@@ -86,8 +88,8 @@ fn true_plan(cwd: PathBuf) -> Plan {
         steps: vec![PlanStep {
             op: ChainOp::Seq,
             pipeline: vec![PlannedCommand::Exec(PlannedExec {
-                program: PathBuf::from("/usr/bin/true"),
-                argv: vec!["/bin/true".to_owned()],
+                program: std::fs::canonicalize(TRUE).unwrap_or_else(|_| PathBuf::from(TRUE)),
+                argv: vec![TRUE.to_owned()],
                 env: Vec::new(),
                 cwd,
                 stdin: None,
@@ -107,46 +109,7 @@ async fn through_executor(
     let outcome = run_plan_masked(plan, env, limits, &[]).await;
     let elapsed = started.elapsed();
     if !outcome.success {
-        bail!("the executor's /usr/bin/true failed: {outcome:?}");
+        bail!("the executor's {TRUE} failed: {outcome:?}");
     }
     Ok(elapsed)
-}
-
-/// Spawns `/bin/true` as `exec-bench`'s direct side does.
-async fn direct() -> anyhow::Result<Duration> {
-    let started = Instant::now();
-    let mut child = tokio::process::Command::new("/bin/true")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .context("cannot spawn /bin/true")?;
-    let (stdout, stderr) = (child.stdout.take(), child.stderr.take());
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let read_out = async {
-        match stdout {
-            Some(mut pipe) => pipe.read_to_end(&mut out).await.map(drop),
-            None => Ok(()),
-        }
-    };
-    let read_err = async {
-        match stderr {
-            Some(mut pipe) => pipe.read_to_end(&mut err).await.map(drop),
-            None => Ok(()),
-        }
-    };
-    let (read_out, read_err) = tokio::join!(read_out, read_err);
-    read_out.and(read_err).context("cannot read the output")?;
-    let status = child.wait().await.context("cannot wait for /bin/true")?;
-    if !status.success() {
-        bail!("/bin/true exited with {status}");
-    }
-    Ok(started.elapsed())
-}
-
-fn median_us(mut samples: Vec<Duration>) -> f64 {
-    samples.sort_unstable();
-    samples
-        .get(samples.len() / 2)
-        .map_or(0.0, |median| median.as_secs_f64() * 1e6)
 }
