@@ -122,8 +122,14 @@ impl Options {
 }
 
 fn main() -> ExitCode {
-    if let Err(error) = run_in_filtered_environment() {
-        eprintln!("exec-bench: {error:#}");
+    // Run in the environment a bridge gives its children (this one minus
+    // the blocklist), as `ui-bridge serve` does: both sides' children then
+    // get the same variables, and the bridge started from here lets its
+    // children inherit them, as a cleanly started bridge does, instead of
+    // building them per spawn (which `cargo run`'s `LD_LIBRARY_PATH` would
+    // force). Returns only when nothing needs dropping.
+    if let Err(error) = ui_bridge::serve::restart_in_child_env() {
+        eprintln!("exec-bench: cannot re-run in the filtered environment: {error}");
         return ExitCode::from(2);
     }
     let options = match Options::parse(std::env::args().skip(1)) {
@@ -163,42 +169,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Re-executes this benchmark in the environment a bridge gives its
-/// children (this one minus the blocklist of DESIGN.md section 8) unless it
-/// already runs in one, and returns only when it does. Both sides' children
-/// then get the same variables, and the bridge started from it lets its
-/// children inherit it, as a bridge started from a clean session does,
-/// instead of building it per spawn (which `cargo run` would force by
-/// setting `LD_LIBRARY_PATH`).
-fn run_in_filtered_environment() -> anyhow::Result<()> {
-    use std::os::unix::process::CommandExt as _;
-    let own: Vec<(String, String)> = std::env::vars_os()
-        .map(|(key, value)| key.into_string().ok().zip(value.into_string().ok()))
-        .collect::<Option<_>>()
-        .context("the environment holds a variable that is not UTF-8; unset it first")?;
-    let filtered = approvals_ipc::policy::env::child_env(own.iter().cloned(), &Default::default())
-        .context("cannot filter the environment")?;
-    if filtered.len() == own.len() {
-        return Ok(());
-    }
-    let dropped: Vec<&str> = own
-        .iter()
-        .map(|(key, _)| key.as_str())
-        .filter(|key| !filtered.iter().any(|(kept, _)| kept == key))
-        .collect();
-    eprintln!(
-        "exec-bench: re-running without {} (a bridge never passes them on)",
-        dropped.join(", ")
-    );
-    let exe = std::env::current_exe().context("cannot find this executable's path")?;
-    let error = std::process::Command::new(exe)
-        .args(std::env::args_os().skip(1))
-        .env_clear()
-        .envs(filtered)
-        .exec();
-    Err(anyhow::Error::new(error).context("cannot re-run exec-bench"))
 }
 
 /// Everything one run measured.
