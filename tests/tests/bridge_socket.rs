@@ -238,14 +238,15 @@ async fn replayed_lines_and_reused_challenge_nonces_are_refused() {
     assert_eq!(reason_of(&reply), "nonce", "{reply}");
     raw.expect_closed().await;
 
-    // ... and on another connection it is a replay.
+    // ... and another connection cannot use it: the bridge recognises its
+    // own challenge nonces, so it is refused before the replay cache is asked.
     let mut other = Raw::connect(&bridge).await;
     other.challenge().await;
     other
         .send_exec(&token, &nonce, auth::wall_clock_ms(), TRUE_REQUEST)
         .await;
     let reply = other.frame().await.expect("a refusal");
-    assert_eq!(reason_of(&reply), "replay", "{reply}");
+    assert_eq!(reason_of(&reply), "nonce", "{reply}");
 
     good_request_succeeds(&bridge).await;
 }
@@ -506,4 +507,105 @@ async fn an_openclaw_client_byte_for_byte_is_served_after_it_half_closes() {
     assert_eq!(reply["ok"], true, "{reply}");
     assert_eq!(reply["payload"]["exitCode"], 0, "{reply}");
     assert_eq!(reply["payload"]["success"], true, "{reply}");
+}
+
+/// Sends one line on a fresh connection, OpenClaw style (no challenge read),
+/// and returns the `exec-res` it gets.
+async fn send_line_once(bridge: &Bridge, line: &str) -> Value {
+    let mut raw = Raw::connect(bridge).await;
+    raw.send(line.as_bytes()).await;
+    loop {
+        let frame = raw.frame().await.expect("a reply");
+        if frame["type"] == "exec-res" {
+            return frame;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_line_captured_before_a_restart_does_not_run_after_it() {
+    // Issue 9, hole 8: the replay cache lives in memory, so a restarted
+    // bridge has forgotten every nonce; the line's timestamp is still
+    // inside the TTL. It must not run a second time.
+    let home = TestHome::new();
+    let marker = home.path().join("ran");
+    let request = json!({
+        "command": ["/bin/sh", "-c", format!("echo x >> {}", marker.display())],
+    })
+    .to_string();
+    full(&home);
+    let mut bridge = Bridge::start(&home, &[]);
+    let token = bridge.token.clone();
+
+    // A line with a client-made nonce, and one signed for a challenge.
+    let client_line = exec_line(&token, &client_nonce(), auth::wall_clock_ms(), &request);
+    let reply = send_line_once(&bridge, &client_line).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    let mut raw = Raw::connect(&bridge).await;
+    let nonce = raw.challenge().await;
+    let challenge_line = exec_line(&token, &nonce, auth::wall_clock_ms(), &request);
+    raw.send(challenge_line.as_bytes()).await;
+    let reply = raw.frame().await.expect("a reply");
+    assert_eq!(reply["ok"], true, "{reply}");
+    drop(raw);
+    assert_eq!(std::fs::read_to_string(&marker).unwrap(), "x\nx\n");
+
+    bridge.signal("-TERM");
+    bridge.wait_exit(Duration::from_secs(10));
+    let bridge = Bridge::start(&home, &[]);
+    assert_eq!(bridge.token, token, "same token after the restart");
+    for line in [&client_line, &challenge_line] {
+        let reply = send_line_once(&bridge, line).await;
+        assert_eq!(reply["ok"], false, "{reply}");
+        assert_eq!(reason_of(&reply), "ttl", "{reply}");
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("before this bridge started"),
+            "{reply}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(&marker).unwrap(),
+        "x\nx\n",
+        "a replayed line ran again after the restart"
+    );
+    // A line signed now still runs.
+    let fresh = exec_line(&token, &client_nonce(), auth::wall_clock_ms(), &request);
+    assert_eq!(send_line_once(&bridge, &fresh).await["ok"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn require_challenge_refuses_client_made_nonces_and_serves_challenged_clients() {
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "socket": {"requireChallenge": true},
+        "defaults": {"security": "allowlist", "ask": "off", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": [{"pattern": real_path("true")}]}}
+    }));
+    let bridge = Bridge::start(&home, &[]);
+    let token = bridge.token.clone();
+    let line = exec_line(&token, &client_nonce(), auth::wall_clock_ms(), TRUE_REQUEST);
+    let reply = send_line_once(&bridge, &line).await;
+    assert_eq!(reply["ok"], false, "{reply}");
+    assert_eq!(reason_of(&reply), "nonce", "{reply}");
+    // Our own client reads the challenge, so it is served.
+    good_request_succeeds(&bridge).await;
+    // So is a raw client that signs with its connection's challenge, but
+    // not with a challenge issued to another connection.
+    let mut mine = Raw::connect(&bridge).await;
+    let mut theirs = Raw::connect(&bridge).await;
+    let their_nonce = theirs.challenge().await;
+    mine.challenge().await;
+    mine.send_exec(&token, &their_nonce, auth::wall_clock_ms(), TRUE_REQUEST)
+        .await;
+    let reply = mine.frame().await.expect("a refusal");
+    assert_eq!(reason_of(&reply), "nonce", "{reply}");
+    theirs
+        .send_exec(&token, &their_nonce, auth::wall_clock_ms(), TRUE_REQUEST)
+        .await;
+    let reply = theirs.frame().await.expect("a reply");
+    assert_eq!(reply["ok"], true, "{reply}");
 }

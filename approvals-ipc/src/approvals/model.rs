@@ -114,6 +114,11 @@ pub struct SocketConfig {
     /// after load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<Token>,
+    /// Refuse nonces a client made up: only our own challenge nonces count.
+    /// For machines without OpenClaw's legacy node host, which never reads
+    /// a challenge; off (`None`) by default so those clients keep working.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub require_challenge: Option<bool>,
     /// Fields we do not know, kept for the next save.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

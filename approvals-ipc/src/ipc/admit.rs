@@ -3,12 +3,16 @@
 //! request, or a [`Refusal`]. Both frame types go through this one
 //! function; only the type the inner JSON must parse as differs.
 //!
-//! Order: timestamp within the TTL (both directions, overflow-safe), HMAC in
-//! constant time, nonce (this connection's challenge, consumed once; or a
-//! client-made nonce not seen within twice the TTL), and only then the inner
-//! JSON. Every admitted nonce, challenge or not, is recorded in the shared
-//! replay cache so a captured line cannot run again on another connection.
-//! Upholds DESIGN.md invariant 2; no socket is needed to test it.
+//! Order: timestamp within the TTL (both directions, overflow-safe) and not
+//! before this server instance started, HMAC in constant time, nonce (this
+//! connection's challenge, consumed once; never a challenge this instance
+//! issued to another connection; or, unless `socket.requireChallenge`
+//! refuses them, a client-made nonce not seen within twice the TTL), and
+//! only then the inner JSON. Every admitted nonce, challenge or not, is
+//! recorded in the shared replay cache so a captured line cannot run again
+//! on another connection; the start-time check stops it running again after
+//! a restart, when that memory is gone. Upholds DESIGN.md invariant 2; no
+//! socket is needed to test it.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -18,6 +22,7 @@ use serde::de::DeserializeOwned;
 use super::auth::{self, Token};
 use super::error::Refusal;
 use super::frame::{ExecFrame, ExecRequest};
+use super::instance::{ClientNonces, Instance};
 use super::replay::ReplayCache;
 
 /// How many spent challenge nonces a connection remembers to name their reuse `nonce`.
@@ -52,7 +57,7 @@ impl ChallengeState {
         self.outstanding = Some(nonce);
     }
 
-    fn consume(&mut self, nonce: &str) -> NonceKind {
+    fn consume(&mut self, nonce: &str, instance: &Instance) -> NonceKind {
         if self.outstanding.as_deref() == Some(nonce) {
             if let Some(spent) = self.outstanding.take() {
                 if self.spent.len() == SPENT_REMEMBERED {
@@ -63,6 +68,8 @@ impl ChallengeState {
             NonceKind::Challenge
         } else if self.spent.iter().any(|spent| spent == nonce) {
             NonceKind::Spent
+        } else if instance.issued(nonce) {
+            NonceKind::OtherConnection
         } else {
             NonceKind::ClientMade
         }
@@ -70,8 +77,13 @@ impl ChallengeState {
 }
 
 enum NonceKind {
+    /// This connection's outstanding challenge.
     Challenge,
+    /// One of this connection's spent challenges.
     Spent,
+    /// A challenge this instance issued, but to another connection.
+    OtherConnection,
+    /// Not ours: the client made it up (or an earlier instance issued it).
     ClientMade,
 }
 
@@ -86,6 +98,8 @@ pub struct AdmitContext<'a> {
     pub now_ms: i64,
     /// The cache shared by all connections.
     pub replay: &'a Mutex<ReplayCache>,
+    /// This server instance: its start time, nonce key and nonce policy.
+    pub instance: &'a Instance,
 }
 
 /// Runs the checks in order and returns the first refusal, or the
@@ -97,6 +111,9 @@ pub fn admit<T: DeserializeOwned>(
 ) -> Result<Admitted<T>, Refusal> {
     if frame.ts.abs_diff(ctx.now_ms) > ctx.ttl_ms {
         return Err(Refusal::Ttl);
+    }
+    if frame.ts < ctx.instance.started_ms() {
+        return Err(Refusal::BeforeStart);
     }
     if !auth::verify(
         ctx.token.expose_secret(),
@@ -110,8 +127,11 @@ pub fn admit<T: DeserializeOwned>(
     if !auth::nonce_well_formed(&frame.nonce) {
         return Err(Refusal::Nonce);
     }
-    match challenge.consume(&frame.nonce) {
-        NonceKind::Spent => return Err(Refusal::Nonce),
+    match challenge.consume(&frame.nonce, ctx.instance) {
+        NonceKind::Spent | NonceKind::OtherConnection => return Err(Refusal::Nonce),
+        NonceKind::ClientMade if ctx.instance.client_nonces() == ClientNonces::Refuse => {
+            return Err(Refusal::ClientNonce);
+        }
         NonceKind::Challenge | NonceKind::ClientMade => {}
     }
     {

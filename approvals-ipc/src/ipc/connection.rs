@@ -252,6 +252,7 @@ impl<H: Handler> Connection<H> {
             ttl_ms: shared.config.ttl_ms,
             now_ms: auth::wall_clock_ms(),
             replay: &shared.replay,
+            instance: &shared.instance,
         };
         let admitted = admit::admit::<T>(&frame, &ctx, &mut self.challenge);
         let id = frame.id;
@@ -363,7 +364,7 @@ impl<H: Handler> Connection<H> {
     /// Issues a fresh challenge nonce for this connection; `None` without
     /// randomness.
     fn next_challenge(&mut self) -> Option<Frame> {
-        let nonce = match auth::new_nonce() {
+        let nonce = match self.shared.instance.issue_nonce() {
             Ok(nonce) => nonce,
             Err(error) => {
                 tracing::error!(%error, "no randomness for a challenge nonce");

@@ -20,12 +20,22 @@ pub enum Refusal {
     /// `|now - ts|` exceeded the TTL in either direction.
     #[error("expired request: timestamp outside the allowed window")]
     Ttl,
+    /// `ts` predates this server's start: the line was signed for an earlier
+    /// instance (a replay across a restart), whatever the TTL says.
+    #[error("expired request: signed before this bridge started")]
+    BeforeStart,
     /// The HMAC did not verify (wrong token, altered frame, or not hex).
     #[error("invalid auth: hmac does not match")]
     Hmac,
-    /// The challenge nonce of this connection was already spent, or the nonce is malformed.
-    #[error("invalid nonce: already used on this connection or malformed")]
+    /// The challenge nonce of this connection was already spent, was issued
+    /// to another connection, or the nonce is malformed.
+    #[error("invalid nonce: already used, issued to another connection, or malformed")]
     Nonce,
+    /// A nonce the client made up, refused by `socket.requireChallenge`.
+    #[error(
+        "client-made nonce refused: this bridge requires signing with the nonce of its challenge"
+    )]
+    ClientNonce,
     /// A client-made nonce was already seen within twice the TTL.
     #[error("replayed request: nonce already seen")]
     Replay,
@@ -50,9 +60,9 @@ impl Refusal {
     /// no reason, exactly as DESIGN.md 5.1 specifies.
     pub fn reason(self) -> &'static str {
         match self {
-            Refusal::Ttl => "ttl",
+            Refusal::Ttl | Refusal::BeforeStart => "ttl",
             Refusal::Hmac => "hmac",
-            Refusal::Nonce => "nonce",
+            Refusal::Nonce | Refusal::ClientNonce => "nonce",
             Refusal::Replay | Refusal::ReplayCacheFull => "replay",
             Refusal::Json => "json",
             Refusal::TooLarge => "too-large",
@@ -150,6 +160,8 @@ mod tests {
     fn every_refusal_has_its_wire_reason() {
         let table = [
             (Refusal::Ttl, "ttl"),
+            (Refusal::BeforeStart, "ttl"),
+            (Refusal::ClientNonce, "nonce"),
             (Refusal::Hmac, "hmac"),
             (Refusal::Nonce, "nonce"),
             (Refusal::Replay, "replay"),

@@ -12,7 +12,8 @@
 //! connections (invariant 2). The token never appears in logs (invariant 9).
 //!
 //! Modules: [`frame`] (wire types), [`auth`] (HMAC, token, nonces),
-//! [`replay`] (nonce memory), `admit` (the ordered checks, shared by `exec`
+//! [`replay`] (nonce memory), [`instance`] (start time and the key that
+//! tags our own challenge nonces), `admit` (the ordered checks, shared by `exec`
 //! and `control`), [`control`] (the control API's types), [`codec`]
 //! (bounded lines), [`peer`] (credentials), `server` and `connection` (the
 //! listener and one connection), [`client`].
@@ -25,6 +26,7 @@ mod connection;
 pub mod control;
 pub mod error;
 pub mod frame;
+pub mod instance;
 pub mod peer;
 pub mod replay;
 mod server;
@@ -39,4 +41,5 @@ pub use frame::{
     Decision, ErrorBody, ErrorCode, ExecFrame, ExecPayload, ExecRequest, ExecRes, ExecResponse,
     Frame, PromptRequest,
 };
+pub use instance::{ClientNonces, Instance};
 pub use server::{Handler, RequestContext, ServerConfig, serve};

@@ -18,13 +18,14 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use super::auth::Token;
+use super::auth::{self, Token};
 use super::codec::{self, DEFAULT_MAX_FRAME};
 use super::connection;
 use super::control::ControlRequest;
 use super::frame::{
     Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Frame, PromptRequest,
 };
+use super::instance::{ClientNonces, Instance};
 use super::peer;
 use super::replay::ReplayCache;
 
@@ -47,6 +48,11 @@ pub struct ServerConfig {
     pub expected_uid: u32,
     /// How many client-made nonces are remembered at once (refuse when full).
     pub replay_capacity: usize,
+    /// Whether nonces a client made up are accepted (`socket.requireChallenge` refuses them).
+    pub client_nonces: ClientNonces,
+    /// Wall-clock ms this server counts as its start (now, in [`ServerConfig::new`]):
+    /// a frame signed earlier was signed for an earlier instance and is refused.
+    pub started_ms: i64,
     /// How long shutdown waits for requests in flight.
     pub shutdown_grace: Duration,
 }
@@ -63,6 +69,8 @@ impl ServerConfig {
             write_timeout: Duration::from_secs(10),
             expected_uid: peer::own_euid(),
             replay_capacity: 65_536,
+            client_nonces: ClientNonces::Accept,
+            started_ms: auth::wall_clock_ms(),
             shutdown_grace: Duration::from_secs(5),
         }
     }
@@ -129,6 +137,7 @@ pub(super) struct Shared<H> {
     pub(super) config: ServerConfig,
     pub(super) handler: Arc<H>,
     pub(super) replay: Mutex<ReplayCache>,
+    pub(super) instance: Instance,
     pub(super) stop: CancellationToken,
 }
 
@@ -144,7 +153,10 @@ pub async fn serve<H: Handler>(
 ) -> io::Result<()> {
     let limit = Arc::new(Semaphore::new(config.max_connections));
     let grace = config.shutdown_grace;
+    let instance = Instance::started_at(config.started_ms, config.client_nonces)
+        .map_err(|error| io::Error::other(format!("no randomness for the nonce key: {error}")))?;
     let shared = Arc::new(Shared {
+        instance,
         replay: Mutex::new(ReplayCache::new(
             config.replay_capacity,
             // A line passes the TTL check while `now <= ts + ttl` and `ts <= seen + ttl`,

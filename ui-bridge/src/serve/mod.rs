@@ -181,7 +181,19 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         broker.clone(),
         shutdown.clone(),
     ));
-    let config = ServerConfig::new(ipc::Token::new(token.expose_secret()));
+    let mut config = ServerConfig::new(ipc::Token::new(token.expose_secret()));
+    let require_challenge = snapshot
+        .file
+        .socket
+        .as_ref()
+        .and_then(|socket| socket.require_challenge)
+        .unwrap_or(false);
+    if require_challenge {
+        config.client_nonces = ipc::ClientNonces::Refuse;
+        tracing::info!(
+            "socket.requireChallenge: only nonces from this bridge's challenges are accepted"
+        );
+    }
     let stop = stop_signal(shutdown.clone())?;
 
     tracing::info!(socket = %bound.path.display(), approvals = %options.approvals_path.display(), "ready");

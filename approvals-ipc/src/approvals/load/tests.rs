@@ -340,6 +340,7 @@ fn socket_fields_are_trimmed_and_blank_ones_unset() {
         Some(SocketConfig {
             path: Some("/run/x.sock".into()),
             token: None,
+            require_challenge: None,
             extra: Default::default(),
         })
     );

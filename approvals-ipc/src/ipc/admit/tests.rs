@@ -16,7 +16,23 @@ fn frame(nonce: &str, ts: i64, json: &str) -> ExecFrame {
     }
 }
 
+/// An instance that started long before `NOW`, accepting client-made nonces.
+fn long_running() -> &'static Instance {
+    static INSTANCE: std::sync::OnceLock<Instance> = std::sync::OnceLock::new();
+    INSTANCE.get_or_init(|| Instance::started_at(0, ClientNonces::Accept).unwrap())
+}
+
 fn check(
+    frame: &ExecFrame,
+    now_ms: i64,
+    replay: &Mutex<ReplayCache>,
+    challenge: &mut ChallengeState,
+) -> Result<ExecRequest, Refusal> {
+    check_on(long_running(), frame, now_ms, replay, challenge)
+}
+
+fn check_on(
+    instance: &Instance,
     frame: &ExecFrame,
     now_ms: i64,
     replay: &Mutex<ReplayCache>,
@@ -28,6 +44,7 @@ fn check(
         ttl_ms: 10_000,
         now_ms,
         replay,
+        instance,
     };
     admit(frame, &ctx, challenge).map(Admitted::into_request)
 }
@@ -147,6 +164,77 @@ fn a_spent_challenge_nonce_is_a_replay_on_another_connection() {
 }
 
 #[test]
+fn a_challenge_issued_to_another_connection_is_refused_even_unspent() {
+    let (replay, mut mine) = fresh();
+    let instance = long_running();
+    let theirs_nonce = instance.issue_nonce().unwrap();
+    let mut theirs = ChallengeState::default();
+    theirs.issue(theirs_nonce.clone());
+    mine.issue(instance.issue_nonce().unwrap());
+    let f = frame(&theirs_nonce, NOW, JSON);
+    assert_eq!(
+        check(&f, NOW, &replay, &mut mine).unwrap_err(),
+        Refusal::Nonce
+    );
+    // Its own connection can still use it.
+    assert!(check(&f, NOW, &replay, &mut theirs).is_ok());
+}
+
+#[test]
+fn a_line_signed_before_this_instance_started_is_refused_within_the_ttl() {
+    // Hole 8: a line captured before a restart, replayed after it. The new
+    // instance has an empty replay cache; only the start time stops it.
+    let restarted = Instance::started_at(NOW - 2_000, ClientNonces::Accept).unwrap();
+    let cases: &[(i64, Result<(), Refusal>)] = &[
+        (NOW - 2_001, Err(Refusal::BeforeStart)),
+        (NOW - 9_000, Err(Refusal::BeforeStart)),
+        (NOW - 2_000, Ok(())),
+        (NOW, Ok(())),
+    ];
+    for (i, (ts, want)) in cases.iter().enumerate() {
+        let (replay, mut challenge) = fresh();
+        let nonce = format!("{NONCE}{i:02}");
+        let got = check_on(
+            &restarted,
+            &frame(&nonce, *ts, JSON),
+            NOW,
+            &replay,
+            &mut challenge,
+        );
+        assert_eq!(&got.map(|_| ()), want, "ts={ts}");
+    }
+}
+
+#[test]
+fn require_challenge_refuses_client_made_nonces_and_earlier_instances_challenges() {
+    let earlier = Instance::started_at(0, ClientNonces::Refuse).unwrap();
+    let strict = Instance::started_at(0, ClientNonces::Refuse).unwrap();
+    let (replay, mut challenge) = fresh();
+    let issued = strict.issue_nonce().unwrap();
+    challenge.issue(issued.clone());
+    for nonce in [NONCE.to_owned(), earlier.issue_nonce().unwrap()] {
+        let got = check_on(
+            &strict,
+            &frame(&nonce, NOW, JSON),
+            NOW,
+            &replay,
+            &mut challenge,
+        );
+        assert_eq!(got.unwrap_err(), Refusal::ClientNonce, "{nonce}");
+    }
+    // Its own challenge on this connection is admitted, once.
+    let f = frame(&issued, NOW, JSON);
+    assert!(check_on(&strict, &f, NOW, &replay, &mut challenge).is_ok());
+    assert_eq!(
+        check_on(&strict, &f, NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Nonce
+    );
+    // The default instance accepts the same client-made nonce.
+    let (replay, mut challenge) = fresh();
+    assert!(check(&frame(NONCE, NOW, JSON), NOW, &replay, &mut challenge).is_ok());
+}
+
+#[test]
 fn refuses_malformed_nonces() {
     for nonce in ["", "short", "zz112233445566778899aabbccddeeff"] {
         let (replay, mut challenge) = fresh();
@@ -213,6 +301,7 @@ fn check_control(
         ttl_ms: 10_000,
         now_ms: NOW,
         replay,
+        instance: long_running(),
     };
     admit(frame, &ctx, challenge).map(Admitted::into_request)
 }
