@@ -112,24 +112,68 @@ struct Compiled {
     rules: Vec<(&'static str, Regex)>,
 }
 
-static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
-    let mut rules = Vec::with_capacity(RULES.len());
-    for rule in RULES {
-        match Regex::new(rule.pattern) {
-            Ok(regex) => rules.push((rule.name, regex)),
+impl Compiled {
+    /// Compiles each rule with the pattern given for it; `None` (logged) if any fails.
+    fn new(patterns: Vec<(&'static MaskRule, String)>) -> Option<Compiled> {
+        let mut rules = Vec::with_capacity(patterns.len());
+        for (rule, pattern) in &patterns {
+            match Regex::new(pattern) {
+                Ok(regex) => rules.push((rule.name, regex)),
+                Err(error) => {
+                    tracing::error!(rule = rule.name, purpose = rule.reason, %error, "secret masking rule does not compile");
+                    return None;
+                }
+            }
+        }
+        match RegexSet::new(patterns.iter().map(|(_, pattern)| pattern)) {
+            Ok(set) => Some(Compiled { set, rules }),
             Err(error) => {
-                tracing::error!(rule = rule.name, purpose = rule.reason, %error, "secret masking rule does not compile");
-                return None;
+                tracing::error!(%error, "secret masking rules do not compile as a set");
+                None
             }
         }
     }
-    match RegexSet::new(RULES.iter().map(|rule| rule.pattern)) {
-        Ok(set) => Some(Compiled { set, rules }),
-        Err(error) => {
-            tracing::error!(%error, "secret masking rules do not compile as a set");
-            None
-        }
-    }
+}
+
+/// The rules for output and error text, as written.
+static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
+    Compiled::new(
+        RULES
+            .iter()
+            .map(|rule| (rule, rule.pattern.to_owned()))
+            .collect(),
+    )
+});
+
+/// Characters that end a shell word or start another construct: in a
+/// command, a secret's value never runs past one of them, so masking cannot
+/// swallow `|reboot` after `password=x`.
+const SHELL_STOPS: &str = r"|&;<>()$`\";
+
+/// The rules for argv words and command text: every secret stops at a shell
+/// word boundary, and private keys are masked line by line
+/// ([`mask_key_lines`]) instead of from the header to the end.
+static COMMAND_COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
+    Compiled::new(
+        RULES
+            .iter()
+            .filter(|rule| rule.name != PRIVATE_KEY_RULE)
+            .map(|rule| {
+                let stop = format!(r"[^\s{SHELL_STOPS}");
+                (rule, rule.pattern.replace(r"[^\s", &stop))
+            })
+            .collect(),
+    )
+});
+
+/// The rule whose block runs to the end of the text when unterminated.
+const PRIVATE_KEY_RULE: &str = "private-key";
+
+/// A private key's armour line; what follows it (in a command) is checked line by line.
+static KEY_HEADER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+        .inspect_err(|error| tracing::error!(%error, "private key header pattern does not compile"))
+        .ok()
 });
 
 /// Replaces every known secret and every rule match in `text`; borrows
@@ -138,7 +182,102 @@ static COMPILED: LazyLock<Option<Compiled>> = LazyLock::new(|| {
 /// `known_secrets` are literal values (the socket token, HMAC keys); empty
 /// ones are ignored. Should the built-in rules fail to compile (a bug caught
 /// by the tests), the whole text is withheld rather than passed unmasked.
+///
+/// This is for output: a private key block cut by the output cap is masked
+/// to the end of the text. For a command, use [`mask_command`].
 pub fn mask_secrets<'a>(text: &'a str, known_secrets: &[&str]) -> Cow<'a, str> {
+    mask_with(text, known_secrets, COMPILED.as_ref())
+}
+
+/// Masks secrets in an argv word or a command's text without hiding any
+/// other word: only the secret's own bytes become `[REDACTED:…]`.
+///
+/// The audit log must show what ran. Values stop at shell word boundaries,
+/// and after a private key header only the key's base64 lines of 40 or more
+/// characters are masked (a shorter line, the header and the footer stay), so
+/// a header planted in a script cannot blank the commands after it.
+pub fn mask_command<'a>(text: &'a str, known_secrets: &[&str]) -> Cow<'a, str> {
+    let masked = mask_with(text, known_secrets, COMMAND_COMPILED.as_ref());
+    let Some(header) = KEY_HEADER.as_ref() else {
+        return Cow::Borrowed(WITHHELD);
+    };
+    if !header.is_match(&masked) {
+        return masked;
+    }
+    Cow::Owned(mask_key_lines(&masked, header))
+}
+
+/// What replaces a text when the rules are unavailable.
+const WITHHELD: &str = "[REDACTED:output withheld, masking unavailable]";
+
+/// Shortest base64 run after a key header that counts as key material in a command.
+const KEY_LINE_MIN: usize = 40;
+
+/// After each key header, up to the footer or the first shell operator,
+/// masks every run of 40 or more base64 characters that does not start
+/// with `/` (a path). Everything else is kept.
+fn mask_key_lines(text: &str, header: &Regex) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(found) = header.find(rest) {
+        out.push_str(&rest[..found.end()]);
+        let after = &rest[found.end()..];
+        let region_end = after
+            .find("-----END")
+            .into_iter()
+            .chain(after.find(|c: char| SHELL_STOPS.contains(c) && c != '\\'))
+            .min()
+            .unwrap_or(after.len());
+        out.push_str(&mask_base64_runs(&after[..region_end]));
+        rest = &after[region_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces the long base64 runs of a key region with markers.
+fn mask_base64_runs(region: &str) -> String {
+    let is_b64 = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=');
+    let mut out = String::with_capacity(region.len());
+    let mut run_start: Option<usize> = None;
+    let flush = |out: &mut String, run: &str| {
+        // A `\n` escape joins its `n` to the run; keep it visible.
+        let (lead, body) = match run.strip_prefix('n') {
+            Some(body) if out.ends_with('\\') => ("n", body),
+            _ => ("", run),
+        };
+        out.push_str(lead);
+        if body.len() >= KEY_LINE_MIN && !body.starts_with('/') {
+            out.push_str(MARKER);
+            out.push_str(PRIVATE_KEY_RULE);
+            out.push(']');
+        } else {
+            out.push_str(body);
+        }
+    };
+    for (at, c) in region.char_indices() {
+        match (is_b64(c), run_start) {
+            (true, None) => run_start = Some(at),
+            (false, Some(start)) => {
+                flush(&mut out, &region[start..at]);
+                run_start = None;
+                out.push(c);
+            }
+            (false, None) => out.push(c),
+            (true, Some(_)) => {}
+        }
+    }
+    if let Some(start) = run_start {
+        flush(&mut out, &region[start..]);
+    }
+    out
+}
+
+fn mask_with<'a>(
+    text: &'a str,
+    known_secrets: &[&str],
+    compiled: Option<&Compiled>,
+) -> Cow<'a, str> {
     if text.is_empty() {
         return Cow::Borrowed(text);
     }
@@ -155,8 +294,8 @@ pub fn mask_secrets<'a>(text: &'a str, known_secrets: &[&str]) -> Cow<'a, str> {
         }
     }
 
-    let Some(compiled) = COMPILED.as_ref() else {
-        return Cow::Borrowed("[REDACTED:output withheld, masking unavailable]");
+    let Some(compiled) = compiled else {
+        return Cow::Borrowed(WITHHELD);
     };
     // Most text holds no secret: one pass without allocating says so.
     if !compiled.set.is_match(&masked) {

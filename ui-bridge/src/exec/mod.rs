@@ -32,7 +32,7 @@ use groups::Groups;
 use pipeline::{CaptureWriters, Context, ExecError, Status};
 
 pub use env::ChildEnv;
-pub use mask::mask_secrets;
+pub use mask::{mask_command, mask_secrets};
 
 /// How long readers may take to drain the capture pipes once every group
 /// was killed; only a process that left its group can hold them longer.

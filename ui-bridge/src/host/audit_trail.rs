@@ -17,7 +17,8 @@
 //! They follow their run's `exec.started` in the log, but may follow a
 //! later request's records too: order across runs is by `seq`, not `ts`. Command
 //! text, argv and reasons are masked (the socket token and the secret
-//! patterns of `crate::exec::mask_secrets`) before they are written.
+//! patterns of `crate::exec::mask_command`, which keeps every word but a
+//! secret's own bytes) before they are written.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -30,7 +31,7 @@ use approvals_ipc::policy::risk::RiskLevel as PolicyRisk;
 use tokio::sync::oneshot;
 
 use crate::audit::{AuditError, AuditLog, AuditRecord, AuditRisk, RiskLevel};
-use crate::exec::mask_secrets;
+use crate::exec::mask_command;
 
 /// How long records wait for their shared fsync.
 pub const SYNC_DELAY: Duration = Duration::from_millis(20);
@@ -176,8 +177,9 @@ fn mask(record: &mut AuditRecord, known: &[&str]) {
 
 /// Replaces `text` with its masked form unless masking returned `text`
 /// itself (a borrowed result may also be a placeholder, which must win).
+/// Command masking: every word but a secret's own bytes stays readable.
 fn mask_in_place(text: &mut String, known: &[&str]) {
-    let replacement = match mask_secrets(text, known) {
+    let replacement = match mask_command(text, known) {
         Cow::Borrowed(same) if std::ptr::eq(same, text.as_str()) => None,
         other => Some(other.into_owned()),
     };

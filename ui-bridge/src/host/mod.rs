@@ -216,7 +216,7 @@ impl ExecHost {
         // Every decision is in the audit log; this is for debugging only.
         tracing::debug!(
             agent = %agent_id,
-            command = %crate::exec::mask_secrets(&evaluation.command_text, &[]),
+            command = %crate::exec::mask_command(&evaluation.command_text, &[]),
             decision = allowed.wire_name(),
             run_id = %run_id,
             "allowed"
@@ -265,7 +265,7 @@ impl ExecHost {
             outcome = run_plan_masked(&plan, &env, &limits, &known) => outcome,
             () = cancelled.cancelled() => {
                 // Dropping the run kills its children and their process groups.
-                tracing::info!(command = %crate::exec::mask_secrets(&evaluation.command_text, &[]), "request cancelled while running; processes killed");
+                tracing::info!(command = %crate::exec::mask_command(&evaluation.command_text, &[]), "request cancelled while running; processes killed");
                 return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while running; its processes were killed")
                     .with_reason("cancelled"));
             }

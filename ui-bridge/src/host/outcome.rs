@@ -88,14 +88,14 @@ pub(super) fn apply_answer(
         }
         Some(ApprovalDecision::AllowAlways) => {
             tracing::warn!(
-                command = %crate::exec::mask_secrets(&evaluation.command_text, &[]),
+                command = %crate::exec::mask_command(&evaluation.command_text, &[]),
                 "allow-always was not on offer for this command; running it once without persisting"
             );
             Ok(Allowed::AllowOnce)
         }
         None => match evaluation.fallback() {
             (Verdict::Allow, why) => {
-                tracing::info!(command = %crate::exec::mask_secrets(&evaluation.command_text, &[]), why, "no approver answered; the ask fallback allows");
+                tracing::info!(command = %crate::exec::mask_command(&evaluation.command_text, &[]), why, "no approver answered; the ask fallback allows");
                 Ok(Allowed::Fallback)
             }
             (_, code) => {

@@ -574,3 +574,62 @@ async fn the_working_directory_is_resolved_once_so_a_retargeted_link_changes_not
         std::fs::canonicalize(&real_dir).unwrap().to_string_lossy()
     );
 }
+
+#[tokio::test]
+async fn a_private_key_header_does_not_hide_the_rest_of_the_command_in_the_audit() {
+    // Issue 9, hole 9: the audit must show what ran; only the key's own
+    // bytes are masked.
+    let fixture = Fixture::new(&policy("full", "off", "deny", &[]));
+    let key_line = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj";
+    let script = format!(
+        "printf '%s\\n' '-----BEGIN PRIVATE KEY-----' {key_line} '-----END PRIVATE KEY-----'; echo after-the-header-xyz"
+    );
+    fixture
+        .host()
+        .handle(
+            request(&["/bin/sh", "-c", &script]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    fixture.host().flush_audit().await;
+    let text =
+        std::fs::read_to_string(fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME)).unwrap();
+    assert!(!text.contains(key_line), "the key line is masked: {text}");
+    let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(first["event"], "decision");
+    let command_text = first["commandText"].as_str().unwrap();
+    assert!(
+        command_text.contains(
+            "[REDACTED:private-key] '\\''-----END PRIVATE KEY-----'\\''; echo after-the-header-xyz"
+        ),
+        "{command_text}"
+    );
+    let logged_script = first["argv"][2].as_str().unwrap();
+    assert_eq!(
+        logged_script,
+        script.replace(key_line, "[REDACTED:private-key]")
+    );
+
+    // A header alone, planted to blank what follows it: nothing is masked.
+    let planted = "echo '-----BEGIN PRIVATE KEY-----'; echo planted-xyz; true";
+    fixture
+        .host()
+        .handle(
+            request(&["/bin/sh", "-c", planted]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    fixture.host().flush_audit().await;
+    let text =
+        std::fs::read_to_string(fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME)).unwrap();
+    let decisions: Vec<Value> = text
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .filter(|record| record["event"] == "decision")
+        .collect();
+    assert_eq!(decisions.len(), 2);
+    assert_eq!(decisions[1]["argv"][2], planted);
+    crate::audit::verify(&fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME)).unwrap();
+}

@@ -101,7 +101,7 @@ impl Handler for BridgeHandler {
         } else {
             Decision::Deny
         };
-        tracing::info!(id = %ctx.id, command = %crate::exec::mask_secrets(&request.command, &[]), ?decision, "legacy prompt request answered by policy");
+        tracing::info!(id = %ctx.id, command = %crate::exec::mask_command(&request.command, &[]), ?decision, "legacy prompt request answered by policy");
         decision
     }
 
