@@ -338,3 +338,19 @@ fn a_signed_exec_body_is_not_admitted_as_a_control_request_nor_the_reverse() {
     let got = check(&frame(NONCE, NOW, list), NOW, &replay, &mut challenge);
     assert_eq!(got.unwrap_err(), Refusal::Json);
 }
+
+#[test]
+fn a_connection_remembers_several_spent_challenges() {
+    let (replay, mut challenge) = fresh();
+    let nonces: Vec<String> = (0..3).map(|_| auth::new_nonce().unwrap()).collect();
+    for nonce in &nonces {
+        challenge.issue(nonce.clone());
+        assert!(check(&frame(nonce, NOW, JSON), NOW, &replay, &mut challenge).is_ok());
+    }
+    // The oldest of the three is still named a reused nonce on this
+    // connection, not merely a replay.
+    assert_eq!(
+        check(&frame(&nonces[0], NOW, JSON), NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Nonce
+    );
+}
