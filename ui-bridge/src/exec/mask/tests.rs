@@ -237,6 +237,12 @@ fn short_words_and_paths_after_a_key_header_stay_visible() {
     let long_path = format!("/usr/local/bin/{}", "a".repeat(40));
     let text = format!("echo -----BEGIN PRIVATE KEY-----\nreboot\n{long_path}\n");
     assert_eq!(mask_command(&text, &[]), text);
+    // Only the `n` of a `\n` escape is kept out of a run.
+    let text = format!("-----BEGIN PRIVATE KEY----- n{}", "A".repeat(40));
+    assert_eq!(
+        mask_command(&text, &[]),
+        "-----BEGIN PRIVATE KEY----- [REDACTED:private-key]"
+    );
     // A 40-character base64 run is key material; 39 is not.
     let text = format!(
         "-----BEGIN PRIVATE KEY----- {} {}",
