@@ -8,7 +8,9 @@
 //! [`APPROVER`]; the first answer from any approver wins (DESIGN.md
 //! section 7). It refuses keys for [`ARM_DELAY`] after a different approval
 //! comes to the front, so a key meant for one approval cannot answer the
-//! next, and refuses pastes and escape sequences (see `keys`). It draws on
+//! next; once the delay is over it draws the prompt in full, discards
+//! whatever input is waiting, and counts only keys read after that (see
+//! [`counts`]). It refuses pastes and escape sequences (see `keys`). It draws on
 //! stderr or `/dev/tty`, never stdout, and restores the terminal on every
 //! exit path. Upholds principle 3: every field is shown escaped.
 
@@ -53,7 +55,7 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
     let mut events = broker.subscribe();
     tokio::pin!(shutdown);
     // The approval in front, and when keys start to answer it.
-    let mut front: Option<(String, Instant)> = None;
+    let mut front: Option<Front> = None;
     let mut note: Option<&'static str> = None;
     let mut interrupted = false;
     loop {
@@ -79,11 +81,17 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
         let mut first = first;
         let mut answered: Vec<String> = Vec::new();
         loop {
-            if front.as_ref().is_none_or(|(id, _)| *id != first.id) {
-                front = Some((first.id.clone(), Instant::now() + ARM_DELAY));
+            if front.as_ref().is_none_or(|front| front.id != first.id) {
+                front = Some(Front {
+                    id: first.id.clone(),
+                    arm_at: Instant::now() + ARM_DELAY,
+                    answerable_since: None,
+                });
                 note = None;
             }
-            let armed_at = front.as_ref().map_or_else(Instant::now, |(_, at)| *at);
+            let armed_at = front
+                .as_ref()
+                .map_or_else(Instant::now, |front| front.arm_at);
             let armed = Instant::now() >= armed_at;
             let view = View {
                 now_ms: unix_ms(),
@@ -91,6 +99,16 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
                 note,
             };
             session.draw(&render(&pending, view));
+            if let Some(front) = front
+                .as_mut()
+                .filter(|f| armed && f.answerable_since.is_none())
+            {
+                // The full prompt, keys included, is on the screen: from now
+                // on a key can answer, but nothing typed (or injected) before.
+                session.discard_typed_ahead();
+                front.answerable_since = Some(Instant::now());
+            }
+            let answerable_since = front.as_ref().and_then(|front| front.answerable_since);
             tokio::select! {
                 () = &mut shutdown => {
                     drop(session);
@@ -102,13 +120,13 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
                 },
                 () = tokio::time::sleep(TICK) => {}
                 () = tokio::time::sleep_until(armed_at), if !armed => {}
-                chunk = session.next_keys() => match key_of(&chunk) {
+                chunk = session.next_keys() => match key_of(&chunk.bytes) {
                     Err(why) => note = Some(why),
                     Ok(Key::Interrupt) => {
                         answer(&broker, &first, Decision::Deny, &mut answered);
                         interrupted = true;
                     }
-                    Ok(Key::Answer(_)) if !armed => {
+                    Ok(Key::Answer(_)) if !counts(chunk.read_at, answerable_since) => {
                         note = Some("ignored: keys answer once the prompt shows the keys");
                     }
                     Ok(Key::Answer(Decision::AllowAlways)) if !offers_always(&first) => {
@@ -143,6 +161,21 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
             interrupted = false;
         }
     }
+}
+
+/// The approval at the front of the prompt, and since when it can be answered.
+struct Front {
+    id: String,
+    /// When the arming delay ends.
+    arm_at: Instant,
+    /// When the armed prompt was drawn and waiting input discarded.
+    answerable_since: Option<Instant>,
+}
+
+/// Whether keys read at `read_at` may answer: only keys read after the
+/// armed prompt was drawn and the input before it discarded.
+fn counts(read_at: Instant, answerable_since: Option<Instant>) -> bool {
+    answerable_since.is_some_and(|since| read_at >= since)
 }
 
 /// Answers `approval`; the normal-screen line goes to `answered`, and a note

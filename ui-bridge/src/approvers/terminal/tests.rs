@@ -174,3 +174,30 @@ fn countdown_rounds_up_and_stops_at_zero() {
         assert_eq!(countdown(expires, now), want, "{expires} {now}");
     }
 }
+
+#[test]
+fn only_keys_read_after_the_armed_prompt_was_drawn_answer() {
+    use std::time::Duration;
+    use tokio::time::Instant;
+
+    let since = Instant::now();
+    // Nothing answers before the prompt is armed.
+    assert!(!super::counts(since, None));
+    // A key already read (typed or injected ahead) when the armed prompt
+    // was drawn does not count, even if it is handled afterwards.
+    assert!(!super::counts(
+        since - Duration::from_millis(1),
+        Some(since)
+    ));
+    assert!(super::counts(since, Some(since)));
+    assert!(super::counts(since + Duration::from_millis(5), Some(since)));
+}
+
+#[test]
+fn every_frame_resets_what_another_writer_could_have_changed() {
+    let clear = super::tty::CLEAR;
+    for reset in ["\x1b[0m", "\x1b(B", "\x1b[r", "\x1b[2J"] {
+        assert!(clear.contains(reset), "{reset:?} missing from {clear:?}");
+    }
+    assert!(clear.ends_with("\x1b[H\x1b[2J"));
+}

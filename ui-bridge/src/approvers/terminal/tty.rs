@@ -23,13 +23,17 @@ use nix::sys::termios::{
     self, FlushArg, InputFlags, LocalFlags, SetArg, SpecialCharacterIndices, Termios,
 };
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 /// Enter the alternate screen and hide the cursor.
 const ENTER: &str = "\x1b[?1049h\x1b[?25l";
 /// Show the cursor and leave the alternate screen.
 const LEAVE: &str = "\x1b[?25h\x1b[?1049l";
-/// Cursor home, clear the screen.
-const CLEAR: &str = "\x1b[H\x1b[2J";
+/// Reset what a process writing to the terminal could have changed (text
+/// attributes, character set, scroll region, wrapping), then cursor home and
+/// clear the screen: every frame is drawn in full on a clean screen, so a
+/// fake prompt painted over the real one does not survive the next frame.
+pub(super) const CLEAR: &str = "\x1b[0m\x1b(B\x1b[r\x1b[?7h\x1b[H\x1b[2J";
 
 /// Why there is no terminal to prompt on.
 #[derive(Debug, thiserror::Error)]
@@ -144,14 +148,28 @@ impl Tty {
     }
 }
 
-/// Reads key presses in chunks until told to stop; one chunk per read.
-fn read_keys(input: &OwnedFd, stop: &AtomicBool, keys: &mpsc::UnboundedSender<Vec<u8>>) {
+/// Key presses read in one go, and when they were read.
+#[derive(Debug)]
+pub(super) struct Keys {
+    /// When the reader got them from the terminal.
+    pub(super) read_at: Instant,
+    /// The bytes.
+    pub(super) bytes: Vec<u8>,
+}
+
+/// Reads key presses in chunks until told to stop; one chunk per read,
+/// stamped with the time it was read.
+fn read_keys(input: &OwnedFd, stop: &AtomicBool, keys: &mpsc::UnboundedSender<Keys>) {
     let mut buf = [0u8; 64];
     while !stop.load(Ordering::Relaxed) {
         match nix::unistd::read(input, &mut buf) {
             Ok(0) | Err(Errno::EINTR | Errno::EAGAIN) => {}
             Ok(read) => {
-                if keys.send(buf[..read].to_vec()).is_err() {
+                let chunk = Keys {
+                    read_at: Instant::now(),
+                    bytes: buf[..read].to_vec(),
+                };
+                if keys.send(chunk).is_err() {
                     return;
                 }
             }
@@ -167,7 +185,7 @@ fn read_keys(input: &OwnedFd, stop: &AtomicBool, keys: &mpsc::UnboundedSender<Ve
 pub(super) struct Session<'t> {
     tty: &'t mut Tty,
     saved: Termios,
-    keys: mpsc::UnboundedReceiver<Vec<u8>>,
+    keys: mpsc::UnboundedReceiver<Keys>,
     stop: Arc<AtomicBool>,
     reader: Option<JoinHandle<()>>,
 }
@@ -181,8 +199,16 @@ impl Session<'_> {
         self.write(&frame);
     }
 
+    /// Discards input the terminal holds that the reader has not read yet,
+    /// so that only keys pressed after this call can answer.
+    pub(super) fn discard_typed_ahead(&mut self) {
+        if let Err(error) = termios::tcflush(self.tty.input.as_fd(), FlushArg::TCIFLUSH) {
+            tracing::debug!(%error, "cannot discard typed-ahead input");
+        }
+    }
+
     /// The next chunk of key presses; pends forever once the reader stopped.
-    pub(super) async fn next_keys(&mut self) -> Vec<u8> {
+    pub(super) async fn next_keys(&mut self) -> Keys {
         match self.keys.recv().await {
             Some(keys) => keys,
             None => std::future::pending().await,
