@@ -108,6 +108,41 @@ pub enum ApprovalsError {
         /// `regular file` or `directory`.
         expected: &'static str,
     },
+    /// The file, its directory or a directory above them belongs to a user
+    /// other than us and root, who could replace the policy (StrictModes).
+    #[error("refusing to use {}: it is owned by uid {owner}, not by us (uid {expected}) or root\nhint: chown {expected} {} (or keep the approvals file where only you and root can change it); until then every command is refused", path.display(), path.display())]
+    NotOwned {
+        /// The file, directory or symbolic link.
+        path: PathBuf,
+        /// Its owner.
+        owner: u32,
+        /// Our effective UID.
+        expected: u32,
+    },
+    /// Group or others may write to the file, its directory or a directory
+    /// above them that is not sticky, so they could replace the policy.
+    #[error("refusing to use {}: mode {mode:04o} lets group or others write to it\nhint: chmod go-w {}; until then every command is refused", path.display(), path.display())]
+    WritableByOthers {
+        /// The file or directory.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The directory held open since start is no longer what the path
+    /// names: it was renamed, removed or replaced by another one.
+    #[error("refusing every request: the directory {} was moved or replaced after it was opened\nhint: check who changed it, then restart the bridge (or node host) to use the directory now at that path", path.display())]
+    Replaced {
+        /// The directory path as configured.
+        path: PathBuf,
+    },
+    /// Resolving the directory path followed more symbolic links than allowed.
+    #[error("cannot resolve {}: more than {limit} symbolic links on the way\nhint: pass the real path with --approvals", path.display())]
+    TooManyLinks {
+        /// The path being resolved.
+        path: PathBuf,
+        /// The bound.
+        limit: usize,
+    },
     /// A remote editor's `baseHash` does not match the file on disk.
     #[error("{} changed since it was read (base hash {expected}, current {found})\nhint: reload the file and apply the change again", path.display())]
     Conflict {

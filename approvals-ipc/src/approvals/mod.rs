@@ -48,5 +48,7 @@ pub use resolve::{
     BUILTIN_APPROVAL_TIMEOUT_MS, BUILTIN_ASK, BUILTIN_ASK_FALLBACK, BUILTIN_SAFE_BINS,
     BUILTIN_SECURITY, PolicySources, ResolvedPolicy,
 };
-pub use store::{ApprovalsStore, DIR_MODE, FILE_MODE, MAX_FILE_BYTES, Snapshot};
+pub use store::{
+    ApprovalsStore, DIR_MODE, FILE_MODE, FileStamp, HeldDir, MAX_FILE_BYTES, MAX_LINKS, Snapshot,
+};
 pub use token::Token;

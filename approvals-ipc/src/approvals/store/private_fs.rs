@@ -1,166 +1,219 @@
-//! The filesystem steps of the store, each refusing symbolic links: read a
-//! regular file, prepare a private directory, take the writer lock, replace
-//! a file atomically.
+//! The filesystem steps of the store, each relative to the held state
+//! directory and each refusing symbolic links: read a regular file, make the
+//! directory private, take the writer lock, replace a file atomically.
 //!
 //! It decides nothing about content. It refuses to read or write through a
-//! symbolic link (file, directory or lock file), to read more than
-//! [`MAX_FILE_BYTES`], and to leave the directory wider than 0700 or the
-//! file wider than 0600. The atomic replace is what makes a crash leave the
-//! old file or the new one, never a broken one (DESIGN.md invariant 7).
+//! symbolic link (file or lock file; the directory was reached by a checked
+//! walk, see [`super::held_dir`]), to read more than [`MAX_FILE_BYTES`], to
+//! use a file that someone other than root or us owns or may write to, and
+//! to leave the directory wider than 0700 or the file wider than 0600. Every
+//! call names its file by a name inside the held directory, never by a path,
+//! so a directory swapped in after the walk is never read or written. The
+//! atomic replace (temp file, fsync, `renameat`, fsync of the directory) is
+//! what makes a crash leave the old file or the new one, never a broken one
+//! (DESIGN.md invariant 7).
 
-use std::fs::{self, DirBuilder, File, Permissions};
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Permissions};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::fd::OwnedFd;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use atomic_write_file::AtomicWriteFile;
-use atomic_write_file::unix::OpenOptionsExt as _;
+use nix::errno::Errno;
+use nix::fcntl::{OFlag, openat, renameat};
+use nix::sys::stat::{FileStat, Mode, SFlag, fchmod};
+use nix::unistd::{UnlinkatFlags, fsync, unlinkat};
 
+use super::held_dir::{HeldDir, inode_of, lstat_in, read_error, write_error};
+use super::strict_modes::{self, Role};
 use super::{DIR_MODE, FILE_MODE, MAX_FILE_BYTES};
 use crate::approvals::error::ApprovalsError;
+
+/// Temp names tried before giving up when each one already exists.
+const TEMP_ATTEMPTS: usize = 8;
 
 /// Proof that the writer lock is held; the lock is released when dropped.
 pub(super) struct WriteLock {
     _file: File,
 }
 
-/// Reads a regular file's bytes (`None` when it does not exist) without
-/// following a symbolic link at `path` or at its directory `dir`.
-pub(super) fn read_regular(path: &Path, dir: &Path) -> Result<Option<Vec<u8>>, ApprovalsError> {
+/// One file inside the held directory: its name there and its full path
+/// for messages.
+#[derive(Clone, Copy)]
+pub(super) struct Entry<'a> {
+    /// The name inside the directory.
+    pub(super) name: &'a OsStr,
+    /// The configured path, for messages.
+    pub(super) path: &'a Path,
+}
+
+/// Reads a regular file's bytes (`None` when it does not exist), never
+/// through a symbolic link, refusing a file another user owns or may write.
+pub(super) fn read_regular(
+    dir: &HeldDir,
+    entry: Entry<'_>,
+) -> Result<Option<Vec<u8>>, ApprovalsError> {
+    let flags = OFlag::O_RDONLY
+        | OFlag::O_NOFOLLOW
+        | OFlag::O_NONBLOCK
+        | OFlag::O_NOCTTY
+        | OFlag::O_CLOEXEC;
+    let fd = match openat(dir.fd(), entry.name, flags, Mode::empty()) {
+        Ok(fd) => fd,
+        Err(Errno::ENOENT) => return Ok(None),
+        Err(errno) => return Err(refusal_or(dir, entry, errno, read_error(entry.path))),
+    };
+    let file = checked_file(fd, entry)?;
     let read_err = |source| ApprovalsError::Read {
-        path: path.to_path_buf(),
+        path: entry.path.to_path_buf(),
         source,
     };
-    refuse_symlinked_dir(dir)?;
-    let before = match fs::symlink_metadata(path) {
-        Ok(meta) => meta,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(read_err(err)),
-    };
-    check_regular(path, &before)?;
-    let handle = File::open(path).map_err(read_err)?;
-    let opened = handle.metadata().map_err(read_err)?;
-    if (opened.dev(), opened.ino()) != (before.dev(), before.ino()) {
-        // Replaced between lstat and open, possibly by a symbolic link.
-        return Err(read_err(io::Error::other(
-            "the file was replaced while it was being opened",
-        )));
-    }
     let mut bytes = Vec::new();
-    handle
+    (&file)
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(read_err)?;
     let size = bytes.len() as u64;
     if size > MAX_FILE_BYTES {
+        let on_disk = file.metadata().map(|meta| meta.len()).unwrap_or(size);
         return Err(ApprovalsError::TooLarge {
-            path: path.to_path_buf(),
-            size: opened.len().max(size),
+            path: entry.path.to_path_buf(),
+            size: on_disk.max(size),
             limit: MAX_FILE_BYTES,
         });
     }
     Ok(Some(bytes))
 }
 
-/// Creates `dir` with mode 0700 if needed, refuses a symlinked one, and
-/// tightens an existing one to 0700.
-pub(super) fn prepare_private_dir(dir: &Path) -> Result<(), ApprovalsError> {
-    let write_err = |source| ApprovalsError::Write {
-        path: dir.to_path_buf(),
-        source,
-    };
-    if let Err(err) = fs::symlink_metadata(dir) {
-        if err.kind() != io::ErrorKind::NotFound {
-            return Err(write_err(err));
-        }
-        DirBuilder::new()
-            .recursive(true)
-            .mode(DIR_MODE)
-            .create(dir)
-            .map_err(write_err)?;
-    }
-    let meta = refuse_symlinked_dir(dir)?.ok_or_else(|| {
-        write_err(io::Error::new(
-            io::ErrorKind::NotFound,
-            "the directory vanished after it was created",
-        ))
-    })?;
-    if meta.permissions().mode() & 0o7777 != DIR_MODE {
-        fs::set_permissions(dir, Permissions::from_mode(DIR_MODE)).map_err(write_err)?;
+/// Tightens the held directory to 0700 when it is ours and wider.
+pub(super) fn make_private(dir: &HeldDir) -> Result<(), ApprovalsError> {
+    let inode = dir.inode();
+    if inode.uid == nix::unistd::geteuid().as_raw() && inode.mode & 0o7777 != DIR_MODE {
+        fchmod(dir.fd(), Mode::from_bits_truncate(DIR_MODE as _))
+            .map_err(write_error(dir.path()))?;
     }
     Ok(())
 }
 
-/// Takes the exclusive advisory lock on `lock_path` (created 0600), waiting
-/// for other writers. Never locks through a symbolic link.
-pub(super) fn lock_exclusive(lock_path: &Path) -> Result<WriteLock, ApprovalsError> {
+/// Takes the exclusive advisory lock on the lock file (created 0600),
+/// waiting for other writers. Never locks through a symbolic link.
+pub(super) fn lock_exclusive(dir: &HeldDir, entry: Entry<'_>) -> Result<WriteLock, ApprovalsError> {
     let lock_err = |source| ApprovalsError::Lock {
-        path: lock_path.to_path_buf(),
+        path: entry.path.to_path_buf(),
         source,
     };
-    match fs::symlink_metadata(lock_path) {
-        Ok(meta) => check_regular(lock_path, &meta)?,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(err) => return Err(lock_err(err)),
-    }
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(FILE_MODE)
-        .open(lock_path)
-        .map_err(lock_err)?;
-    // A symbolic link planted between the check and the open shows up as a
-    // different inode here.
-    let opened = file.metadata().map_err(lock_err)?;
-    let now = fs::symlink_metadata(lock_path).map_err(lock_err)?;
-    if now.file_type().is_symlink() || (opened.dev(), opened.ino()) != (now.dev(), now.ino()) {
-        return Err(ApprovalsError::Symlink {
-            path: lock_path.to_path_buf(),
-        });
-    }
+    let flags =
+        OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
+    let fd = openat(dir.fd(), entry.name, flags, file_mode())
+        .map_err(|errno| refusal_or(dir, entry, errno, |errno| lock_err(io::Error::from(errno))))?;
+    let file = checked_file(fd, entry)?;
     file.lock().map_err(lock_err)?;
     Ok(WriteLock { _file: file })
 }
 
-/// Replaces `path` atomically: a temp file created exclusively with mode
-/// 0600 in the same directory, fsync, rename, fsync of the directory.
-pub(super) fn write_atomic(path: &Path, dir: &Path, bytes: &[u8]) -> Result<(), ApprovalsError> {
+/// Replaces the file atomically: a temp file created exclusively with mode
+/// 0600 in the held directory, fsync, `renameat` over the file, fsync of the
+/// directory. Writes nothing when the temp file cannot be made.
+pub(super) fn write_atomic(
+    dir: &HeldDir,
+    entry: Entry<'_>,
+    bytes: &[u8],
+) -> Result<(), ApprovalsError> {
     let write_err = |source| ApprovalsError::Write {
-        path: path.to_path_buf(),
+        path: entry.path.to_path_buf(),
         source,
     };
-    refuse_symlinked_dir(dir)?;
-    match fs::symlink_metadata(path) {
-        Ok(meta) => check_regular(path, &meta)?,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(err) => return Err(write_err(err)),
+    if let Some(stat) = lstat_in(dir.fd(), entry.name, entry.path)? {
+        check_regular(entry.path, &stat)?;
     }
-    let mut options = AtomicWriteFile::options();
-    options
-        .mode(FILE_MODE)
-        .preserve_mode(false)
-        .preserve_owner(false);
-    let mut temp = options.open(path).map_err(write_err)?;
-    temp.write_all(bytes).map_err(write_err)?;
-    // The creation mode was reduced by the umask; make it exactly 0600.
-    temp.as_file()
-        .set_permissions(Permissions::from_mode(FILE_MODE))
-        .map_err(write_err)?;
-    temp.commit().map_err(write_err)?;
-    tracing::debug!(path = %path.display(), bytes = bytes.len(), "saved approvals file");
+    let (temp_name, fd) = create_temp(dir, entry)?;
+    let written = (|| {
+        let mut file = File::from(fd);
+        file.write_all(bytes)?;
+        // The creation mode was reduced by the umask; make it exactly 0600.
+        file.set_permissions(Permissions::from_mode(FILE_MODE))?;
+        file.sync_all()?;
+        renameat(dir.fd(), temp_name.as_os_str(), dir.fd(), entry.name).map_err(io::Error::from)
+    })();
+    if let Err(err) = written {
+        if let Err(errno) = unlinkat(dir.fd(), temp_name.as_os_str(), UnlinkatFlags::NoRemoveDir) {
+            tracing::warn!(path = %entry.path.display(), %errno, "cannot remove the temp file");
+        }
+        return Err(write_err(err));
+    }
+    fsync(dir.fd()).map_err(|errno| write_err(io::Error::from(errno)))?;
+    tracing::debug!(path = %entry.path.display(), bytes = bytes.len(), "saved approvals file");
     Ok(())
 }
 
+/// Creates `.NAME.XXXXXXXXXXXX` exclusively (mode 0600) in the held directory.
+fn create_temp(dir: &HeldDir, entry: Entry<'_>) -> Result<(OsString, OwnedFd), ApprovalsError> {
+    let write_err = |source| ApprovalsError::Write {
+        path: entry.path.to_path_buf(),
+        source,
+    };
+    let flags =
+        OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    let mut last = io::Error::from(Errno::EEXIST);
+    for _ in 0..TEMP_ATTEMPTS {
+        let mut suffix = [0u8; 6];
+        getrandom::fill(&mut suffix).map_err(|err| write_err(io::Error::other(err.to_string())))?;
+        let mut name = OsString::from(".");
+        name.push(entry.name);
+        name.push(".");
+        name.push(hex::encode(suffix));
+        match openat(dir.fd(), name.as_os_str(), flags, file_mode()) {
+            Ok(fd) => return Ok((name, fd)),
+            Err(Errno::EEXIST) => last = io::Error::from(Errno::EEXIST),
+            Err(errno) => return Err(write_err(io::Error::from(errno))),
+        }
+    }
+    Err(write_err(last))
+}
+
+/// The opened file, refused unless it is a regular file root or we own and
+/// nobody else may write.
+fn checked_file(fd: OwnedFd, entry: Entry<'_>) -> Result<File, ApprovalsError> {
+    let stat = nix::sys::stat::fstat(&fd).map_err(read_error(entry.path))?;
+    check_regular(entry.path, &stat)?;
+    strict_modes::check(
+        entry.path,
+        &inode_of(&stat),
+        Role::Private,
+        nix::unistd::geteuid().as_raw(),
+    )?;
+    Ok(File::from(fd))
+}
+
+/// Turns a failed open into the refusal it stands for (a symbolic link, or
+/// not a regular file), else into `other`'s error.
+fn refusal_or(
+    dir: &HeldDir,
+    entry: Entry<'_>,
+    errno: Errno,
+    other: impl FnOnce(Errno) -> ApprovalsError,
+) -> ApprovalsError {
+    if matches!(
+        errno,
+        Errno::ELOOP | Errno::EMLINK | Errno::EISDIR | Errno::ENXIO
+    ) && let Ok(Some(stat)) = lstat_in(dir.fd(), entry.name, entry.path)
+        && let Err(refusal) = check_regular(entry.path, &stat)
+    {
+        return refusal;
+    }
+    other(errno)
+}
+
 /// Refuses a symbolic link or anything but a regular file.
-fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), ApprovalsError> {
-    if meta.file_type().is_symlink() {
+fn check_regular(path: &Path, stat: &FileStat) -> Result<(), ApprovalsError> {
+    let kind = SFlag::from_bits_truncate(stat.st_mode) & SFlag::S_IFMT;
+    if kind == SFlag::S_IFLNK {
         return Err(ApprovalsError::Symlink {
             path: path.to_path_buf(),
         });
     }
-    if !meta.is_file() {
+    if kind != SFlag::S_IFREG {
         return Err(ApprovalsError::NotA {
             path: path.to_path_buf(),
             expected: "regular file",
@@ -169,22 +222,7 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<(), ApprovalsError>
     Ok(())
 }
 
-/// Refuses a directory that is a symbolic link or not a directory; returns
-/// its metadata, or `None` when it does not exist.
-fn refuse_symlinked_dir(dir: &Path) -> Result<Option<fs::Metadata>, ApprovalsError> {
-    match fs::symlink_metadata(dir) {
-        Ok(meta) if meta.file_type().is_symlink() => Err(ApprovalsError::Symlink {
-            path: dir.to_path_buf(),
-        }),
-        Ok(meta) if !meta.is_dir() => Err(ApprovalsError::NotA {
-            path: dir.to_path_buf(),
-            expected: "directory",
-        }),
-        Ok(meta) => Ok(Some(meta)),
-        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(source) => Err(ApprovalsError::Read {
-            path: dir.to_path_buf(),
-            source,
-        }),
-    }
+/// [`FILE_MODE`] as a creation mode.
+fn file_mode() -> Mode {
+    Mode::from_bits_truncate(FILE_MODE as _)
 }
