@@ -31,6 +31,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use approvals_ipc::approvals::ApprovalsStore;
 use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest};
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext, Verdict};
 use tokio_util::sync::CancellationToken;
@@ -149,6 +150,12 @@ impl ExecHost {
     pub fn with_approval_timeout(mut self, timeout: Duration) -> Self {
         self.approval_timeout = Some(timeout);
         self
+    }
+
+    /// The pinned store of the approvals file, so a bridge can create the
+    /// file and hold its directory at start, before any request is served.
+    pub fn approvals_store(&self) -> &ApprovalsStore {
+        self.policies.store()
     }
 
     /// The configuration this host was built with.

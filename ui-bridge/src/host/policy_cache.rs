@@ -1,29 +1,36 @@
 //! The approvals file as the exec host sees it: re-read only when it
 //! changed, compiled once per agent and file version.
 //!
-//! It decides, per request, which compiled policy applies: a cheap
-//! `symlink_metadata` fingerprint (device, inode, length, mtime, ctime) is
-//! compared with the one of the last read, and only a change re-reads,
-//! re-hashes and re-parses the file. It refuses to serve from a file it
-//! cannot use: a malformed or unreadable file makes every request fail
-//! closed with the loader's error, which names the file, line and column
-//! (DESIGN.md invariant 6); a missing file is the built-in `security: deny`.
+//! It decides, per request, which compiled policy applies: a cheap stamp
+//! of the file (device, inode, length, mtime, ctime, taken with `fstatat`
+//! in the held state directory) is compared with the one of the last read,
+//! and only a change re-reads, re-hashes and re-parses the file. It refuses
+//! to serve from a file it cannot use: a malformed or unreadable file makes
+//! every request fail closed with the loader's error, which names the file,
+//! line and column (DESIGN.md invariant 6); a missing file is the built-in
+//! `security: deny`. The store is pinned: the state directory is held from
+//! the first load on, every load checks who owns it, the file and every
+//! directory above them (StrictModes), and once the path names another
+//! directory (renamed away, replaced) every request is refused until the
+//! host restarts.
 //! Compiled policies survive a change that only touched last-used metadata
 //! (our own `record_use` writes), so a busy allowlist is not recompiled on
 //! every request.
 //!
 //! # Caveats
 //!
-//! The fingerprint is taken before the read: a write that lands between the
-//! two is read now and seen as a change again on the next request, never
-//! missed.
+//! The stamp is taken before the read: a write that lands between the two
+//! is read now and seen as a change again on the next request, never
+//! missed. Owners and modes are checked when the file is loaded, not on
+//! every request: a `chmod` or `chown` of a directory above the state
+//! directory (which only its owner, us or root, can make) counts from the
+//! next change of the file; a swapped directory is seen at once.
 
 use std::collections::HashMap;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use approvals_ipc::approvals::{ApprovalsError, ApprovalsFile, ApprovalsStore};
+use approvals_ipc::approvals::{ApprovalsError, ApprovalsFile, ApprovalsStore, FileStamp};
 use approvals_ipc::policy::{CompiledPolicy, HostContext};
 
 /// Agents whose compiled policy is kept; agent ids come from requests, so
@@ -33,33 +40,6 @@ const MAX_CACHED_AGENTS: usize = 64;
 
 /// Reads of a file that keeps being replaced mid-open before giving up.
 const READ_ATTEMPTS: u32 = 5;
-
-/// What identifies one version of the file on disk without reading it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Fingerprint {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime_ns: i128,
-    ctime_ns: i128,
-}
-
-impl Fingerprint {
-    /// `None` when the file does not exist; an error for any other failure.
-    fn of(path: &Path) -> std::io::Result<Option<Fingerprint>> {
-        match std::fs::symlink_metadata(path) {
-            Ok(meta) => Ok(Some(Fingerprint {
-                dev: meta.dev(),
-                ino: meta.ino(),
-                len: meta.len(),
-                mtime_ns: i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec()),
-                ctime_ns: i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec()),
-            })),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error),
-        }
-    }
-}
 
 /// One usable version of the file: its policies, compiled on first use per agent.
 #[derive(Debug)]
@@ -106,7 +86,7 @@ pub struct Unusable(pub String);
 
 #[derive(Debug)]
 struct Cached {
-    fingerprint: Option<Fingerprint>,
+    fingerprint: Option<FileStamp>,
     outcome: Result<Arc<PolicyVersion>, Unusable>,
 }
 
@@ -122,7 +102,7 @@ impl PolicyCache {
     /// A cache for the approvals file at `path`; nothing is read yet.
     pub fn new(path: PathBuf) -> Self {
         PolicyCache {
-            store: ApprovalsStore::open(path.clone()),
+            store: ApprovalsStore::pinned(path.clone()),
             path,
             cached: Mutex::new(None),
         }
@@ -133,7 +113,7 @@ impl PolicyCache {
         &self.store
     }
 
-    /// The current version of the file, re-read only when its fingerprint changed.
+    /// The current version of the file, re-read only when its stamp changed.
     ///
     /// A read that fails because the file was replaced mid-open (an atomic
     /// save, often our own `record_use`) is retried a few times before the
@@ -143,8 +123,9 @@ impl PolicyCache {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let fingerprint = Fingerprint::of(&self.path).map_err(|error| {
-                Unusable(format!("cannot read {}: {error}", self.path.display()))
+            let fingerprint = self.store.stamp().map_err(|error| {
+                tracing::error!(%error, "approvals file unusable; refusing every request");
+                Unusable(error.to_string())
             })?;
             if let Some(hit) = cached.as_ref()
                 && hit.fingerprint == fingerprint

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use approvals_ipc::approvals::{ApprovalsError, ApprovalsStore, socket_path};
+use approvals_ipc::approvals::{ApprovalsError, socket_path};
 use approvals_ipc::ipc::{self, ServerConfig};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
@@ -123,8 +123,11 @@ pub fn restart_in_child_env() -> std::io::Result<()> {
 
 /// Serves until SIGINT or SIGTERM; returns after the socket file is removed.
 pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
-    let store = ApprovalsStore::open(options.approvals_path.clone());
-    let snapshot = store.ensure()?;
+    let mut host = ExecHost::new(ExecHostConfig::new(options.approvals_path.clone()));
+    // Creates the file if needed, checks who owns it and every directory
+    // above it, and holds the directory from now on: a directory swapped in
+    // later is refused, never served (issue 9, hole 7).
+    let snapshot = host.approvals_store().ensure()?;
     for warning in &snapshot.warnings {
         tracing::warn!(file = %options.approvals_path.display(), %warning, "approvals file");
     }
@@ -143,7 +146,6 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     };
 
     let (listener, bound) = socket::bind(&socket_path)?;
-    let mut host = ExecHost::new(ExecHostConfig::new(options.approvals_path.clone()));
     if let Some(timeout) = options.approval_timeout {
         host = host.with_approval_timeout(timeout);
     }

@@ -3,7 +3,10 @@
 //!
 //! It decides that the socket lives in a directory that is ours and private
 //! (owned by our effective UID, mode 0700, not a symbolic link; created so
-//! when missing) and that the socket itself is mode 0600. It refuses a
+//! when missing), below directories that only root or we own and nobody
+//! else may write (sticky ones excepted; the same walk as the approvals
+//! file's, see `approvals_ipc::approvals::HeldDir`), and that the socket
+//! itself is mode 0600. It refuses a
 //! symbolic link at the socket path, a path that is something other than a
 //! socket, and a socket something still answers on ("another ui-bridge is
 //! already serving"); a socket nothing answers on is stale and replaced
@@ -15,6 +18,7 @@ use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use approvals_ipc::approvals::{ApprovalsError, HeldDir};
 use tokio::net::UnixListener;
 
 /// Mode of the socket's directory.
@@ -56,6 +60,15 @@ pub enum SocketError {
         path: PathBuf,
         /// Its permission bits.
         mode: u32,
+    },
+    /// A directory above the socket's is owned or writable by another user,
+    /// who could swap the directory and the socket with it.
+    #[error("socket directory {}: {source}", path.display())]
+    Unsafe {
+        /// The socket's directory.
+        path: PathBuf,
+        /// Which directory on the way failed, and the fix.
+        source: ApprovalsError,
     },
     /// Something answers on the socket.
     #[error("another ui-bridge is already serving {}\nhint: stop it first, or pass --socket PATH", .0.display())]
@@ -172,6 +185,10 @@ fn prepare_dir(dir: &Path) -> Result<(), SocketError> {
             mode,
         });
     }
+    HeldDir::open(dir).map_err(|source| SocketError::Unsafe {
+        path: dir.to_owned(),
+        source,
+    })?;
     Ok(())
 }
 
