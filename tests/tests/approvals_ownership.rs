@@ -74,11 +74,14 @@ fn write_policy(dir: &Path, policy: &Value) -> PathBuf {
     file
 }
 
-/// `ui-bridge serve` with the state directory `state`.
+/// `ui-bridge serve` with the state directory `state` and the socket in a
+/// directory of its own, so that only the approvals file's checks can
+/// refuse (the socket's directory has checks of its own).
 fn serve_command(home: &TestHome, state: &Path) -> Command {
     let mut cmd = home.command("ui-bridge");
     cmd.env("CLAWDBOT_STATE_DIR", state)
-        .args(["serve", "--approval-timeout-ms", "1500"]);
+        .args(["serve", "--approval-timeout-ms", "1500", "--socket"])
+        .arg(home.path().join("run").join("bridge.sock"));
     cmd
 }
 
@@ -206,7 +209,7 @@ fn a_world_writable_sticky_parent_is_accepted_when_the_directory_in_it_is_ours()
     assert_names(&stderr, &state, "owned by uid 65534");
     // Ours is served.
     chown(&state, Some(0), None).expect("chown dir back");
-    let socket = state.join("exec-approvals.sock");
+    let socket = home.path().join("run").join("bridge.sock");
     let socket_arg = socket.to_string_lossy().into_owned();
     let bridge = Bridge::spawn(
         serve_command_without_serve(&home, &state),
