@@ -530,3 +530,144 @@ fn the_example_file_loads_with_zero_warnings() {
     assert_eq!(policy.security, Security::Allowlist);
     assert!(!policy.allowlist.is_empty());
 }
+
+// Issue 9, hole 7: who owns the policy.
+
+/// Whether we run as root: a file we just made is owned by our effective UID.
+fn is_root() -> bool {
+    let probe = tempfile::tempdir().unwrap();
+    fs::metadata(probe.path()).unwrap().uid() == 0
+}
+
+const NOBODY: u32 = 65534;
+
+#[test]
+fn a_pinned_store_refuses_every_operation_once_its_directory_is_swapped_regression_issue_9_hole_7()
+{
+    let env = env();
+    let store = ApprovalsStore::pinned(&env.path);
+    store.ensure().unwrap();
+    let stamp = store.stamp().unwrap();
+    assert!(stamp.is_some());
+    assert_eq!(store.stamp().unwrap(), stamp, "nothing changed");
+    fs::rename(&env.state, env._dir.path().join("moved")).unwrap();
+    fs::create_dir(&env.state).unwrap();
+    fs::set_permissions(&env.state, fs::Permissions::from_mode(0o700)).unwrap();
+    write_file(
+        &env.path,
+        r#"{"version": 1, "defaults": {"security": "full"}}"#,
+    );
+    let replaced = |err: ApprovalsError| matches!(&err, ApprovalsError::Replaced { path } if *path == env.state);
+    assert!(replaced(store.stamp().unwrap_err()));
+    assert!(replaced(store.load().unwrap_err()));
+    assert!(replaced(store.ensure().unwrap_err()));
+    assert!(replaced(store.clone().update(|_| Ok(())).unwrap_err()));
+    // The directory vanishing altogether is refused the same way.
+    fs::remove_dir_all(&env.state).unwrap();
+    assert!(replaced(store.load().unwrap_err()));
+    assert!(replaced(store.stamp().unwrap_err()));
+    // An unpinned store just reads what is there now.
+    assert!(!ApprovalsStore::open(&env.path).load().unwrap().exists);
+}
+
+#[test]
+fn a_pinned_store_writes_into_the_directory_it_holds() {
+    let env = env();
+    let store = ApprovalsStore::pinned(&env.path);
+    // Nothing to hold yet: a missing directory is an empty policy.
+    assert_eq!(store.stamp().unwrap(), None);
+    assert!(!store.load().unwrap().exists);
+    store.ensure().unwrap();
+    store
+        .update(|f| Ok(f.add_allowlist_entry("main", "/usr/bin/git", None)))
+        .unwrap();
+    let names: Vec<_> = fs::read_dir(&env.state)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let mut names = names;
+    names.sort();
+    assert_eq!(names, ["exec-approvals.json", "exec-approvals.json.lock"]);
+    assert_eq!(mode(&env.path), 0o600);
+    assert!(store.load().unwrap().file.agents["main"].allowlist.len() == 1);
+}
+
+#[test]
+fn a_file_or_lock_file_writable_by_group_or_others_is_refused() {
+    let env = env();
+    ApprovalsStore::open(&env.path).ensure().unwrap();
+    for (path, bad) in [
+        (env.path.clone(), 0o660),
+        (env.path.clone(), 0o602),
+        (env.state.join("exec-approvals.json.lock"), 0o666),
+    ] {
+        fs::set_permissions(&path, fs::Permissions::from_mode(bad)).unwrap();
+        let err = ApprovalsStore::open(&env.path).ensure().unwrap_err();
+        assert!(
+            matches!(&err, ApprovalsError::WritableByOthers { path: p, mode } if *p == path && *mode == bad),
+            "{bad:o}: {err:?}"
+        );
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    // Read-only for others is fine.
+    fs::set_permissions(&env.path, fs::Permissions::from_mode(0o644)).unwrap();
+    ApprovalsStore::open(&env.path).load().unwrap();
+}
+
+#[test]
+fn a_group_writable_state_directory_is_refused_not_tightened() {
+    let env = env();
+    ApprovalsStore::open(&env.path).ensure().unwrap();
+    fs::set_permissions(&env.state, fs::Permissions::from_mode(0o770)).unwrap();
+    let err = ApprovalsStore::open(&env.path).ensure().unwrap_err();
+    assert!(
+        matches!(&err, ApprovalsError::WritableByOthers { path, mode: 0o770 } if *path == env.state),
+        "{err:?}"
+    );
+    assert_eq!(mode(&env.state), 0o770, "a refusal changes nothing");
+    let err = ApprovalsStore::open(&env.path).load().unwrap_err();
+    assert!(
+        matches!(err, ApprovalsError::WritableByOthers { .. }),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn files_owned_by_another_uid_are_refused_and_the_message_names_the_fix() {
+    if !is_root() {
+        eprintln!("skipped: only root can give files to another uid");
+        return;
+    }
+    let env = env();
+    ApprovalsStore::open(&env.path).ensure().unwrap();
+    let lock = env.state.join("exec-approvals.json.lock");
+    for path in [&env.path, &lock, &env.state] {
+        std::os::unix::fs::chown(path, Some(NOBODY), None).unwrap();
+        let err = ApprovalsStore::open(&env.path).ensure().unwrap_err();
+        assert!(
+            matches!(&err, ApprovalsError::NotOwned { path: p, owner: NOBODY, expected: 0 } if p == path),
+            "{}: {err:?}",
+            path.display()
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("hint: chown 0 {}", path.display())),
+            "{text}"
+        );
+        std::os::unix::fs::chown(path, Some(0), None).unwrap();
+    }
+    // A root-owned directory is trusted, and kept as it is.
+    fs::set_permissions(&env.state, fs::Permissions::from_mode(0o755)).unwrap();
+    ApprovalsStore::open(&env.path).load().unwrap();
+}
+
+#[test]
+fn writing_a_directory_of_ours_tightens_it_to_0700() {
+    let env = env();
+    fs::create_dir(&env.state).unwrap();
+    fs::set_permissions(&env.state, fs::Permissions::from_mode(0o755)).unwrap();
+    ApprovalsStore::open(&env.path).load().unwrap();
+    assert_eq!(mode(&env.state), 0o755, "reading changes nothing");
+    ApprovalsStore::open(&env.path).ensure().unwrap();
+    assert_eq!(mode(&env.state), 0o700);
+}
