@@ -633,3 +633,29 @@ async fn a_private_key_header_does_not_hide_the_rest_of_the_command_in_the_audit
     assert_eq!(decisions[1]["argv"][2], planted);
     crate::audit::verify(&fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME)).unwrap();
 }
+
+#[test]
+fn the_cache_refuses_every_request_once_its_directory_is_swapped_regression_issue_9_hole_7() {
+    let tmp = tempfile::tempdir().unwrap();
+    let state = tmp.path().join("state");
+    let plant = |security: &str| {
+        std::fs::create_dir(&state).unwrap();
+        let file = state.join("exec-approvals.json");
+        let text = serde_json::to_vec(&policy(security, "off", "deny", &[])).unwrap();
+        std::fs::write(file, text).unwrap();
+    };
+    plant("deny");
+    let cache = PolicyCache::new(state.join("exec-approvals.json"));
+    let first = cache.current().unwrap();
+    assert_eq!(
+        first.file.defaults.as_ref().and_then(|d| d.security),
+        Some(approvals_ipc::approvals::Security::Deny)
+    );
+    std::fs::rename(&state, tmp.path().join("moved")).unwrap();
+    plant("full");
+    for _ in 0..2 {
+        let Unusable(error) = cache.current().unwrap_err();
+        assert!(error.contains("was moved or replaced"), "{error}");
+        assert!(error.contains(&state.display().to_string()), "{error}");
+    }
+}
