@@ -40,6 +40,20 @@ const SEARCH: OFlag = OFlag::O_PATH;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 const SEARCH: OFlag = OFlag::O_RDONLY;
 
+/// How each directory on the way is opened: a directory, never through a
+/// symbolic link (one planted after the `fstatat` fails the open), and not
+/// inherited by the commands we run.
+const STEP: OFlag = SEARCH
+    .union(OFlag::O_DIRECTORY)
+    .union(OFlag::O_NOFOLLOW)
+    .union(OFlag::O_CLOEXEC);
+
+/// How the state directory is held: readable, so that it can be fsynced
+/// after a rename, and not inherited by the commands we run.
+const HOLD: OFlag = OFlag::O_RDONLY
+    .union(OFlag::O_DIRECTORY)
+    .union(OFlag::O_CLOEXEC);
+
 /// A directory opened by a checked walk; operations relative to it cannot be
 /// redirected by renaming or replacing anything on its path.
 #[derive(Debug)]
@@ -103,16 +117,17 @@ impl HeldDir {
 
     /// Refuses with [`ApprovalsError::Replaced`] unless the configured path
     /// still names the held directory: one `stat`, cheap enough for every
-    /// request. It does not re-check owners; [`HeldDir::open`] does.
+    /// request. A path that no longer resolves at all (removed, a file or a
+    /// link loop in its place) counts as replaced too. It does not re-check
+    /// owners; [`HeldDir::open`] does.
     pub fn still_at_path(&self) -> Result<(), ApprovalsError> {
         match std::fs::metadata(&self.path) {
             Ok(meta) if (meta.dev(), meta.ino()) == (self.inode.dev, self.inode.ino) => Ok(()),
             Ok(_) => Err(self.replaced()),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Err(self.replaced()),
-            Err(source) => Err(ApprovalsError::Read {
-                path: self.path.clone(),
-                source,
-            }),
+            Err(error) => {
+                tracing::debug!(path = %self.path.display(), %error, "the held directory's path no longer resolves");
+                Err(self.replaced())
+            }
         }
     }
 
@@ -132,12 +147,7 @@ fn walk(path: &Path, create: bool) -> Result<Option<HeldDir>, ApprovalsError> {
     })?;
     let euid = nix::unistd::geteuid().as_raw();
     let root_path = PathBuf::from("/");
-    let root = open(
-        "/",
-        SEARCH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(read_error(&root_path))?;
+    let root = open("/", STEP, Mode::empty()).map_err(read_error(&root_path))?;
     let root_inode = inode_of(&fstat(&root).map_err(read_error(&root_path))?);
     strict_modes::check(&root_path, &root_inode, Role::Parent, euid)?;
     // `current` is where the walk is; `above` holds the directories over it,
@@ -205,25 +215,14 @@ fn walk(path: &Path, create: bool) -> Result<Option<HeldDir>, ApprovalsError> {
                 expected: "directory",
             });
         }
-        let fd = openat(
-            parent.fd.as_fd(),
-            name.as_os_str(),
-            SEARCH | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(read_error(&here))?;
+        let fd = openat(parent.fd.as_fd(), name.as_os_str(), STEP, Mode::empty())
+            .map_err(read_error(&here))?;
         let opened = inode_of(&fstat(&fd).map_err(read_error(&here))?);
         strict_modes::check(&here, &opened, Role::Parent, euid)?;
         above.push(std::mem::replace(&mut current, Level { fd, path: here }));
     }
     let top = current;
-    let fd = openat(
-        top.fd.as_fd(),
-        ".",
-        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC,
-        Mode::empty(),
-    )
-    .map_err(read_error(&top.path))?;
+    let fd = openat(top.fd.as_fd(), ".", HOLD, Mode::empty()).map_err(read_error(&top.path))?;
     let inode = inode_of(&fstat(&fd).map_err(read_error(&top.path))?);
     strict_modes::check(&top.path, &inode, Role::Private, euid)?;
     Ok(Some(HeldDir {
@@ -460,6 +459,25 @@ mod tests {
         let err = held.still_at_path().unwrap_err();
         assert!(matches!(err, ApprovalsError::Replaced { .. }), "{err:?}");
         assert!(!held.same_dir(&HeldDir::open(&state).unwrap().unwrap()));
+    }
+
+    #[test]
+    fn a_file_or_a_link_loop_in_place_of_the_directory_counts_as_replaced() {
+        let tmp = tempfile::tempdir().unwrap();
+        let state = private_dir(tmp.path(), "state");
+        let held = HeldDir::open(&state).unwrap().unwrap();
+        std::fs::rename(&state, tmp.path().join("moved")).unwrap();
+        std::fs::write(&state, "not a directory").unwrap();
+        assert!(matches!(
+            held.still_at_path(),
+            Err(ApprovalsError::Replaced { .. })
+        ));
+        std::fs::remove_file(&state).unwrap();
+        symlink("state", &state).unwrap();
+        assert!(matches!(
+            held.still_at_path(),
+            Err(ApprovalsError::Replaced { .. })
+        ));
     }
 
     #[test]
