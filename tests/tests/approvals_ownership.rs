@@ -212,7 +212,7 @@ fn a_world_writable_sticky_parent_is_accepted_when_the_directory_in_it_is_ours()
     let socket = home.path().join("run").join("bridge.sock");
     let socket_arg = socket.to_string_lossy().into_owned();
     let bridge = Bridge::spawn(
-        serve_command_without_serve(&home, &state),
+        bridge_in(&home, &state),
         &home,
         &[
             "--socket",
@@ -226,7 +226,7 @@ fn a_world_writable_sticky_parent_is_accepted_when_the_directory_in_it_is_ours()
 
 /// A `ui-bridge` command with the state directory set, for [`Bridge::spawn`]
 /// (which adds `serve` itself).
-fn serve_command_without_serve(home: &TestHome, state: &Path) -> Command {
+fn bridge_in(home: &TestHome, state: &Path) -> Command {
     let mut cmd = home.command("ui-bridge");
     cmd.env("CLAWDBOT_STATE_DIR", state);
     cmd
