@@ -671,3 +671,21 @@ fn writing_a_directory_of_ours_tightens_it_to_0700() {
     ApprovalsStore::open(&env.path).ensure().unwrap();
     assert_eq!(mode(&env.state), 0o700);
 }
+
+#[test]
+fn a_fifo_at_the_file_or_lock_path_is_refused_without_blocking() {
+    let env = env();
+    fs::create_dir_all(&env.state).unwrap();
+    for name in ["exec-approvals.json", "exec-approvals.json.lock"] {
+        let fifo = env.state.join(name);
+        // The first round's `ensure` made a lock file.
+        let _ = fs::remove_file(&fifo);
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let err = ApprovalsStore::open(&env.path).ensure().unwrap_err();
+        assert!(
+            matches!(&err, ApprovalsError::NotA { path, expected: "regular file" } if *path == fifo),
+            "{name}: {err:?}"
+        );
+        fs::remove_file(&fifo).unwrap();
+    }
+}

@@ -33,6 +33,32 @@ use crate::approvals::error::ApprovalsError;
 /// Temp names tried before giving up when each one already exists.
 const TEMP_ATTEMPTS: usize = 8;
 
+/// How the approvals file is opened for reading: never through a symbolic
+/// link, without blocking on a FIFO planted in its place, never as our
+/// controlling terminal, not inherited by the commands we run.
+const READ: OFlag = OFlag::O_RDONLY
+    .union(OFlag::O_NOFOLLOW)
+    .union(OFlag::O_NONBLOCK)
+    .union(OFlag::O_NOCTTY)
+    .union(OFlag::O_CLOEXEC);
+
+/// How the lock file is opened: created when missing, never through a
+/// symbolic link, without blocking on a FIFO, not inherited.
+const LOCK: OFlag = OFlag::O_RDWR
+    .union(OFlag::O_CREAT)
+    .union(OFlag::O_NOFOLLOW)
+    .union(OFlag::O_NONBLOCK)
+    .union(OFlag::O_CLOEXEC);
+
+/// How a temp file is created: only if no file of that name exists (so
+/// nothing planted is ever written to), never through a symbolic link,
+/// not inherited.
+const TEMP: OFlag = OFlag::O_WRONLY
+    .union(OFlag::O_CREAT)
+    .union(OFlag::O_EXCL)
+    .union(OFlag::O_NOFOLLOW)
+    .union(OFlag::O_CLOEXEC);
+
 /// Proof that the writer lock is held; the lock is released when dropped.
 pub(super) struct WriteLock {
     _file: File,
@@ -54,12 +80,7 @@ pub(super) fn read_regular(
     dir: &HeldDir,
     entry: Entry<'_>,
 ) -> Result<Option<Vec<u8>>, ApprovalsError> {
-    let flags = OFlag::O_RDONLY
-        | OFlag::O_NOFOLLOW
-        | OFlag::O_NONBLOCK
-        | OFlag::O_NOCTTY
-        | OFlag::O_CLOEXEC;
-    let fd = match openat(dir.fd(), entry.name, flags, Mode::empty()) {
+    let fd = match openat(dir.fd(), entry.name, READ, Mode::empty()) {
         Ok(fd) => fd,
         Err(Errno::ENOENT) => return Ok(None),
         Err(errno) => return Err(refusal_or(dir, entry, errno, read_error(entry.path))),
@@ -86,10 +107,10 @@ pub(super) fn read_regular(
     Ok(Some(bytes))
 }
 
-/// Tightens the held directory to 0700 when it is ours and wider.
+/// Sets the held directory to 0700 when it is ours (one that passed the
+/// owner checks may still be 0755); root's is left as root made it.
 pub(super) fn make_private(dir: &HeldDir) -> Result<(), ApprovalsError> {
-    let inode = dir.inode();
-    if inode.uid == nix::unistd::geteuid().as_raw() && inode.mode & 0o7777 != DIR_MODE {
+    if dir.inode().uid == nix::unistd::geteuid().as_raw() {
         fchmod(dir.fd(), Mode::from_bits_truncate(DIR_MODE as _))
             .map_err(write_error(dir.path()))?;
     }
@@ -103,9 +124,7 @@ pub(super) fn lock_exclusive(dir: &HeldDir, entry: Entry<'_>) -> Result<WriteLoc
         path: entry.path.to_path_buf(),
         source,
     };
-    let flags =
-        OFlag::O_RDWR | OFlag::O_CREAT | OFlag::O_NOFOLLOW | OFlag::O_NONBLOCK | OFlag::O_CLOEXEC;
-    let fd = openat(dir.fd(), entry.name, flags, file_mode())
+    let fd = openat(dir.fd(), entry.name, LOCK, file_mode())
         .map_err(|errno| refusal_or(dir, entry, errno, |errno| lock_err(io::Error::from(errno))))?;
     let file = checked_file(fd, entry)?;
     file.lock().map_err(lock_err)?;
@@ -153,8 +172,6 @@ fn create_temp(dir: &HeldDir, entry: Entry<'_>) -> Result<(OsString, OwnedFd), A
         path: entry.path.to_path_buf(),
         source,
     };
-    let flags =
-        OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
     let mut last = io::Error::from(Errno::EEXIST);
     for _ in 0..TEMP_ATTEMPTS {
         let mut suffix = [0u8; 6];
@@ -163,7 +180,7 @@ fn create_temp(dir: &HeldDir, entry: Entry<'_>) -> Result<(OsString, OwnedFd), A
         name.push(entry.name);
         name.push(".");
         name.push(hex::encode(suffix));
-        match openat(dir.fd(), name.as_os_str(), flags, file_mode()) {
+        match openat(dir.fd(), name.as_os_str(), TEMP, file_mode()) {
             Ok(fd) => return Ok((name, fd)),
             Err(Errno::EEXIST) => last = io::Error::from(Errno::EEXIST),
             Err(errno) => return Err(write_err(io::Error::from(errno))),
