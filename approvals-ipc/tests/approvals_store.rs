@@ -589,6 +589,7 @@ fn a_pinned_store_writes_into_the_directory_it_holds() {
     names.sort();
     assert_eq!(names, ["exec-approvals.json", "exec-approvals.json.lock"]);
     assert_eq!(mode(&env.path), 0o600);
+    assert_eq!(mode(&env.state.join("exec-approvals.json.lock")), 0o600);
     assert!(store.load().unwrap().file.agents["main"].allowlist.len() == 1);
 }
 
@@ -688,4 +689,21 @@ fn a_fifo_at_the_file_or_lock_path_is_refused_without_blocking() {
         );
         fs::remove_file(&fifo).unwrap();
     }
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_with_its_size_and_one_at_the_limit_is_read() {
+    use approvals_ipc::approvals::MAX_FILE_BYTES;
+    let env = env();
+    fs::create_dir_all(&env.state).unwrap();
+    let file = fs::File::create(&env.path).unwrap();
+    file.set_len(MAX_FILE_BYTES + 100).unwrap();
+    let err = ApprovalsStore::open(&env.path).load().unwrap_err();
+    assert!(
+        matches!(err, ApprovalsError::TooLarge { size, limit: MAX_FILE_BYTES, .. } if size == MAX_FILE_BYTES + 100),
+        "{err:?}"
+    );
+    file.set_len(MAX_FILE_BYTES).unwrap();
+    let err = ApprovalsStore::open(&env.path).load().unwrap_err();
+    assert!(matches!(err, ApprovalsError::Syntax { .. }), "{err:?}");
 }
