@@ -370,3 +370,237 @@ fn an_unknown_containment_mode_refuses_every_run() {
         assert!(!marker.exists(), "{host}: the command ran uncontained");
     }
 }
+
+// Issue 9, hole 6 (the commands' half): a command, or the approver hook, of
+// a bridge serving in a terminal has no controlling terminal, so it cannot
+// open `/dev/tty` to paint a fake prompt, nor `TIOCSTI` a key into the
+// pane to answer another approval. Driven in a real pseudo-terminal (tmux);
+// skipped, with a printed reason, without tmux or python3.
+
+/// The line the terminal approver shows once keys answer.
+const KEYS_LINE: &str = "[o] allow once";
+
+/// `ui-bridge serve ARGS` in a tmux pane of its own server; killed on drop.
+struct Pane {
+    socket: String,
+}
+
+impl Pane {
+    fn start(home: &TestHome, args: &str) -> Option<Self> {
+        let found = Command::new("tmux")
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !found {
+            eprintln!("skipping: tmux is not installed (needed for a real pseudo-terminal)");
+            return None;
+        }
+        let pane = Pane {
+            socket: format!("containment-{}", approvals_tests::unique()),
+        };
+        let script = format!(
+            "cd '{home}' && env HOME='{home}' CLAWDBOT_STATE_DIR='{state}' '{binary}' serve {args}; sleep 600",
+            home = home.path().display(),
+            state = home.state_dir().display(),
+            binary = approvals_tests::bin("ui-bridge").display(),
+        );
+        let status = pane
+            .tmux()
+            .args(["new-session", "-d", "-x", "200", "-y", "50", &script])
+            .status()
+            .expect("start tmux");
+        assert!(status.success(), "tmux new-session failed");
+        let socket = home.state_dir().join("exec-approvals.sock");
+        let deadline = Instant::now() + DEADLINE;
+        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "ui-bridge did not start:\n{}",
+                pane.capture()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Some(pane)
+    }
+
+    fn tmux(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.args(["-L", &self.socket]).env_remove("TMUX");
+        cmd
+    }
+
+    fn capture(&self) -> String {
+        let out = approvals_tests::output(self.tmux().args(["capture-pane", "-p", "-J"]));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The pane's terminal device (`/dev/pts/N`).
+    fn tty(&self) -> String {
+        let out = approvals_tests::output(self.tmux().args(["display", "-p", "#{pane_tty}"]));
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    fn wait_for(&self, needle: &str) {
+        let deadline = Instant::now() + DEADLINE;
+        while !self.capture().contains(needle) {
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {needle:?}:\n{}",
+                self.capture()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn press(&self, key: &str) {
+        let status = self
+            .tmux()
+            .args(["send-keys", key])
+            .status()
+            .expect("send-keys");
+        assert!(status.success());
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        let _ = self
+            .tmux()
+            .arg("kill-server")
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// The real path of python3, outside any version manager's shims (the
+/// test home hides their configuration); `None` when there is none.
+fn python3() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!("skipping: python3 is not installed (needed for TIOCSTI)");
+        None
+    }
+}
+
+/// What the attacking command tries, printed as `WHAT:RESULT` words:
+/// open `/dev/tty` and type `o` into it, then type `o` into the pane's
+/// device by path. A result is `ok` or an errno number.
+const INJECT: &str = r#"
+import errno, fcntl, os, sys, termios
+def attempt(name, path):
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    except OSError as e:
+        return f"{name}-open:{e.errno}"
+    try:
+        os.write(fd, b"\r\n[o] allow once  (painted by a command)\r\n")
+        fcntl.ioctl(fd, termios.TIOCSTI, b"o")
+        return f"{name}:ok"
+    except OSError as e:
+        return f"{name}:{e.errno}"
+print(attempt("tty", "/dev/tty"), attempt("pts", sys.argv[1]))
+"#;
+
+/// A command that an unprivileged agent may run while an approval waits on
+/// the bridge's terminal cannot answer it: `/dev/tty` does not open
+/// (ENXIO), and `TIOCSTI` into the pane by path is refused (EPERM) since
+/// the pane is not its controlling terminal. A root command keeps
+/// `CAP_SYS_ADMIN`, which allows `TIOCSTI` anywhere; the attacker here
+/// drops it (`setpriv`) to stand for an ordinary user's command.
+#[test]
+fn a_command_cannot_type_into_or_paint_over_the_bridges_terminal() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+        "agents": {"attacker": {"security": "full", "ask": "off"}}
+    }));
+    let Some(pane) = Pane::start(&home, "") else {
+        return;
+    };
+    let marker = home.path().join("approved-by-injection");
+    let pending = home
+        .command("node-host")
+        .args(["run", "--exec-host", "bridge", "--", "touch"])
+        .arg(&marker)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node-host");
+    pane.wait_for(KEYS_LINE);
+    let attack = home
+        .command("node-host")
+        .args(["run", "--exec-host", "bridge", "--agent", "attacker", "--"])
+        .args(["setpriv", "--bounding-set", "-sys_admin"])
+        .arg(&python)
+        .args(["-c", INJECT, &pane.tty()])
+        .stdin(Stdio::null())
+        .output()
+        .expect("node-host");
+    let report = String::from_utf8_lossy(&attack.stdout).trim().to_owned();
+    assert_eq!(
+        report,
+        format!("tty-open:{} pts:{}", libc_errno::ENXIO, libc_errno::EPERM),
+        "{}",
+        String::from_utf8_lossy(&attack.stderr)
+    );
+    // Only a real key decides: the injected `o`, had it landed, would have
+    // been read before this `d`.
+    pane.press("d");
+    let out = pending.wait_with_output().expect("node-host");
+    assert_eq!(
+        out.status.code(),
+        Some(126),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!marker.exists(), "an injected key approved the command");
+}
+
+/// A hook of a bridge serving in a terminal has no terminal either.
+#[test]
+fn the_approver_hook_has_no_controlling_terminal() {
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"}
+    }));
+    let seen = home.path().join("hook-tty");
+    let hook = format!(
+        "if (: <>/dev/tty) 2>/dev/null; then echo tty; else echo none; fi > {}; echo deny",
+        seen.display()
+    );
+    let quoted = format!("--approver-command \"{hook}\"");
+    let Some(_pane) = Pane::start(&home, &quoted) else {
+        return;
+    };
+    let out = home
+        .command("node-host")
+        .args(["run", "--exec-host", "bridge", "--", "printf", "x"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("node-host");
+    assert_eq!(out.status.code(), Some(126));
+    let seen = std::fs::read_to_string(&seen).expect("the hook ran");
+    assert_eq!(seen.trim(), "none");
+}
+
+/// The errno values the terminal test expects, as Linux numbers them.
+mod libc_errno {
+    /// No such device or address: `/dev/tty` without a controlling terminal.
+    pub const ENXIO: i32 = 6;
+    /// Operation not permitted: `TIOCSTI` on a terminal not one's own.
+    pub const EPERM: i32 = 1;
+}
