@@ -30,6 +30,10 @@ use super::ContainError;
 /// removing it (its processes were killed; only the directory is left).
 const EMPTY_WAIT: Duration = Duration::from_secs(5);
 
+/// How long a destructor blocks for its run's cgroup to empty, so a host
+/// that shuts down right after does not leave the directory behind.
+const BLOCKING_WAIT: Duration = Duration::from_millis(200);
+
 /// How often an ending run checks whether its cgroup is empty.
 const EMPTY_POLL: Duration = Duration::from_millis(2);
 
@@ -48,6 +52,7 @@ impl Parent {
             reason: error.to_string(),
         })?;
         let parent = Self { dir };
+        parent.remove_stale();
         let probe = parent.create_named("probe").map_err(|error| match error {
             ContainError::RunCgroup { path, reason } => {
                 ContainError::CgroupUnusable { path, reason }
@@ -61,6 +66,30 @@ impl Parent {
                 reason: error.to_string(),
             })?;
         Ok(parent)
+    }
+
+    /// Removes the empty cgroups of hosts that were killed before they
+    /// could (named for a pid that no longer runs); a cgroup still holding
+    /// processes is left alone.
+    fn remove_stale(&self) {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(pid) = name
+                .to_str()
+                .and_then(|name| name.strip_prefix("exec-approvals."))
+                .and_then(|rest| rest.split_once('.'))
+                .and_then(|(pid, _)| pid.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if !Path::new(&format!("/proc/{pid}")).exists() && fs::remove_dir(entry.path()).is_ok()
+            {
+                tracing::debug!(cgroup = %entry.path().display(), "removed a stale run cgroup");
+            }
+        }
     }
 
     /// Makes a fresh cgroup for one run.
@@ -161,13 +190,18 @@ impl RunCgroup {
         }
     }
 
-    /// [`RunCgroup::end`] from a destructor: kills now, and removes the
-    /// cgroup from a short-lived thread if it is not empty yet.
+    /// [`RunCgroup::end`] from a destructor: kills now, waits briefly
+    /// (killed processes die within milliseconds), and leaves the rest of
+    /// the wait to a short-lived thread.
     pub(super) fn end_blocking(&self) {
-        if self.remove().is_ok() {
-            return;
+        let deadline = Instant::now() + BLOCKING_WAIT;
+        while self.remove().is_err() {
+            self.kill();
+            if Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(EMPTY_POLL);
         }
-        self.kill();
         if self.remove().is_ok() {
             return;
         }
