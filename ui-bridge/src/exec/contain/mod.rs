@@ -143,21 +143,50 @@ enum Mechanism {
     Sessions,
 }
 
-/// The mechanism, chosen on first use and kept for the process's life.
+/// The mechanism of this process, chosen once and kept for its life.
+static CHOSEN: OnceLock<Result<Mechanism, ContainError>> = OnceLock::new();
+
+/// The mechanism, chosen from [`MODE_VAR`] on first use.
 fn mechanism() -> Result<&'static Mechanism, ContainError> {
-    static CHOSEN: OnceLock<Result<Mechanism, ContainError>> = OnceLock::new();
     CHOSEN
         .get_or_init(|| {
-            let requested = Requested::parse(std::env::var(MODE_VAR).ok().as_deref())?;
-            let chosen = choose(requested);
-            match &chosen {
-                Ok(mechanism) => tracing::info!(?requested, ?mechanism, "run containment"),
-                Err(error) => tracing::error!(?requested, %error, "runs cannot be contained; every run is refused"),
-            }
-            chosen
+            Requested::parse(std::env::var(MODE_VAR).ok().as_deref()).and_then(choose_logged)
         })
         .as_ref()
         .map_err(Clone::clone)
+}
+
+/// Chooses the mechanism for this process in code rather than through
+/// [`MODE_VAR`], before the first run (tests pick one per test binary);
+/// returns the name of the mechanism in force, which is the one chosen
+/// first if runs were already contained.
+pub fn choose_for_process(requested: Requested) -> Result<&'static str, ContainError> {
+    let chosen = CHOSEN.get_or_init(|| choose_logged(requested));
+    chosen.as_ref().map(Mechanism::name).map_err(Clone::clone)
+}
+
+fn choose_logged(requested: Requested) -> Result<Mechanism, ContainError> {
+    let chosen = choose(requested);
+    match &chosen {
+        Ok(mechanism) => tracing::info!(?requested, ?mechanism, "run containment"),
+        Err(error) => {
+            tracing::error!(?requested, %error, "runs cannot be contained; every run is refused");
+        }
+    }
+    chosen
+}
+
+impl Mechanism {
+    fn name(&self) -> &'static str {
+        match self {
+            #[cfg(target_os = "linux")]
+            Mechanism::Cgroup(_) => "cgroup",
+            #[cfg(target_os = "linux")]
+            Mechanism::Subreaper => "subreaper",
+            #[cfg(not(target_os = "linux"))]
+            Mechanism::Sessions => "sessions",
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -104,18 +104,20 @@ mod tests {
     }
 
     #[test]
-    fn our_own_child_is_listed_under_us() {
-        let mut child = std::process::Command::new("sleep")
-            .arg("5")
-            .spawn()
-            .expect("spawn sleep");
-        let pid = i32::try_from(child.id()).expect("pid");
+    fn we_are_listed_under_our_parent_both_ways() {
+        // Our parent, not a child of ours: a sweep of a concurrent test's
+        // run under the subreaper would kill a child we spawned here.
         let me = i32::try_from(std::process::id()).expect("pid");
-        let listed = children(me).contains(&pid);
-        let scanned = children_by_scan(me).contains(&pid);
-        let own = stat(pid).map(|s| s.ppid);
-        let _ = child.kill();
-        let _ = child.wait();
-        assert_eq!((listed, scanned, own), (true, true, Some(me)));
+        let parent = nix::unistd::getppid().as_raw();
+        let own = stat(me).map(|s| (s.ppid, s.zombie));
+        assert_eq!(
+            (
+                children(parent).contains(&me),
+                children_by_scan(parent).contains(&me),
+                own
+            ),
+            (true, true, Some((parent, false)))
+        );
+        assert_eq!(children(i32::MAX), Vec::<i32>::new());
     }
 }
