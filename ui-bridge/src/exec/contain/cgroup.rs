@@ -157,10 +157,12 @@ impl RunCgroup {
         let Ok(listed) = fs::read_to_string(self.dir.join("cgroup.procs")) else {
             return;
         };
-        for pid in listed
+        let me = i32::try_from(std::process::id()).unwrap_or(i32::MAX);
+        let listed = listed
             .lines()
-            .filter_map(|line| line.trim().parse::<i32>().ok())
-        {
+            .filter_map(|line| line.trim().parse::<i32>().ok());
+        // Never init, ourselves, or a group or broadcast (pid <= 0).
+        for pid in listed.filter(|&pid| pid > 1 && pid != me) {
             match kill(Pid::from_raw(pid), Signal::SIGKILL) {
                 Ok(()) | Err(Errno::ESRCH) => {}
                 Err(error) => tracing::warn!(pid, %error, "cannot kill a member of a run's cgroup"),
@@ -310,6 +312,39 @@ mod tests {
         assert_eq!(
             cgroup2_mount("41 31 0:38 / /a\\040b rw - cgroup2 cgroup2 rw\n"),
             None
+        );
+    }
+
+    #[test]
+    fn killing_each_member_empties_a_run_cgroup_for_removal() {
+        use std::os::unix::process::ExitStatusExt as _;
+        let parent = match Parent::probe() {
+            Ok(parent) => parent,
+            Err(error) => {
+                eprintln!("skipping: {error}");
+                return;
+            }
+        };
+        let run = parent.create_run().expect("a run cgroup");
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("spawn sleep");
+        write_file(
+            &run.dir.join("cgroup.procs"),
+            child.id().to_string().as_bytes(),
+        )
+        .expect("move the child in");
+        assert!(
+            run.remove().is_err(),
+            "a populated cgroup cannot be removed"
+        );
+        run.kill_each();
+        let status = child.wait().expect("wait");
+        run.end_blocking();
+        assert_eq!(
+            (status.signal(), run.dir.exists()),
+            (Some(libc::SIGKILL), false)
         );
     }
 }

@@ -135,6 +135,10 @@ impl Run {
         let mut found = false;
         for pid in descendants(roots) {
             found = true;
+            // Never init, ourselves, or a group or broadcast (pid <= 0).
+            if pid <= 1 || pid == me {
+                continue;
+            }
             match kill(Pid::from_raw(pid), Signal::SIGKILL) {
                 Ok(()) | Err(Errno::ESRCH) => {}
                 Err(error) => tracing::warn!(pid, %error, "cannot kill a process of an ended run"),
