@@ -161,8 +161,7 @@ impl RunCgroup {
         let listed = listed
             .lines()
             .filter_map(|line| line.trim().parse::<i32>().ok());
-        // Never init, ourselves, or a group or broadcast (pid <= 0).
-        for pid in listed.filter(|&pid| pid > 1 && pid != me) {
+        for pid in listed.filter(|&pid| super::procfs::may_kill(pid, me)) {
             match kill(Pid::from_raw(pid), Signal::SIGKILL) {
                 Ok(()) | Err(Errno::ESRCH) => {}
                 Err(error) => tracing::warn!(pid, %error, "cannot kill a member of a run's cgroup"),

@@ -22,6 +22,13 @@ pub(super) struct Stat {
     pub zombie: bool,
 }
 
+/// Whether `pid` may be sent a kill by containment: never init, never
+/// ourselves (`me`), never a group or everyone (a pid of 0 or below), even
+/// when `/proc` or `cgroup.procs` says so.
+pub(super) fn may_kill(pid: i32, me: i32) -> bool {
+    pid > 1 && pid != me
+}
+
 /// Reads `/proc/PID/stat`; `None` once the process is gone.
 pub(super) fn stat(pid: i32) -> Option<Stat> {
     parse_stat(&fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
@@ -101,6 +108,21 @@ mod tests {
         assert_eq!(parse_stat(zombie).map(|s| s.zombie), Some(true));
         assert_eq!(parse_stat("7 (sleep) S 3 x 6"), None);
         assert_eq!(parse_stat("garbage"), None);
+    }
+
+    #[test]
+    fn containment_never_kills_init_itself_or_a_group() {
+        let cases = [
+            (-1, false),
+            (0, false),
+            (1, false),
+            (7, false),
+            (2, true),
+            (8, true),
+        ];
+        for (pid, want) in cases {
+            assert_eq!(may_kill(pid, 7), want, "{pid}");
+        }
     }
 
     #[test]

@@ -135,8 +135,7 @@ impl Run {
         let mut found = false;
         for pid in descendants(roots) {
             found = true;
-            // Never init, ourselves, or a group or broadcast (pid <= 0).
-            if pid <= 1 || pid == me {
+            if !procfs::may_kill(pid, me) {
                 continue;
             }
             match kill(Pid::from_raw(pid), Signal::SIGKILL) {
