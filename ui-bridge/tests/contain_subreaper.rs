@@ -20,6 +20,14 @@ async fn subreaper_escapees_die_when_the_run_completes() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn subreaper_quiet_escapees_die_when_the_run_completes() {
+    let _turn = serial().await;
+    if subreaper() {
+        quiet_escapees_die_when_the_run_completes().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn subreaper_escapees_die_when_the_run_times_out() {
     let _turn = serial().await;
     if subreaper() {

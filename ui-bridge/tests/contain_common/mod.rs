@@ -71,12 +71,19 @@ fn limits(timeout_ms: Option<u64>) -> ExecLimits {
 }
 
 /// Script text: a `setsid` child writing `a`, a double-forked `setsid`
-/// grandchild writing `b`, a wait for both, then `tail`.
+/// grandchild writing `b`, a wait for both, then `tail`. The escapees keep
+/// the run's output pipes open, so the run kills them to finish reading.
 fn escaping(dir: &Path, tail: &str) -> String {
+    escaping_with(dir, tail, "")
+}
+
+/// [`escaping`] with `redirect` after each escapee (`>/dev/null 2>&1`
+/// lets go of the output, so nothing but the run's end kills them).
+fn escaping_with(dir: &Path, tail: &str, redirect: &str) -> String {
     let (a, b) = (dir.join("a"), dir.join("b"));
     format!(
-        "setsid sh -c 'echo $$ > {a}; exec sleep 300' & \
-         (setsid sh -c 'echo $$ > {b}; exec sleep 300' &); \
+        "setsid sh -c 'echo $$ > {a}; exec sleep 300' {redirect} & \
+         (setsid sh -c 'echo $$ > {b}; exec sleep 300' {redirect} &); \
          while [ ! -s {a} ] || [ ! -s {b} ]; do sleep 0.02; done; {tail}",
         a = a.display(),
         b = b.display()
@@ -149,6 +156,22 @@ pub async fn escapees_die_when_the_run_completes() {
         &limits(None),
     )
     .await;
+    assert_eq!(
+        (out.stdout.as_str(), out.exit_code),
+        ("done\n", Some(0)),
+        "{out:?}"
+    );
+    Escapees::read(dir.path(), &["a", "b"])
+        .await
+        .assert_gone()
+        .await;
+}
+
+/// Escapees that let go of the run's output still die when it completes.
+pub async fn quiet_escapees_die_when_the_run_completes() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = escaping_with(dir.path(), "echo done", ">/dev/null 2>&1 </dev/null");
+    let out = run_plan(&sh(&script, dir.path()), &env(), &limits(None)).await;
     assert_eq!(
         (out.stdout.as_str(), out.exit_code),
         ("done\n", Some(0)),
