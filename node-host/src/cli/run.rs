@@ -22,7 +22,7 @@ use approvals_ipc::approvals::{ApprovalsStore, socket_path};
 use approvals_ipc::ipc::{
     Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse,
 };
-use tokio::signal::unix::{SignalKind, signal};
+use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 use ui_bridge::approvers::terminal::{self, Tty};
 use ui_bridge::broker::Broker;
@@ -235,8 +235,15 @@ fn unavailable(err: BridgeError) -> ExecResponse {
 
 async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {
     let host = ExecHost::new(ExecHostConfig::new(approvals_path.to_owned()));
+    // Watched before anything runs: a stop signal must end the run (and
+    // kill its processes), not kill node-host and strand them.
+    let mut signals = StopSignals::install();
     let Some(tty) = interactive_terminal() else {
-        let response = respond(host.handle(request, CancellationToken::new()).await);
+        let response = tokio::select! {
+            outcome = host.handle(request, CancellationToken::new()) => respond(outcome),
+            // Dropping `handle` kills whatever it started.
+            why = signals.recv() => stopped_by(why),
+        };
         host.flush_audit().await;
         return response;
     };
@@ -251,13 +258,10 @@ async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse 
     let cancelled = CancellationToken::new();
     let response = tokio::select! {
         outcome = host.handle(request, cancelled.clone()) => respond(outcome),
-        why = stop_signal() => {
+        why = signals.recv() => {
             // Denies a pending approval and kills a running command.
             cancelled.cancel();
-            ExecResponse::Refused(ErrorBody::new(
-                ErrorCode::Unavailable,
-                format!("SYSTEM_RUN_DENIED: node-host stopped by {why}"),
-            ).with_reason("cancelled"))
+            stopped_by(why)
         }
     };
     host.flush_audit().await;
@@ -284,19 +288,51 @@ fn interactive_terminal() -> Option<Tty> {
     }
 }
 
-/// Completes on SIGTERM or SIGHUP with the signal's name; never, if the
-/// handlers cannot be installed.
-async fn stop_signal() -> &'static str {
-    let (Ok(mut term), Ok(mut hup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::hangup()),
-    ) else {
-        tracing::warn!("cannot watch SIGTERM/SIGHUP; the terminal may stay raw if killed");
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => "SIGTERM",
-        _ = hup.recv() => "SIGHUP",
+/// The refusal of a local run that a signal stopped.
+fn stopped_by(why: &str) -> ExecResponse {
+    ExecResponse::Refused(
+        ErrorBody::new(
+            ErrorCode::Unavailable,
+            format!("SYSTEM_RUN_DENIED: node-host stopped by {why}"),
+        )
+        .with_reason("cancelled"),
+    )
+}
+
+/// SIGTERM, SIGHUP and SIGINT, watched so that they stop a local run
+/// (whose processes, in sessions of their own, do not get the terminal's
+/// SIGINT) instead of killing node-host.
+struct StopSignals(Option<[Signal; 3]>);
+
+impl StopSignals {
+    /// Installs the handlers; without them a stop signal kills node-host
+    /// as before, and the run's processes are stranded.
+    fn install() -> Self {
+        match (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+            signal(SignalKind::interrupt()),
+        ) {
+            (Ok(term), Ok(hup), Ok(int)) => Self(Some([term, hup, int])),
+            _ => {
+                tracing::warn!(
+                    "cannot watch SIGTERM/SIGHUP/SIGINT; if killed, the terminal may stay raw and the run's processes may outlive it"
+                );
+                Self(None)
+            }
+        }
+    }
+
+    /// Completes with the first signal's name; never, without handlers.
+    async fn recv(&mut self) -> &'static str {
+        let Some([term, hup, int]) = &mut self.0 else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = hup.recv() => "SIGHUP",
+            _ = int.recv() => "SIGINT",
+        }
     }
 }
 

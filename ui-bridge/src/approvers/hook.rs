@@ -1,8 +1,9 @@
 //! The command hook: a program the user configured answers approvals.
 //!
 //! For every pending approval it runs `/bin/sh -c COMMAND` (the user's own
-//! configuration, so a shell is expected here) in a process group of its
-//! own, writes the approval as one JSON line on stdin, and reads the first
+//! configuration, so a shell is expected here) in a new session of its own
+//! (so with no controlling terminal: it cannot type into or draw over the
+//! terminal approver) inside its own run containment, writes the approval as one JSON line on stdin, and reads the first
 //! non-empty stdout line as the answer: `allow-once`, `allow-always`,
 //! `deny` or an alias ([`ALIASES`]), or a one-line JSON object
 //! `{"decision": "…"}`. The answer counts only when the hook exits 0.
@@ -12,17 +13,18 @@
 //! A decision the approval does not offer (say `allow-always` under
 //! `ask: always`) is refused by the broker, and the hook then denies: a
 //! hook that cannot answer correctly does not get a second try at allowing.
-//! A hook that does not finish within its timeout is killed, group and
-//! all, and resolves nothing: the approval stays for other approvers or for
+//! A hook that does not finish within its timeout is killed, with every
+//! process it started, and resolves nothing: the approval stays for other approvers or for
 //! the broker's timeout (then `askFallback`). A hook still running when the
-//! approval is answered elsewhere is killed. Upholds DESIGN.md section 7
-//! (first valid answer wins) and invariant 8 (no process outlives its
-//! timeout).
+//! approval is answered elsewhere is killed. When the hook ends, whatever it
+//! left running dies too, even a process that left its session
+//! ([`crate::exec::contain`]); a hook whose containment cannot be set up is
+//! not started, and the approval is denied. Upholds DESIGN.md section 7
+//! (first valid answer wins) and invariant 8 (no process outlives its run).
 //!
 //! # Caveats
 //!
-//! A process that leaves the hook's group (`setsid`) is out of reach. The
-//! hook inherits the bridge's environment, since desktop notifiers need it
+//! The hook inherits the bridge's environment, since desktop notifiers need it
 //! (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`); under `ui-bridge serve` that
 //! environment no longer holds the variables commands never get (`SHELL`,
 //! `LD_*`, …), since the bridge restarts itself without them.
@@ -46,6 +48,7 @@ use tokio::sync::oneshot::error::TryRecvError;
 use tokio::task::JoinSet;
 
 use crate::broker::{Broker, BrokerEvent, PendingApproval, ResolveError, decision_word};
+use crate::exec::contain::{ContainError, Scope};
 
 /// How long a hook may take when the configuration does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -118,6 +121,8 @@ impl HookConfig {
 enum HookError {
     #[error("cannot start the hook /bin/sh: {0}")]
     Spawn(#[source] io::Error),
+    #[error("cannot start the hook: {0}")]
+    Contain(#[source] ContainError),
     #[error("cannot read the hook's output: {0}")]
     Io(#[source] io::Error),
     #[error("hook exited with {0}\nhint: a hook answers on stdout and exits 0")]
@@ -270,16 +275,17 @@ async fn ask(
     let mut line =
         serde_json::to_vec(approval).map_err(|error| HookError::Io(io::Error::other(error)))?;
     line.push(b'\n');
-    let mut child = Command::new("/bin/sh")
+    let scope = Scope::new().map_err(HookError::Contain)?;
+    let mut command = Command::new("/bin/sh");
+    command
         .arg("-c")
         .arg(&config.command)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(HookError::Spawn)?;
+        .kill_on_drop(true);
+    // A new session: the hook leads its own group, with no terminal.
+    let mut child = scope.spawn(&mut command).map_err(HookError::Spawn)?;
     let mut group = Group::of(&child);
     let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
     let talk = async {
@@ -291,6 +297,7 @@ async fn ask(
                 let status = child.wait().await;
                 // Stragglers would hold the pipes open and outlive the hook.
                 group.kill();
+                scope.kill();
                 status
             },
         );
@@ -310,10 +317,12 @@ async fn ask(
             if reap(&mut child, &approval.id).await {
                 group.disarm();
             }
+            scope.end().await;
             return Err(error);
         }
     };
     group.disarm();
+    scope.end().await;
     log_stderr(&approval.id, &err.map_err(HookError::Io)?);
     let status = status.map_err(HookError::Io)?;
     if !status.success() {
@@ -398,11 +407,12 @@ async fn reap(child: &mut Child, id: &str) -> bool {
     reaped
 }
 
-/// The hook's process group; killed on drop unless disarmed.
+/// The hook's process group (its session's); killed on drop unless
+/// disarmed.
 struct Group(Option<Pid>);
 
 impl Group {
-    /// The group the child leads (`process_group(0)`).
+    /// The group the child leads (it started a new session).
     fn of(child: &Child) -> Self {
         Self(
             child
@@ -511,6 +521,7 @@ mod tests {
             HookError::NoAnswer,
             HookError::Garbage("x".into()),
             HookError::Spawn(io::Error::other("x")),
+            HookError::Contain(ContainError::UnknownMode { value: "x".into() }),
             HookError::Io(io::Error::other("x")),
         ];
         assert!(deny.iter().all(HookError::denies));

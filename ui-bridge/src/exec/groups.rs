@@ -1,5 +1,6 @@
-//! The process groups of one plan: every pipeline runs in a new group, and
-//! every group is remembered until it is empty.
+//! The process groups of one plan: every command starts in a new session,
+//! so it leads a new group, and every group is remembered until it is
+//! empty.
 //!
 //! It decides when a spawn may still happen (not after the plan was stopped)
 //! and which groups a signal reaches (all of them, so background children
@@ -9,8 +10,9 @@
 //!
 //! # Caveats
 //!
-//! A process that leaves its group (`setsid`, `setpgid`) is out of reach;
-//! its output pipes are abandoned after a grace period. A group is forgotten
+//! A process that leaves its group (`setsid`, `setpgid`) is out of reach
+//! of these signals; the run's containment ([`super::contain`]) kills it
+//! when the run ends. A group is forgotten
 //! once `kill(-pgid, 0)` reports it empty, so a recycled pid is never
 //! signalled by us afterwards. A killed grandchild stays a member (a
 //! zombie) until its new parent, usually init, reaps it, so after `SIGTERM`
@@ -22,6 +24,8 @@ use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::process::{Child, Command};
+
+use super::contain::Scope;
 
 /// The plan was stopped (timed out) before this spawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,21 +44,21 @@ struct Inner {
 }
 
 impl Groups {
-    /// Spawns `command` unless the plan was stopped; a new group's id (the
-    /// child's pid when `leads_group`) is recorded before the lock is
-    /// released, so a concurrent [`Groups::stop`] signals it too.
+    /// Spawns `command` through the run's `scope` (a new session, so a new
+    /// group) unless the plan was stopped; the group's id (the child's pid)
+    /// is recorded before the lock is released, so a concurrent
+    /// [`Groups::stop`] signals it too.
     pub(super) fn spawn(
         &self,
-        leads_group: bool,
+        scope: &Scope,
         command: &mut Command,
     ) -> Result<std::io::Result<Child>, Stopped> {
         let mut inner = self.lock();
         if inner.stopped {
             return Err(Stopped);
         }
-        let spawned = command.spawn();
+        let spawned = scope.spawn(command);
         if let Ok(child) = &spawned
-            && leads_group
             && let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok())
         {
             inner.pgids.push(Pid::from_raw(pid));

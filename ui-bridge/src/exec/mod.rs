@@ -1,6 +1,8 @@
 //! The executor: runs a checked [`Plan`] with no shell, a clean
-//! environment, a timeout that kills whole process groups, an output cap,
-//! and secret masking.
+//! environment, each command in a new session with no controlling
+//! terminal, a timeout that kills whole process groups, containment that
+//! kills every process of the run when it ends (even one that left its
+//! session), an output cap, and secret masking.
 //!
 //! It decides nothing about policy: the plan was checked (or shown to a
 //! human) before it gets here, and it runs exactly that: each command's
@@ -8,12 +10,14 @@
 //! (`;` always, `&&` after status 0, `||` after a failure; a pipeline's status
 //! is its last command's). It refuses to start anything once the timeout
 //! fired, and reports a missing working directory or an unstartable program
-//! as an error outcome, never a panic. Upholds DESIGN.md invariants 4 (what
-//! runs is what was checked) and 8 (no process outlives its timeout; output
+//! as an error outcome, never a panic; a run that cannot be contained is
+//! refused before anything starts. Upholds DESIGN.md invariants 4 (what
+//! runs is what was checked) and 8 (no process outlives its run; output
 //! beyond the cap is dropped, not buffered), and section 8's masking of
 //! secrets before output leaves the process.
 
 mod capture;
+pub mod contain;
 mod env;
 mod groups;
 mod mask;
@@ -28,14 +32,16 @@ use nix::sys::signal::Signal;
 use tokio::net::unix::pipe;
 
 use capture::Capture;
+use contain::Scope;
 use groups::Groups;
 use pipeline::{CaptureWriters, Context, ExecError, Status};
 
 pub use env::ChildEnv;
 pub use mask::{mask_command, mask_secrets};
 
-/// How long readers may take to drain the capture pipes once every group
-/// was killed; only a process that left its group can hold them longer.
+/// How long readers may take to drain the capture pipes once every process
+/// of the run was killed; only a process that escaped containment (outside
+/// Linux, one that left its session) can hold them longer.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// How often group membership is polled during the kill grace period.
@@ -115,9 +121,20 @@ pub async fn run_plan_masked(
             return finish(Err(ExecError::Pipe(error)), false, &capture, known_secrets);
         }
     };
+    // Declared before the groups, so on a drop (cancel) the groups are
+    // signalled first and the scope then kills what is left.
+    let scope = match Scope::new() {
+        Ok(scope) => scope,
+        Err(error) => {
+            tracing::error!(%error, "run refused: it cannot be contained");
+            return finish(Err(error.into()), false, &capture, known_secrets);
+        }
+    };
     let groups = Groups::default();
     let mut drains = std::pin::pin!(capture::drain_both(&capture, stdout, stderr));
-    let mut supervised = std::pin::pin!(supervise(plan, env, limits, &groups, &capture, writers));
+    let mut supervised = std::pin::pin!(supervise(
+        plan, env, limits, &groups, &scope, &capture, writers
+    ));
     let mut drained = false;
     let (result, timed_out) = loop {
         tokio::select! {
@@ -128,10 +145,16 @@ pub async fn run_plan_masked(
     };
     // The plan is over: nothing of it may keep running.
     groups.signal_all(Signal::SIGKILL);
-    if !drained && tokio::time::timeout(DRAIN_GRACE, drains).await.is_err() {
-        // Only a process that left the plan's groups can still hold a pipe.
-        tracing::warn!("a process outside the plan's groups holds an output pipe; stopped reading");
+    if !drained {
+        // Something still holds a pipe: kill the whole run now, so the
+        // readers reach end of file.
+        scope.kill();
+        if tokio::time::timeout(DRAIN_GRACE, drains).await.is_err() {
+            // Only a process that escaped containment can still hold it.
+            tracing::warn!("a process outside the run holds an output pipe; stopped reading");
+        }
     }
+    scope.end().await;
     finish(result, timed_out, &capture, known_secrets)
 }
 
@@ -162,12 +185,13 @@ async fn supervise(
     env: &ChildEnv,
     limits: &ExecLimits,
     groups: &Groups,
+    scope: &Scope,
     capture: &Capture,
     writers: CaptureWriters,
 ) -> (Result<Status, ExecError>, bool) {
     // The future owns the capture writers: they close when it ends or is
     // dropped, which lets the readers reach end of file.
-    let mut body = Box::pin(run_steps(plan, env, groups, capture, writers));
+    let mut body = Box::pin(run_steps(plan, env, groups, scope, capture, writers));
     let Some(timeout) = limits.timeout else {
         return (body.await, false);
     };
@@ -200,12 +224,14 @@ async fn run_steps(
     plan: &Plan,
     env: &ChildEnv,
     groups: &Groups,
+    scope: &Scope,
     capture: &Capture,
     writers: CaptureWriters,
 ) -> Result<Status, ExecError> {
     let cx = Context {
         env,
         groups,
+        scope,
         capture,
     };
     if plan.steps.is_empty() || plan.steps.iter().any(|step| step.pipeline.is_empty()) {

@@ -1,5 +1,7 @@
 //! One pipeline of a plan: its commands spawned directly (no shell), wired
-//! with our own pipes, in one new process group, and waited for.
+//! with our own pipes, each in a new session of its own (no controlling
+//! terminal; a process group cannot span sessions), inside the run's
+//! containment, and waited for.
 //!
 //! It decides each command's stdin (heredoc body, previous pipe, or null),
 //! stdout and stderr (next pipe, captured stream, or `/dev/null`, as the
@@ -23,6 +25,7 @@ use tokio::task::JoinHandle;
 
 use super::ChildEnv;
 use super::capture::{Capture, Stream};
+use super::contain::Scope;
 use super::groups::{Groups, Stopped};
 
 /// How a command or pipeline ended, as a shell would see it.
@@ -88,6 +91,9 @@ pub(super) enum ExecError {
         /// The operating system's reason.
         source: std::io::Error,
     },
+    /// The run could not be contained, so nothing of it was started.
+    #[error("the run was refused: {0}")]
+    Contain(#[from] super::contain::ContainError),
     /// A pipe for stdio could not be made.
     #[error("cannot create a pipe: {0}")]
     Pipe(#[source] std::io::Error),
@@ -123,6 +129,8 @@ pub(super) struct Context<'a> {
     pub env: &'a ChildEnv,
     /// The plan's process groups.
     pub groups: &'a Groups,
+    /// The run's containment, which every process is spawned through.
+    pub scope: &'a Scope,
     /// Captured output, for builtins' messages.
     pub capture: &'a Capture,
 }
@@ -142,7 +150,7 @@ pub(super) struct Running {
     feeders: Vec<JoinHandle<()>>,
 }
 
-/// Starts every command of `pipeline` in one new process group, its
+/// Starts every command of `pipeline`, each in a new session, its
 /// captured streams cloned from `writers`.
 pub(super) fn spawn_pipeline(
     pipeline: &[PlannedCommand],
@@ -151,7 +159,6 @@ pub(super) fn spawn_pipeline(
 ) -> Result<Running, ExecError> {
     let mut members = Vec::with_capacity(pipeline.len());
     let mut feeders: Vec<JoinHandle<()>> = Vec::new();
-    let mut pgid: Option<i32> = None;
     let mut previous: Option<PipeReader> = None;
     let last_index = pipeline.len().saturating_sub(1);
 
@@ -167,14 +174,10 @@ pub(super) fn spawn_pipeline(
             PlannedCommand::Cd { dir } => members.push(Member::Builtin(cd(dir, cx.capture))),
             PlannedCommand::Exec(exec) => {
                 let mut cmd = build_command(exec, cx, writers, stdin, &own_stdout, &mut feeders)?;
-                cmd.process_group(pgid.unwrap_or(0));
-                let spawned = cx.groups.spawn(pgid.is_none(), &mut cmd);
+                let spawned = cx.groups.spawn(cx.scope, &mut cmd);
                 // Close our copies of the child's stdio before anything else.
                 drop(cmd);
                 let child = spawned?.map_err(|source| spawn_error(exec, source))?;
-                if pgid.is_none() {
-                    pgid = child.id().and_then(|pid| i32::try_from(pid).ok());
-                }
                 members.push(Member::Process {
                     child: Box::new(child),
                     program: exec.program.clone(),
