@@ -103,9 +103,13 @@ fn a_command_pattern_denylist_refuses_the_zero_width_space_and_variable_variants
         json!([{"commandPattern": "rm -rf", "reason": "no rm -rf"}]),
     ));
     let zw = format!("/tmp/x{ZWSP}");
+    let zw_flag = format!("-r{ZWSP}f");
     for argv in [
         &["rm", "-rf", "/tmp/x", ZWSP][..],
         &["rm", "-rf", &zw],
+        // Raw text `rm '-r\u{200B}f'` never held "rm -rf".
+        &["rm", &zw_flag, "/tmp/x"],
+        &["sh", "-c", "\"rm\" -rf \"$HOME\"/x"],
         &["sh", "-c", "rm -rf $HOME/x"],
         &["sh", "-c", "rm -rf \"${HOME}\"/x"],
         &["bash", "-c", "echo \"$(rm -rf $HOME)\""],
