@@ -140,14 +140,15 @@ enum Arg<'a> {
     Short(&'a str),
     /// `--name` or `--name=value`: everything after `--`.
     Long(&'a str),
-    /// Anything else, including `-` and `--`.
+    /// Anything else, including `-`.
     Word,
 }
 
+/// Classifies one word; `--` itself ends the options and is handled by the
+/// callers before this is asked.
 fn classify(arg: &str) -> Arg<'_> {
     match arg.strip_prefix("--") {
-        Some(name) if !name.is_empty() => Arg::Long(name),
-        Some(_) => Arg::Word,
+        Some(name) => Arg::Long(name),
         None => match arg.strip_prefix('-') {
             Some(flags) if !flags.is_empty() => Arg::Short(flags),
             _ => Arg::Word,

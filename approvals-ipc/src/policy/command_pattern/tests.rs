@@ -67,6 +67,9 @@ fn words_must_appear_in_order() {
     // After `--` the pattern's words are words, not options.
     assert!(hits("rm -- -rf", &["rm", "--", "-rf"]));
     assert!(!hits("rm -- -rf", &["rm", "x"]));
+    // A lone `-` (stdin) is a word, not an option.
+    assert!(hits("cat -", &["cat", "x", "-"]));
+    assert!(!hits("cat -", &["cat", "x"]));
     // A long option with a value is a word.
     assert!(hits("curl --output=/etc/x", &["curl", "--output=/etc/x"]));
     assert!(!hits("curl --output=/etc/x", &["curl", "--output=/tmp/x"]));
