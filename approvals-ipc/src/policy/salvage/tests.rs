@@ -80,3 +80,25 @@ fn substitutions_and_operators_split_commands() {
     );
     assert!(split_text("  ; | ").is_empty());
 }
+
+#[test]
+fn substitutions_in_double_quotes_are_commands_and_variables_are_words() {
+    assert_eq!(
+        split_text("echo \"`rm -rf /`\" \"$HOME x\" a $(b)"),
+        vec![
+            vec![owned(&["echo"])],
+            vec![owned(&["rm", "-rf", "/"])],
+            vec![owned(&["$HOME x", "a"])],
+            vec![owned(&["b"])],
+        ]
+    );
+    // A `)` that closes nothing does not end a backtick substitution.
+    assert_eq!(
+        split_text("\"`a ) b` c\""),
+        vec![
+            vec![owned(&["a"])],
+            vec![owned(&["b"])],
+            vec![owned(&[" c"])]
+        ]
+    );
+}
