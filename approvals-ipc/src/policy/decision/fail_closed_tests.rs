@@ -278,3 +278,42 @@ fn a_marker_with_an_arg_pattern_needs_both() {
     let c = allowlist(json!([{"pattern": marker, "argPattern": "^-l\\0$"}]));
     assert_eq!(eval(&c, &["ls", "-la"]).decision, Verdict::Ask);
 }
+
+#[test]
+fn only_a_shell_request_matches_an_arg_pattern_as_a_whole() {
+    // git is not a shell: its segment is checked, so the `git -c` guard
+    // still asks.
+    let c = allowlist(json!([{"pattern": real("git"), "argPattern": "^-c\\0"}]));
+    let e = eval(&c, &["git", "-c", "core.pager=x", "log"]);
+    assert_eq!(e.decision, Verdict::Ask, "{:?}", e.reason);
+    // A shell called through a link of another name is still that shell.
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("mysh");
+    std::os::unix::fs::symlink(real("sh"), &link).unwrap();
+    let c = allowlist(json!([{"pattern": real("sh"), "argPattern": "^-c\\0echo ok\\0$"}]));
+    let link = link.to_string_lossy().into_owned();
+    assert_eq!(eval(&c, &[&link, "-c", "echo ok"]).decision, Verdict::Allow);
+    assert_eq!(eval(&c, &[&link, "-c", "echo no"]).decision, Verdict::Ask);
+}
+
+#[test]
+fn allow_always_is_offered_only_when_it_can_be_kept() {
+    let c = compiled(json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "always", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": []}}
+    }));
+    let e = eval(&c, &["ls"]);
+    assert_eq!(
+        e.allowed_decisions,
+        vec![ApprovalDecision::AllowOnce, ApprovalDecision::Deny]
+    );
+    // One program cannot be resolved, so nothing can be persisted for it.
+    let c = allowlist(json!([]));
+    let e = eval(&c, &["sh", "-c", "ls; nonexistent-program-issue9"]);
+    assert_eq!(e.decision, Verdict::Ask);
+    assert_eq!(
+        e.allowed_decisions,
+        vec![ApprovalDecision::AllowOnce, ApprovalDecision::Deny]
+    );
+}
