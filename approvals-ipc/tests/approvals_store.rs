@@ -414,7 +414,7 @@ fn replace_never_writes_a_file_it_would_refuse_to_load() {
     bad.version = 1;
     bad.defaults = Some(approvals_ipc::approvals::PolicyLayer {
         denylist: Some(vec![approvals_ipc::approvals::DenylistEntry {
-            command_pattern: Some("(".into()),
+            pattern: Some("/usr/bin/[x".into()),
             ..Default::default()
         }]),
         ..Default::default()

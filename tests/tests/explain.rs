@@ -351,8 +351,12 @@ fn full_security_allows_unless_denylisted() {
         {"commandPattern": "rm -rf /", "reason": "never wipe the disk"}
     ]);
     home.write_approvals(&p);
-    let (d, _) = decision_of(&home, &shell("echo \"$(whoami)\""));
+    let (d, _) = decision_of(&home, &shell("echo ok"));
     assert_eq!(d, "allow");
+    // Not understood while a denylist is set: it could run a denied
+    // program, and with `ask: off` nobody can be asked (issue 9, hole 1).
+    let (d, v) = decision_of(&home, &shell("echo \"$(whoami)\""));
+    assert_eq!(d, "deny", "{v}");
     let (d, v) = decision_of(&home, &argv(&["id"]));
     assert_eq!(d, "deny");
     assert_eq!(v["reason"], "denylist: no identity probing");

@@ -201,6 +201,13 @@ pub enum WarningKind {
     },
     /// The legacy `agents.default` was merged into `agents.main`.
     LegacyDefaultAgentMerged,
+    /// A denylist `commandPattern` is not a command written as words (for
+    /// example an old regex); it is kept, and matches every command (fail
+    /// closed) until it is fixed.
+    CommandPatternUnparsable {
+        /// Why it cannot be parsed.
+        reason: String,
+    },
 }
 
 impl fmt::Display for LoadWarning {
@@ -220,6 +227,10 @@ impl fmt::Display for LoadWarning {
             WarningKind::LegacyDefaultAgentMerged => {
                 write!(f, "{field}: legacy agent merged into agents.main")
             }
+            WarningKind::CommandPatternUnparsable { reason } => write!(
+                f,
+                "{field}: cannot be parsed ({reason}); it matches every command, so every command is refused until it is fixed"
+            ),
         }
     }
 }

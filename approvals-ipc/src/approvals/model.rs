@@ -233,7 +233,8 @@ pub struct AllowlistEntry {
     /// Who made the entry, e.g. `allow-always`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// Argument regex the command must also match (OpenClaw, Windows).
+    /// Argument regex the command must also match, over argv[1..] joined
+    /// with `\0` plus a trailing `\0` (OpenClaw); checked on every platform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arg_pattern: Option<String>,
     /// `false` switches the built-in argument guards off for this entry.
@@ -265,8 +266,10 @@ pub struct DenylistEntry {
     /// (checked at load).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
-    /// Regex over the command text. Invariant: a valid regex (checked at
-    /// load). At least one of `pattern` and `command_pattern` is set.
+    /// A command written as words (program, options, words), matched
+    /// against each parsed segment; see [`crate::policy::command_pattern`].
+    /// One that cannot be parsed refuses every command. At least one of
+    /// `pattern` and `command_pattern` is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command_pattern: Option<String>,
     /// Why the command is refused, shown to the agent and the human.

@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use regex::RegexSet;
-
 use crate::approvals::ResolvedPolicy;
+use crate::policy::arg_pattern::ArgEntries;
+use crate::policy::command_pattern::CommandPattern;
 use crate::policy::matcher::{CASE_INSENSITIVE_PATHS, PathMatcher};
 use crate::policy::resolve::Resolver;
 use crate::policy::safe_bins::{self, SafeBinProfile};
@@ -32,14 +32,38 @@ impl HostContext {
     }
 }
 
-/// The denylist, compiled: path globs and command-text regexes, each with
-/// the reason to show.
+/// The denylist, compiled: path globs and parsed command patterns, each
+/// with the reason to show.
 #[derive(Debug, Clone)]
 pub(crate) struct Denylist {
     pub(crate) paths: PathMatcher,
     pub(crate) path_reasons: Vec<String>,
-    pub(crate) commands: RegexSet,
-    pub(crate) command_reasons: Vec<String>,
+    pub(crate) commands: Vec<(CommandPattern, String)>,
+    /// Set when a `commandPattern` could not be parsed: the entry then
+    /// matches every command (fail closed), with this reason.
+    pub(crate) unparsable: Option<String>,
+    /// Whether the policy has any denylist entry at all.
+    pub(crate) any: bool,
+}
+
+impl Denylist {
+    /// The reason of the first command pattern `argv` (resolved to `real`)
+    /// matches, counting an unparsable pattern as a match.
+    pub(crate) fn match_command(&self, argv: &[String], real: Option<&Path>) -> Option<String> {
+        if let Some(why) = &self.unparsable {
+            return Some(why.clone());
+        }
+        self.commands
+            .iter()
+            .find(|(pattern, _)| pattern.matches(argv, real))
+            .map(|(_, reason)| reason.clone())
+    }
+
+    /// The reason of the first path pattern the real path matches.
+    pub(crate) fn match_path(&self, real: Option<&Path>) -> Option<String> {
+        let i = self.paths.match_path(real?)?;
+        self.path_reasons.get(i).cloned()
+    }
 }
 
 /// An agent's policy ready for evaluation.
@@ -49,6 +73,8 @@ pub struct CompiledPolicy {
     pub(crate) resolver: Resolver,
     pub(crate) home: Option<PathBuf>,
     pub(crate) allow: PathMatcher,
+    /// Allowlist entries with an `argPattern`; `allow` skips them.
+    pub(crate) allow_args: ArgEntries,
     pub(crate) deny: Denylist,
     pub(crate) safe_bins: HashMap<String, SafeBinProfile>,
     pub(crate) trusted_dirs: Vec<PathBuf>,
@@ -63,8 +89,21 @@ impl CompiledPolicy {
     pub fn compile(policy: ResolvedPolicy, host: &HostContext) -> Self {
         let mut warnings = Vec::new();
         let home = host.home.clone();
-        let (allow, w) = PathMatcher::compile(
-            policy.allowlist.iter().map(|e| e.pattern.as_str()),
+        let (allow, w) = PathMatcher::compile_some(
+            policy
+                .allowlist
+                .iter()
+                .map(|e| e.arg_pattern.is_none().then_some(e.pattern.as_str())),
+            home.as_deref(),
+            CASE_INSENSITIVE_PATHS,
+        );
+        warnings.extend(w);
+        let (allow_args, w) = ArgEntries::compile(
+            policy.allowlist.iter().enumerate().filter_map(|(i, e)| {
+                e.arg_pattern
+                    .as_deref()
+                    .map(|args| (i, e.pattern.as_str(), args))
+            }),
             home.as_deref(),
             CASE_INSENSITIVE_PATHS,
         );
@@ -102,6 +141,7 @@ impl CompiledPolicy {
             resolver,
             home,
             allow,
+            allow_args,
             deny,
             safe_bins,
             trusted_dirs,
@@ -144,9 +184,8 @@ fn compile_denylist(
 ) -> Denylist {
     let mut path_patterns = Vec::new();
     let mut path_reasons = Vec::new();
-    let mut command_patterns = Vec::new();
-    let mut command_reasons = Vec::new();
-    let mut invalid = false;
+    let mut commands = Vec::new();
+    let mut unparsable = None;
     for entry in &policy.denylist {
         let reason = entry.reason.clone();
         if let Some(p) = &entry.pattern {
@@ -154,32 +193,28 @@ fn compile_denylist(
             path_reasons.push(reason.clone().unwrap_or_else(|| format!("matches {p}")));
         }
         if let Some(c) = &entry.command_pattern {
-            if let Err(err) = regex::Regex::new(c) {
-                warnings.push(format!(
-                    "denylist commandPattern {c:?} is not a valid regex ({err}); every command is refused until it is fixed"
-                ));
-                invalid = true;
+            match CommandPattern::parse(c) {
+                Ok(pattern) => {
+                    commands.push((pattern, reason.unwrap_or_else(|| format!("matches {c:?}"))));
+                }
+                Err(err) => {
+                    warnings.push(format!(
+                        "denylist commandPattern {c:?} cannot be parsed ({err}); it matches every command, so every command is refused until it is fixed\nhint: write the command as words, e.g. \"rm -rf\" (see docs/approvals-file.md)"
+                    ));
+                    unparsable.get_or_insert_with(|| {
+                        format!("the denylist commandPattern {c:?} cannot be parsed")
+                    });
+                }
             }
-            command_patterns.push(c.clone());
-            command_reasons.push(reason.unwrap_or_else(|| format!("matches /{c}/")));
         }
     }
     let (paths, w) = PathMatcher::compile(path_patterns, home, CASE_INSENSITIVE_PATHS);
     warnings.extend(w.into_iter().map(|w| w.replace("allowlist", "denylist")));
-    // Fail closed: a denylist we cannot compile denies everything (the empty
-    // pattern matches any command text).
-    let commands = match RegexSet::new(&command_patterns) {
-        Ok(set) if !invalid => set,
-        _ => {
-            command_reasons = vec!["the denylist has an invalid commandPattern".to_owned()];
-            // Invariant: the empty pattern is a constant that always compiles.
-            RegexSet::new([""]).expect("the empty regex compiles")
-        }
-    };
     Denylist {
         paths,
         path_reasons,
         commands,
-        command_reasons,
+        unparsable,
+        any: !policy.denylist.is_empty(),
     }
 }

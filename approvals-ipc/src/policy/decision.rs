@@ -14,7 +14,7 @@ use crate::policy::analysis::{self, Analysis, Segment};
 use crate::policy::compiled::CompiledPolicy;
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use crate::policy::risk::{self, Risk};
-use crate::policy::{guards, quote, safe_bins, wrappers};
+use crate::policy::{guards, quote, safe_bins, salvage, wrappers};
 
 /// What happens before any person is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -132,12 +132,19 @@ pub struct Evaluation {
     /// Whether every segment is satisfied (for the `allowlist` fallback).
     #[serde(skip)]
     pub satisfied: bool,
+    /// Not understood while a denylist is set: it might run a denied
+    /// program, so neither `security: full` nor a fallback may allow it.
+    #[serde(skip)]
+    pub uncertain: bool,
 }
 
 impl Evaluation {
     /// The verdict when nobody answered in time: `askFallback`, never looser
     /// than `security`.
     pub fn fallback(&self) -> (Verdict, &'static str) {
+        if self.uncertain {
+            return (Verdict::Deny, "approval-required");
+        }
         match self.policy.ask_fallback.min(self.policy.security) {
             Security::Deny => (Verdict::Deny, "approval-required"),
             Security::Allowlist if self.satisfied => (Verdict::Allow, "fallback allowlist"),
@@ -197,18 +204,26 @@ fn decide(
         ask: policy.ask,
         ask_fallback: policy.ask_fallback,
     };
-    let marker_entry = compiled
-        .allow
-        .has_markers()
-        .then(|| compiled.allow.match_marker(&command_marker(&command_text)))
-        .flatten();
+    let args = argv.get(1..).unwrap_or(&[]);
+    let marker = (compiled.allow.has_markers() || !compiled.allow_args.is_empty())
+        .then(|| command_marker(&command_text));
+    let marker_entry = marker
+        .as_deref()
+        .and_then(|m| {
+            compiled
+                .allow
+                .match_marker(m)
+                .or_else(|| compiled.allow_args.match_marker(m, args))
+        })
+        .or_else(|| shell_arg_entry(compiled, argv, &cwd));
     let analysis_ok = analysis.refusal.is_none();
+    let uncertain = !analysis_ok && compiled.deny.any;
 
     let mut matched_patterns = Vec::new();
     let mut reports = Vec::with_capacity(analysis.segments.len());
     let mut all_satisfied = analysis_ok && !analysis.segments.is_empty();
     let mut guarded = Vec::new();
-    let mut denied: Option<String> = None;
+    let mut denied: Option<String> = compiled.deny.unparsable.clone();
     let mut persist = Vec::new();
     let mut needs_marker = policy.allow_always_scope == AllowAlwaysScope::Command || !analysis_ok;
     let mut persistable = true;
@@ -265,14 +280,20 @@ fn decide(
     if analysis.segments.is_empty() {
         persistable = analysis_ok;
     }
-    if denied.is_none() {
-        denied = compiled
-            .deny
-            .commands
-            .matches(&command_text)
-            .iter()
-            .next()
-            .and_then(|i| compiled.deny.command_reasons.get(i).cloned());
+    // What a command that was not understood would most likely run is
+    // still checked against the denylist, and read for risk.
+    let salvaged = salvage::salvage(argv);
+    if denied.is_none() && !analysis_ok {
+        denied = salvaged.commands().find_map(|cmd| {
+            let word = cmd.first().filter(|w| !w.is_empty())?;
+            let resolution = compiled.resolver.resolve(word, &cwd);
+            let real = resolution.real.as_deref();
+            compiled
+                .deny
+                .match_path(real)
+                .or_else(|| compiled.deny.match_command(cmd, real))
+                .map(|why| format!("{why} (read from a command that was not understood)"))
+        });
     }
     if marker_entry.is_some() {
         // A person approved this exact command text before.
@@ -292,7 +313,13 @@ fn decide(
         .script
         .as_deref()
         .filter(|_| analysis.refusal.is_some());
-    let risk = risk::assess(&analysis.pipelines, raw_text);
+    let mut risk = risk::assess(&analysis.pipelines, raw_text);
+    // The raw argv and text too: the higher reading wins, so a command the
+    // analysis refused (an invisible character, a `$VAR`) keeps its level.
+    risk.merge(risk::assess(&salvaged.pipelines, None));
+    if let Some(ch) = salvaged.hidden {
+        risk.note_hidden(ch);
+    }
 
     let miss_reason = || -> String {
         if let Some(refusal) = &analysis.refusal {
@@ -310,7 +337,7 @@ fn decide(
         ApprovalDecision::AllowAlways,
         ApprovalDecision::Deny,
     ];
-    if policy.ask == Ask::Always || !persistable || persist.is_empty() {
+    if policy.ask == Ask::Always || !persistable || persist.is_empty() || uncertain {
         allowed.retain(|d| *d != ApprovalDecision::AllowAlways);
     }
     let (decision, reason) = if let Some(why) = denied {
@@ -329,6 +356,19 @@ fn decide(
             Security::Allowlist if policy.ask == Ask::Off => (Verdict::Deny, Some(miss_reason())),
             Security::Allowlist => (Verdict::Ask, Some(miss_reason())),
         }
+    };
+    let (decision, reason) = match &analysis.refusal {
+        Some(refusal) if uncertain && decision == Verdict::Allow => {
+            let why = format!(
+                "not understood: {refusal}; a denylist is set and this command might run a denied program, so it is never auto-allowed"
+            );
+            if policy.ask == Ask::Off {
+                (Verdict::Deny, Some(why))
+            } else {
+                (Verdict::Ask, Some(why))
+            }
+        }
+        _ => (decision, reason),
     };
     if decision != Verdict::Ask {
         allowed.clear();
@@ -351,6 +391,7 @@ fn decide(
         matched_patterns,
         persist_patterns: persist,
         satisfied: all_satisfied,
+        uncertain,
     }
 }
 
@@ -371,7 +412,11 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             miss: Some(format!("{} was not found", segment.argv[0])),
         };
     };
-    let entry = compiled.allow.match_path(real);
+    let args = segment.argv.get(1..).unwrap_or(&[]);
+    let entry = compiled
+        .allow_args
+        .match_path(real, args)
+        .or_else(|| compiled.allow.match_path(real));
     let name = program_name(segment);
     // What actually runs is the real path: a safe bin is judged by the name
     // of the file that runs, so `./head` linked to `cat` is not `head`.
@@ -436,9 +481,27 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
 }
 
 fn denylisted(compiled: &CompiledPolicy, segment: &Segment) -> Option<String> {
-    let real = segment.resolution.real.as_deref()?;
-    let i = compiled.deny.paths.match_path(real)?;
-    compiled.deny.path_reasons.get(i).cloned()
+    let real = segment.resolution.real.as_deref();
+    compiled
+        .deny
+        .match_path(real)
+        .or_else(|| compiled.deny.match_command(&segment.argv, real))
+}
+
+/// The allowlist entry with an `argPattern` that allows a shell request as
+/// a whole (`/bin/sh` with `-c` and a fixed script), as OpenClaw does: the
+/// path and the request's own arguments must both match.
+fn shell_arg_entry(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Option<usize> {
+    if compiled.allow_args.is_empty() {
+        return None;
+    }
+    let (word, args) = argv.split_first()?;
+    let real = compiled.resolver.resolve(word, cwd).real?;
+    let name = real.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if !wrappers::is_shell(name) && !wrappers::is_shell(wrappers::basename(word)) {
+        return None;
+    }
+    compiled.allow_args.match_path(&real, args)
 }
 
 /// The name a segment's program goes by: the file name it resolved to (so
@@ -495,3 +558,6 @@ pub fn is_interpreter(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fail_closed_tests;

@@ -54,6 +54,17 @@ impl PathMatcher {
         home: Option<&Path>,
         case_insensitive: bool,
     ) -> (Self, Vec<String>) {
+        Self::compile_some(patterns.into_iter().map(Some), home, case_insensitive)
+    }
+
+    /// [`PathMatcher::compile`] where a `None` pattern holds its index but
+    /// never matches (an allowlist entry matched elsewhere, e.g. one with an
+    /// `argPattern`).
+    pub fn compile_some<'a>(
+        patterns: impl IntoIterator<Item = Option<&'a str>>,
+        home: Option<&Path>,
+        case_insensitive: bool,
+    ) -> (Self, Vec<String>) {
         let mut warnings = Vec::new();
         let mut any = None;
         let mut exact = HashMap::default();
@@ -67,6 +78,9 @@ impl PathMatcher {
             }
         };
         for (index, raw) in patterns.into_iter().enumerate() {
+            let Some(raw) = raw else {
+                continue;
+            };
             let pattern = raw.trim();
             if pattern == "*" {
                 any.get_or_insert(index);

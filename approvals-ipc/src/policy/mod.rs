@@ -19,6 +19,8 @@
 //! ```
 
 pub mod analysis;
+pub mod arg_pattern;
+pub mod command_pattern;
 pub mod compiled;
 pub mod decision;
 pub mod env;
@@ -29,6 +31,7 @@ pub mod quote;
 pub mod resolve;
 pub mod risk;
 pub mod safe_bins;
+pub mod salvage;
 pub mod shell;
 pub mod unicode;
 pub mod wrappers;

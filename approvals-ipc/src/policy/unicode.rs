@@ -102,6 +102,24 @@ pub fn check_command_word(s: &str) -> Result<(), UnicodeRefusal> {
     }
 }
 
+/// Removes every character [`check_text`] refuses, returning the rest and
+/// the first character removed, so that a command hiding an invisible
+/// character can still be read for the denylist and the risk rules.
+pub fn strip_refused(s: &str) -> (String, Option<char>) {
+    let mut first = None;
+    let kept = s
+        .chars()
+        .filter(|&ch| {
+            let refused = refusal_reason(ch).is_some();
+            if refused && first.is_none() {
+                first = Some(ch);
+            }
+            !refused
+        })
+        .collect();
+    (kept, first)
+}
+
 /// Makes every refused character (and tab, newline) visible, so a prompt
 /// shows exactly what will run; ordinary letters, including non-ASCII ones,
 /// are kept.
@@ -151,7 +169,7 @@ fn refusal_reason(ch: char) -> Option<&'static str> {
 }
 
 /// `U+200B` style name of a character for messages.
-fn codepoint(ch: char) -> String {
+pub(crate) fn codepoint(ch: char) -> String {
     format!("U+{:04X}", u32::from(ch))
 }
 

@@ -4,9 +4,11 @@
 //! It decides what is a fatal error and what is a warning. Fatal, so every
 //! request is denied and the file is never overwritten (DESIGN.md invariant
 //! 6): invalid JSON, a top level that is not an object, a `version` other
-//! than 1, a field of the wrong type, a denylist glob or regex that does not
-//! compile. A warning, and the rest still applies: an enum value outside its
-//! set, an allowlist or denylist item without a usable pattern. It also
+//! than 1, a field of the wrong type, a denylist glob that does not compile.
+//! A warning, and the rest still applies: an enum value outside its set, an
+//! allowlist or denylist item without a usable pattern, a denylist
+//! `commandPattern` that cannot be parsed (kept: it then refuses every
+//! command until fixed, see [`crate::policy::command_pattern`]). It also
 //! performs OpenClaw's load-time normalization: `agents.default` merges into
 //! `agents.main`, bare-string allowlist entries become objects, missing ids
 //! are filled, the legacy `commandText` is stripped, socket fields are
@@ -20,6 +22,7 @@ use serde_json::Value;
 use super::error::{ApprovalsError, LoadWarning, WarningKind};
 use super::lenient::{self, classify_allowlist_item, classify_denylist_item, parse_known};
 use super::model::{AllowAlwaysScope, AllowlistEntry, ApprovalsFile, Ask, PolicyLayer, Security};
+use crate::policy::command_pattern::CommandPattern;
 
 #[cfg(test)]
 mod tests;
@@ -235,9 +238,22 @@ fn inspect_layer(
     if let Some(Value::Array(items)) = layer.get("denylist") {
         for (index, item) in items.iter().enumerate() {
             match classify_denylist_item(item) {
-                Ok(entry) => check_denylist_entry(entry).map_err(|(key, message)| {
-                    (format!("{prefix}.denylist[{index}].{key}"), message)
-                })?,
+                Ok(entry) => {
+                    check_denylist_entry(entry).map_err(|(key, message)| {
+                        (format!("{prefix}.denylist[{index}].{key}"), message)
+                    })?;
+                    if let Some(Value::String(pattern)) = entry.get("commandPattern")
+                        && !pattern.trim().is_empty()
+                        && let Err(err) = CommandPattern::parse(pattern)
+                    {
+                        warnings.push(LoadWarning {
+                            field: format!("{prefix}.denylist[{index}].commandPattern"),
+                            kind: WarningKind::CommandPatternUnparsable {
+                                reason: err.to_string(),
+                            },
+                        });
+                    }
+                }
                 Err(reason) => warnings.push(LoadWarning {
                     field: format!("{prefix}.denylist[{index}]"),
                     kind: WarningKind::DenylistEntryDropped { reason },
@@ -334,16 +350,14 @@ fn normalize_socket(file: &mut ApprovalsFile) {
         .map(|token| token.trimmed());
 }
 
-/// Compiles one raw denylist entry's glob and regex, naming the bad key.
+/// Compiles one raw denylist entry's glob, naming the bad key. A
+/// `commandPattern` that cannot be parsed is a warning instead: the
+/// compiled policy then refuses every command.
 /// A value of the wrong type is left to the typed parse.
 fn check_denylist_entry(entry: &Value) -> Result<(), (&'static str, String)> {
     if let Some(Value::String(pattern)) = entry.get("pattern") {
         globset::Glob::new(pattern.trim())
             .map_err(|err| ("pattern", format!("invalid glob: {err}")))?;
-    }
-    if let Some(Value::String(pattern)) = entry.get("commandPattern") {
-        regex::Regex::new(pattern)
-            .map_err(|err| ("commandPattern", format!("invalid regex: {err}")))?;
     }
     Ok(())
 }

@@ -369,23 +369,35 @@ fn denylist_entries_without_any_pattern_are_dropped_with_a_warning() {
         [
             "defaults.denylist[0]",
             "defaults.denylist[1]",
-            "defaults.denylist[2]"
+            "defaults.denylist[2]",
+            // An old regex is kept, with a warning: it now refuses everything.
+            "defaults.denylist[3].commandPattern"
         ]
     );
 }
 
 #[test]
-fn a_denylist_regex_or_glob_that_does_not_compile_refuses_the_file() {
-    let cases: &[(&str, &str)] = &[
-        (
-            r#"{"version": 1, "defaults": {"denylist": [{"pattern": "/ok"}, {"commandPattern": "rm ("}]}}"#,
-            "defaults.denylist[1].commandPattern",
-        ),
-        (
-            r#"{"version": 1, "agents": {"main": {"denylist": [{}, {"pattern": "/usr/bin/[x"}]}}}"#,
-            "agents.main.denylist[1].pattern",
-        ),
-    ];
+fn a_denylist_command_pattern_that_cannot_be_parsed_is_kept_with_a_warning() {
+    let loaded = parse(
+        r#"{"version": 1, "defaults": {"denylist": [{"pattern": "/ok"}, {"commandPattern": "rm ("}, {"commandPattern": "rm -rf"}]}}"#,
+    )
+    .unwrap();
+    assert_eq!(loaded.file.defaults.unwrap().denylist.unwrap().len(), 3);
+    let warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("defaults.denylist[1].commandPattern: cannot be parsed (")
+            && warnings[0].ends_with("every command is refused until it is fixed"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn a_denylist_glob_that_does_not_compile_refuses_the_file() {
+    let cases: &[(&str, &str)] = &[(
+        r#"{"version": 1, "agents": {"main": {"denylist": [{}, {"pattern": "/usr/bin/[x"}]}}}"#,
+        "agents.main.denylist[1].pattern",
+    )];
     for (text, expected_field) in cases {
         match parse(text) {
             Err(ApprovalsError::InvalidDenylistEntry { field, path, .. }) => {

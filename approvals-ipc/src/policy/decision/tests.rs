@@ -217,19 +217,25 @@ fn allow_always_never_persists_an_interpreter_behind_another_name() {
 }
 
 #[test]
-fn a_denylist_regex_that_does_not_compile_refuses_everything() {
+fn a_denylist_command_pattern_that_cannot_be_parsed_refuses_everything() {
     let text = br#"{"version": 1, "defaults": {"security": "full", "ask": "off"}}"#;
     let file = ApprovalsFile::parse(text, Path::new("test.json"))
         .unwrap()
         .file;
     let mut policy = file.resolve(Some("main"));
-    // The loader refuses such a file; the compiler must fail closed anyway.
+    // The loader warns; the compiled policy fails closed.
     policy.denylist = vec![crate::approvals::DenylistEntry {
         command_pattern: Some("(".to_owned()),
         ..Default::default()
     }];
     let c = CompiledPolicy::compile(policy, &HostContext::default());
-    assert!(c.warnings().iter().any(|w| w.contains("not a valid regex")));
-    let e = eval(&c, &["ls"]);
-    assert_eq!(e.decision, Verdict::Deny, "{:?}", e.reason);
+    assert!(c.warnings().iter().any(|w| w.contains("cannot be parsed")));
+    for command in [&["ls"][..], &["sh", "-c", "echo $HOME"], &["a\u{200B}"]] {
+        let e = eval(&c, command);
+        assert_eq!(e.decision, Verdict::Deny, "{command:?}");
+        assert_eq!(
+            e.reason.as_deref(),
+            Some("denylist: the denylist commandPattern \"(\" cannot be parsed")
+        );
+    }
 }

@@ -50,6 +50,48 @@ impl Risk {
     }
 }
 
+impl Risk {
+    /// Raises this risk to `other`'s level and adds its reasons, so the
+    /// higher of two readings of one command wins.
+    pub fn merge(&mut self, other: Risk) {
+        self.level = self.level.max(other.level);
+        for reason in other.reasons {
+            if !self.reasons.contains(&reason) {
+                self.reasons.push(reason);
+            }
+        }
+    }
+
+    /// Records that the command holds an invisible or format character
+    /// (`ch`, the first one): at least `medium`, with a reason that names it,
+    /// because such a character hides part of the command from the reader.
+    pub fn note_hidden(&mut self, ch: char) {
+        self.level = self.level.max(RiskLevel::Medium);
+        let reason = format!(
+            "holds an invisible or format character ({}); risk was also assessed without it",
+            crate::policy::unicode::codepoint(ch)
+        );
+        if !self.reasons.contains(&reason) {
+            self.reasons.push(reason);
+        }
+    }
+}
+
+/// `argv` and each argv a privilege or dispatch wrapper in it would run
+/// (`sudo rm -rf /` gives itself and `rm -rf /`), for salvage.
+pub(crate) fn wrapper_layers(argv: &[String]) -> Vec<Vec<String>> {
+    let words: Vec<&str> = argv.iter().map(String::as_str).collect();
+    rules::unwrap_layers(&words)
+        .into_iter()
+        .map(|layer| layer.iter().map(|w| (*w).to_owned()).collect())
+        .collect()
+}
+
+/// The basename of a command word.
+pub(crate) fn base_name(arg0: &str) -> &str {
+    rules::base(arg0)
+}
+
 /// Assesses `pipelines` (each the argv of its commands, wrappers already
 /// unwrapped) and, when given, the raw shell text.
 pub fn assess(pipelines: &[Vec<Vec<String>>], raw_text: Option<&str>) -> Risk {
