@@ -281,9 +281,12 @@ fn decide(
         persistable = analysis_ok;
     }
     // What a command that was not understood would most likely run is
-    // still checked against the denylist, and read for risk.
-    let salvaged = salvage::salvage(argv);
-    if denied.is_none() && !analysis_ok {
+    // still checked against the denylist, and read for risk. An understood
+    // command needs no salvage: its segments are exactly what runs.
+    let salvaged = (!analysis_ok).then(|| salvage::salvage(argv));
+    if denied.is_none()
+        && let Some(salvaged) = &salvaged
+    {
         denied = salvaged.commands().find_map(|cmd| {
             let word = cmd.first().filter(|w| !w.is_empty())?;
             let resolution = compiled.resolver.resolve(word, &cwd);
@@ -316,9 +319,11 @@ fn decide(
     let mut risk = risk::assess(&analysis.pipelines, raw_text);
     // The raw argv and text too: the higher reading wins, so a command the
     // analysis refused (an invisible character, a `$VAR`) keeps its level.
-    risk.merge(risk::assess(&salvaged.pipelines, None));
-    if let Some(ch) = salvaged.hidden {
-        risk.note_hidden(ch);
+    if let Some(salvaged) = &salvaged {
+        risk.merge(risk::assess(&salvaged.pipelines, None));
+        if let Some(ch) = salvaged.hidden {
+            risk.note_hidden(ch);
+        }
     }
 
     let miss_reason = || -> String {
