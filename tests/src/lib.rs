@@ -114,6 +114,24 @@ impl TestHome {
             .current_dir(self.path());
         cmd
     }
+
+    /// `node-host explain --json ARGS` in this home, which must exit 0: the
+    /// decision as JSON, for tests that check what the policy says.
+    pub fn explain(&self, args: &[&str]) -> serde_json::Value {
+        let out = output(
+            self.command("node-host")
+                .arg("explain")
+                .arg("--json")
+                .args(args),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "explain {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("explain --json prints one JSON object")
+    }
 }
 
 impl Default for TestHome {

@@ -24,24 +24,8 @@ fn policy(security: &str, ask: &str) -> Value {
     })
 }
 
-fn explain(home: &TestHome, args: &[&str]) -> Value {
-    let out = output(
-        home.command("node-host")
-            .arg("explain")
-            .arg("--json")
-            .args(args),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "explain {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("explain --json prints one JSON object")
-}
-
 fn decision_of(home: &TestHome, args: &[&str]) -> (String, Value) {
-    let v = explain(home, args);
+    let v = home.explain(args);
     (v["decision"].as_str().unwrap_or("?").to_owned(), v)
 }
 
@@ -173,7 +157,7 @@ fn constructs_and_bypasses_are_never_auto_allowed() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "on-miss"));
     for script in NOT_UNDERSTOOD {
-        let v = explain(&home, &shell(script));
+        let v = home.explain(&shell(script));
         assert_eq!(
             v["decision"], "ask",
             "{script:?} must not be auto-allowed: {v:#}"
@@ -220,7 +204,7 @@ fn semantic_wrappers_and_guarded_arguments_ask() {
         (&["git", "-C", "/", "status"], "git"),
         (&["make", "--eval=x:", "x"], "make"),
     ] {
-        let v = explain(&home, &argv(words));
+        let v = home.explain(&argv(words));
         assert_eq!(v["decision"], "ask", "{words:?}: {v:#}");
         let guards = &v["analysis"]["segments"][0]["guards"];
         assert!(
@@ -327,7 +311,7 @@ fn ask_off_turns_misses_into_denials_and_security_deny_refuses_everything() {
     assert_eq!(d, "allow");
 
     home.write_approvals(&policy("deny", "on-miss"));
-    let v = explain(&home, &argv(&["ls"]));
+    let v = home.explain(&argv(&["ls"]));
     assert_eq!(v["decision"], "deny");
     assert_eq!(v["reason"], "security=deny");
     assert_eq!(v["allowedDecisions"], json!([]));
@@ -337,7 +321,7 @@ fn ask_off_turns_misses_into_denials_and_security_deny_refuses_everything() {
 fn ask_always_asks_even_for_allowlisted_commands_without_allow_always() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "always"));
-    let v = explain(&home, &argv(&["ls"]));
+    let v = home.explain(&argv(&["ls"]));
     assert_eq!(v["decision"], "ask");
     assert_eq!(v["allowedDecisions"], json!(["allow-once", "deny"]));
 }
@@ -369,7 +353,7 @@ fn full_security_allows_unless_denylisted() {
 fn json_shape_is_stable() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "on-miss"));
-    let v = explain(&home, &["--cwd", "/tmp", "--shell", "ls -la | wc -l"]);
+    let v = home.explain(&["--cwd", "/tmp", "--shell", "ls -la | wc -l"]);
     let ls = real_path("ls");
     let wc = std::fs::canonicalize("/usr/bin/wc").expect("wc");
     assert_eq!(
@@ -419,12 +403,12 @@ fn batch_mode_matches_single_runs() {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect();
     assert_eq!(lines.len(), cases.len());
-    assert_eq!(lines[0], explain(&home, &argv(&["ls", "-la"])));
-    assert_eq!(lines[1], explain(&home, &shell("echo \"$(id)\"")));
-    assert_eq!(lines[2], explain(&home, &["--agent", "other", "--", "id"]));
+    assert_eq!(lines[0], home.explain(&argv(&["ls", "-la"])));
+    assert_eq!(lines[1], home.explain(&shell("echo \"$(id)\"")));
+    assert_eq!(lines[2], home.explain(&["--agent", "other", "--", "id"]));
     assert_eq!(
         lines[3],
-        explain(&home, &["--cwd", "/tmp", "--shell", "cd src && make"])
+        home.explain(&["--cwd", "/tmp", "--shell", "cd src && make"])
     );
 }
 
@@ -463,7 +447,7 @@ fn usage_errors_exit_2() {
 #[test]
 fn missing_file_means_built_in_deny() {
     let home = TestHome::new();
-    let v = explain(&home, &argv(&["ls"]));
+    let v = home.explain(&argv(&["ls"]));
     assert_eq!(v["decision"], "deny");
     assert_eq!(v["policy"]["security"], "deny");
     assert!(

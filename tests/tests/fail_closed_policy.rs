@@ -11,26 +11,10 @@ use serde_json::{Value, json};
 
 const ZWSP: &str = "\u{200B}";
 
-fn explain(home: &TestHome, args: &[&str]) -> Value {
-    let out = output(
-        home.command("node-host")
-            .arg("explain")
-            .arg("--json")
-            .args(args),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "explain {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("explain --json prints one JSON object")
-}
-
 fn decision(home: &TestHome, argv: &[&str]) -> (String, Value) {
     let mut args = vec!["--"];
     args.extend_from_slice(argv);
-    let v = explain(home, &args);
+    let v = home.explain(&args);
     (v["decision"].as_str().unwrap_or("?").to_owned(), v)
 }
 
@@ -192,14 +176,14 @@ fn a_command_pattern_that_cannot_be_parsed_warns_and_refuses_everything() {
 fn an_invisible_character_no_longer_lowers_the_risk_in_explain() {
     let home = TestHome::new();
     home.write_approvals(&full_policy(json!([])));
-    let plain = explain(&home, &["--", "rm", "-rf", "/"]);
+    let plain = home.explain(&["--", "rm", "-rf", "/"]);
     assert_eq!(plain["risk"]["level"], "critical");
     for argv in [
         &["--", "rm", "-rf", "/", ZWSP][..],
         &["--", "rm", "-rf", &format!("/{ZWSP}")],
         &["--", "sh", "-c", &format!("rm -rf / {ZWSP}")],
     ] {
-        let v = explain(&home, argv);
+        let v = home.explain(argv);
         assert_eq!(v["risk"]["level"], "critical", "{argv:?}: {v}");
         assert!(
             v["risk"]["reasons"].to_string().contains("U+200B"),
