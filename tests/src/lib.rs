@@ -3,6 +3,7 @@
 //! so no test touches the user's own `~/.clawdbot`.
 
 pub mod baseline;
+pub mod screen;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -4,128 +4,14 @@
 //!
 //! Skipped, with a printed reason, when tmux is not installed.
 
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::process::{Child, Stdio};
 
-use approvals_tests::{TestHome, allowlist_patterns, bin, output, real_path};
+use approvals_tests::screen::{Screen, tmux_available};
+use approvals_tests::{TestHome, allowlist_patterns, output, real_path};
 use serde_json::{Value, json};
-
-/// How long the screen may take to show what a test waits for.
-const SCREEN_WAIT: Duration = Duration::from_secs(20);
 
 /// The line the prompt shows once keys answer.
 const KEYS_LINE: &str = "[o] allow once";
-
-fn tmux_available() -> bool {
-    let found = Command::new("tmux")
-        .arg("-V")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !found {
-        eprintln!("skipping: tmux is not installed (needed for a real pseudo-terminal)");
-    }
-    found
-}
-
-/// `ui-bridge serve` running in its own tmux server; killed when dropped.
-struct Screen {
-    socket: String,
-}
-
-impl Screen {
-    /// Runs `binary ARGS` of `home` in a 200x50 pane; once it exits, the
-    /// pane shows `NAME-exited=STATUS` and whether the terminal is back in
-    /// line mode (`icanon`, not `-icanon`).
-    fn spawn(home: &TestHome, name: &str, args: &str) -> Self {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let socket = format!(
-            "approvals-e2e-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
-        let script = format!(
-            "cd '{home}' && env HOME='{home}' CLAWDBOT_STATE_DIR='{state}' '{binary}' {args}; \
-             echo {name}-exited=$?; stty -a | grep -o -- '-*icanon'; sleep 600",
-            home = home.path().display(),
-            state = home.state_dir().display(),
-            binary = bin(name).display(),
-        );
-        let screen = Screen { socket };
-        let status = screen
-            .tmux()
-            .args(["new-session", "-d", "-x", "200", "-y", "50", &script])
-            .status()
-            .expect("start tmux");
-        assert!(status.success(), "tmux new-session failed");
-        screen
-    }
-
-    /// Starts the bridge of `home` in a pane and waits for its socket.
-    fn start(home: &TestHome) -> Self {
-        let screen = Screen::spawn(home, "ui-bridge", "serve");
-        let path = home.state_dir().join("exec-approvals.sock");
-        let deadline = Instant::now() + SCREEN_WAIT;
-        while std::os::unix::net::UnixStream::connect(&path).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "ui-bridge did not start:\n{}",
-                screen.capture()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        screen
-    }
-
-    fn tmux(&self) -> Command {
-        let mut cmd = Command::new("tmux");
-        cmd.args(["-L", &self.socket]).env_remove("TMUX");
-        cmd
-    }
-
-    fn capture(&self) -> String {
-        let out = output(self.tmux().args(["capture-pane", "-p", "-J"]));
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Waits until the pane shows every needle; returns the pane.
-    fn wait_for(&self, needles: &[&str]) -> String {
-        let deadline = Instant::now() + SCREEN_WAIT;
-        loop {
-            let pane = self.capture();
-            if needles.iter().all(|n| pane.contains(n)) {
-                return pane;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the screen never showed {needles:?}:\n{pane}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Types keys as a person would (tmux key names: `o`, `C-c`).
-    fn press(&self, key: &str) {
-        let status = self
-            .tmux()
-            .args(["send-keys", key])
-            .status()
-            .expect("tmux send-keys");
-        assert!(status.success());
-    }
-}
-
-impl Drop for Screen {
-    fn drop(&mut self) {
-        let _ = self
-            .tmux()
-            .arg("kill-server")
-            .stderr(Stdio::null())
-            .status();
-    }
-}
 
 /// A policy that asks about everything except `true`.
 fn asking_policy(home: &TestHome) {
@@ -192,7 +78,7 @@ fn allow_once_runs_the_command_and_its_output_comes_back() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let before = patterns(&home);
     let (code, stdout, stderr) = ask_and_press(
         &home,
@@ -218,7 +104,7 @@ fn deny_refuses_with_user_denied() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let marker = home.path().join("denied-marker");
     let marker = marker.to_string_lossy();
     let (code, _, stderr) = ask_and_press(&home, &screen, &["touch", &marker], "touch", "d");
@@ -234,7 +120,7 @@ fn allow_always_persists_the_real_path_and_git_runs_unasked_afterwards() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let git = real_path("git");
     assert_eq!(explain_decision(&home, &["git", "log"]), "ask");
     let (code, _, stderr) = ask_and_press(&home, &screen, &["git", "status"], "git status", "a");
@@ -255,7 +141,7 @@ fn allow_always_of_a_shell_script_allows_that_script_only() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let (_, _, stderr) = ask_and_press(
         &home,
         &screen,
@@ -283,7 +169,7 @@ fn invisible_characters_are_shown_escaped() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     for (text, shown) in [
         ("zero\u{200b}width", "zero\\u{200B}width"),
         ("bidi\u{202e}txt.exe", "bidi\\u{202E}txt.exe"),
@@ -304,7 +190,7 @@ fn other_approvals_wait_in_a_visible_queue() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let first = request(&home, &["echo", "first-in-line"]);
     screen.wait_for(&["command:  echo first-in-line"]);
     let second = request(&home, &["echo", "second-in-line"]);
@@ -335,7 +221,7 @@ fn allow_always_is_ignored_with_a_note_when_not_offered() {
         "defaults": {"security": "allowlist", "ask": "always", "askFallback": "deny"},
         "agents": {"main": {"allowlist": []}}
     }));
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let child = request(&home, &["echo", "asked-always"]);
     screen.wait_for(&["echo asked-always", KEYS_LINE, "allow always not offered"]);
     screen.press("a");
@@ -352,7 +238,7 @@ fn ctrl_c_denies_restores_the_terminal_and_stops_the_bridge() {
     }
     let home = TestHome::new();
     asking_policy(&home);
-    let screen = Screen::start(&home);
+    let screen = Screen::start_bridge(&home, "");
     let child = request(&home, &["echo", "interrupted"]);
     screen.wait_for(&["echo interrupted", KEYS_LINE]);
     screen.press("C-c");

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use approvals_tests::screen::{Screen, tmux_available};
 use approvals_tests::{Bridge, TestHome};
 use serde_json::json;
 
@@ -380,100 +381,6 @@ fn an_unknown_containment_mode_refuses_every_run() {
 /// The line the terminal approver shows once keys answer.
 const KEYS_LINE: &str = "[o] allow once";
 
-/// `ui-bridge serve ARGS` in a tmux pane of its own server; killed on drop.
-struct Pane {
-    socket: String,
-}
-
-impl Pane {
-    fn start(home: &TestHome, args: &str) -> Option<Self> {
-        let found = Command::new("tmux")
-            .arg("-V")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !found {
-            eprintln!("skipping: tmux is not installed (needed for a real pseudo-terminal)");
-            return None;
-        }
-        let pane = Pane {
-            socket: format!("containment-{}", approvals_tests::unique()),
-        };
-        let script = format!(
-            "cd '{home}' && env HOME='{home}' CLAWDBOT_STATE_DIR='{state}' '{binary}' serve {args}; sleep 600",
-            home = home.path().display(),
-            state = home.state_dir().display(),
-            binary = approvals_tests::bin("ui-bridge").display(),
-        );
-        let status = pane
-            .tmux()
-            .args(["new-session", "-d", "-x", "200", "-y", "50", &script])
-            .status()
-            .expect("start tmux");
-        assert!(status.success(), "tmux new-session failed");
-        let socket = home.state_dir().join("exec-approvals.sock");
-        let deadline = Instant::now() + DEADLINE;
-        while std::os::unix::net::UnixStream::connect(&socket).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "ui-bridge did not start:\n{}",
-                pane.capture()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Some(pane)
-    }
-
-    fn tmux(&self) -> Command {
-        let mut cmd = Command::new("tmux");
-        cmd.args(["-L", &self.socket]).env_remove("TMUX");
-        cmd
-    }
-
-    fn capture(&self) -> String {
-        let out = approvals_tests::output(self.tmux().args(["capture-pane", "-p", "-J"]));
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// The pane's terminal device (`/dev/pts/N`).
-    fn tty(&self) -> String {
-        let out = approvals_tests::output(self.tmux().args(["display", "-p", "#{pane_tty}"]));
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
-    }
-
-    fn wait_for(&self, needle: &str) {
-        let deadline = Instant::now() + DEADLINE;
-        while !self.capture().contains(needle) {
-            assert!(
-                Instant::now() < deadline,
-                "the screen never showed {needle:?}:\n{}",
-                self.capture()
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    fn press(&self, key: &str) {
-        let status = self
-            .tmux()
-            .args(["send-keys", key])
-            .status()
-            .expect("send-keys");
-        assert!(status.success());
-    }
-}
-
-impl Drop for Pane {
-    fn drop(&mut self) {
-        let _ = self
-            .tmux()
-            .arg("kill-server")
-            .stderr(Stdio::null())
-            .status();
-    }
-}
-
 /// The real path of python3, outside any version manager's shims (the
 /// test home hides their configuration); `None` when there is none.
 fn python3() -> Option<PathBuf> {
@@ -526,7 +433,7 @@ fn a_command_cannot_type_into_or_paint_over_the_bridges_terminal() {
         "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
         "agents": {"attacker": {"security": "full", "ask": "off"}}
     }));
-    let Some(pane) = Pane::start(&home, "") else {
+    let Some(pane) = tmux_available().then(|| Screen::start_bridge(&home, "")) else {
         return;
     };
     let marker = home.path().join("approved-by-injection");
@@ -539,7 +446,7 @@ fn a_command_cannot_type_into_or_paint_over_the_bridges_terminal() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("node-host");
-    pane.wait_for(KEYS_LINE);
+    pane.wait_for(&[KEYS_LINE]);
     let attack = home
         .command("node-host")
         .args(["run", "--exec-host", "bridge", "--agent", "attacker", "--"])
@@ -583,7 +490,7 @@ fn the_approver_hook_has_no_controlling_terminal() {
         seen.display()
     );
     let quoted = format!("--approver-command \"{hook}\"");
-    let Some(_pane) = Pane::start(&home, &quoted) else {
+    let Some(_pane) = tmux_available().then(|| Screen::start_bridge(&home, &quoted)) else {
         return;
     };
     let out = home
