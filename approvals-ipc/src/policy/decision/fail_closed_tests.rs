@@ -1,26 +1,11 @@
 //! Issue 9, holes 1-4: the denylist, risk and argPattern hold whatever the
 //! analysis says.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{Value, json};
 
+use super::tests::{compiled, eval, real};
 use super::*;
-use crate::approvals::ApprovalsFile;
-use crate::policy::HostContext;
 use crate::policy::risk::RiskLevel;
-
-fn compiled(json: Value) -> CompiledPolicy {
-    let text = serde_json::to_vec(&json).unwrap();
-    let file = ApprovalsFile::parse(&text, Path::new("test.json"))
-        .unwrap()
-        .file;
-    let host = HostContext {
-        path: Some("/usr/local/bin:/usr/bin:/bin".into()),
-        home: Some(PathBuf::from("/home/test")),
-    };
-    CompiledPolicy::compile(file.resolve(Some("main")), &host)
-}
 
 fn layer(security: &str, ask: &str, fallback: &str, extra: Value) -> CompiledPolicy {
     let mut defaults = json!({"security": security, "ask": ask, "askFallback": fallback});
@@ -40,22 +25,6 @@ fn allowlist(entries: Value) -> CompiledPolicy {
         "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
         "agents": {"main": {"allowlist": entries}}
     }))
-}
-
-fn eval(c: &CompiledPolicy, argv: &[&str]) -> Evaluation {
-    let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
-    c.evaluate(&argv, Path::new("/tmp"))
-}
-
-fn real(name: &str) -> String {
-    ["/usr/local/bin", "/usr/bin", "/bin"]
-        .iter()
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
-        .and_then(|p| std::fs::canonicalize(p).ok())
-        .unwrap()
-        .to_string_lossy()
-        .into_owned()
 }
 
 const ZWSP: &str = "/tmp/x\u{200B}";

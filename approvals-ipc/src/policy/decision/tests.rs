@@ -4,7 +4,8 @@ use super::*;
 use crate::approvals::ApprovalsFile;
 use crate::policy::HostContext;
 
-fn compiled(json: serde_json::Value) -> CompiledPolicy {
+/// The policy of `json`'s `main` agent on a fixed host PATH and home.
+pub(super) fn compiled(json: serde_json::Value) -> CompiledPolicy {
     let text = serde_json::to_vec(&json).unwrap();
     let file = ApprovalsFile::parse(&text, Path::new("test.json"))
         .unwrap()
@@ -28,12 +29,14 @@ fn policy(allow: &[&str], scope: &str) -> CompiledPolicy {
     }))
 }
 
-fn eval(c: &CompiledPolicy, argv: &[&str]) -> Evaluation {
+/// Evaluates `argv` in `/tmp`.
+pub(super) fn eval(c: &CompiledPolicy, argv: &[&str]) -> Evaluation {
     let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
     c.evaluate(&argv, Path::new("/tmp"))
 }
 
-fn real(name: &str) -> String {
+/// The real path of a program in the fixed host PATH.
+pub(super) fn real(name: &str) -> String {
     ["/usr/local/bin", "/usr/bin", "/bin"]
         .iter()
         .map(|d| Path::new(d).join(name))
