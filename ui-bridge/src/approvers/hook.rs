@@ -3,19 +3,20 @@
 //! For every pending approval it runs `/bin/sh -c COMMAND` (the user's own
 //! configuration, so a shell is expected here) in a new session of its own
 //! (so with no controlling terminal: it cannot type into or draw over the
-//! terminal approver) inside its own run containment, writes the approval as one JSON line on stdin, and reads the first
-//! non-empty stdout line as the answer: `allow-once`, `allow-always`,
-//! `deny` or an alias ([`ALIASES`]), or a one-line JSON object
-//! `{"decision": "…"}`. The answer counts only when the hook exits 0.
+//! terminal approver) inside its own run containment, writes the approval as
+//! one JSON line on stdin, and reads the first non-empty stdout line as the
+//! answer: `allow-once`, `allow-always`, `deny` or an alias ([`ALIASES`]),
+//! or a one-line JSON object `{"decision": "…"}`. The answer counts only
+//! when the hook exits 0.
 //!
-//! It fails closed: a hook that cannot start, exits non-zero, prints
-//! nothing or prints anything else denies the approval (approver `hook`).
-//! A decision the approval does not offer (say `allow-always` under
-//! `ask: always`) is refused by the broker, and the hook then denies: a
-//! hook that cannot answer correctly does not get a second try at allowing.
-//! A hook that does not finish within its timeout is killed, with every
-//! process it started, and resolves nothing: the approval stays for other approvers or for
-//! the broker's timeout (then `askFallback`). A hook still running when the
+//! It fails closed: a hook that cannot start, exits non-zero, prints nothing
+//! or prints anything else denies the approval (approver `hook`). A decision
+//! the approval does not offer (say `allow-always` under `ask: always`) is
+//! refused by the broker, and the hook then denies: a hook that cannot
+//! answer correctly does not get a second try at allowing. A hook that does
+//! not finish within its timeout is killed, with every process it started,
+//! and resolves nothing: the approval stays for other approvers or for the
+//! broker's timeout (then `askFallback`). A hook still running when the
 //! approval is answered elsewhere is killed. When the hook ends, whatever it
 //! left running dies too, even a process that left its session
 //! ([`crate::exec::contain`]); a hook whose containment cannot be set up is
@@ -24,8 +25,8 @@
 //!
 //! # Caveats
 //!
-//! The hook inherits the bridge's environment, since desktop notifiers need it
-//! (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`); under `ui-bridge serve` that
+//! The hook inherits the bridge's environment, since desktop notifiers need
+//! it (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`); under `ui-bridge serve` that
 //! environment no longer holds the variables commands never get (`SHELL`,
 //! `LD_*`, …), since the bridge restarts itself without them.
 

@@ -10,13 +10,13 @@
 //!
 //! # Caveats
 //!
-//! A process that leaves its group (`setsid`, `setpgid`) is out of reach
-//! of these signals; the run's containment ([`super::contain`]) kills it
-//! when the run ends. A group is forgotten
-//! once `kill(-pgid, 0)` reports it empty, so a recycled pid is never
-//! signalled by us afterwards. A killed grandchild stays a member (a
-//! zombie) until its new parent, usually init, reaps it, so after `SIGTERM`
-//! the grace period may run to its end even when everything already died.
+//! A process that leaves its group (`setsid`, `setpgid`) is out of reach of
+//! these signals; the run's containment ([`super::contain`]) kills it when
+//! the run ends. A group is forgotten once `kill(-pgid, 0)` reports it
+//! empty, so a recycled pid is never signalled by us afterwards. A killed
+//! grandchild stays a member (a zombie) until its new parent, usually init,
+//! reaps it, so after `SIGTERM` the grace period may run to its end even
+//! when everything already died.
 
 use std::sync::{Mutex, PoisonError};
 
