@@ -3,16 +3,15 @@
 //!
 //! It decides that the socket lives in a directory that is ours and private
 //! (owned by our effective UID, mode 0700, not a symbolic link; created so
-//! when missing), below directories that only root or we own and nobody
-//! else may write (sticky ones excepted; the same walk as the approvals
-//! file's, see `approvals_ipc::approvals::HeldDir`), and that the socket
-//! itself is mode 0600. It refuses a
-//! symbolic link at the socket path, a path that is something other than a
-//! socket, and a socket something still answers on ("another ui-bridge is
-//! already serving"); a socket nothing answers on is stale and replaced
-//! (DESIGN.md section 5). On shutdown it removes the socket only if the path
-//! still holds the very socket it bound. Supports invariant 1: a foreign UID
-//! cannot even reach the socket.
+//! when missing), below directories that only root or we own and nobody else
+//! may write (sticky ones excepted; the same walk as the approvals file's,
+//! see `approvals_ipc::approvals::HeldDir`), and that the socket itself is
+//! mode 0600. It refuses a symbolic link at the socket path, a path that is
+//! something other than a socket, and a socket something still answers on
+//! ("another ui-bridge is already serving"); a socket nothing answers on is
+//! stale and replaced (DESIGN.md section 5). On shutdown it removes the
+//! socket only if the path still holds the very socket it bound. Supports
+//! invariant 1: a foreign UID cannot even reach the socket.
 
 use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
