@@ -10,7 +10,9 @@
 //! What it decides: the sequence number, time and chain link of each record
 //! ([`AuditLog::append`]), whether a file is an unbroken chain ([`verify`]),
 //! and which records a query or a tail shows ([`read`], [`tail`],
-//! [`follow`], [`format_human`]). What it refuses: a log path (or its lock
+//! [`follow`], [`format_human`]); for a long-lived host, when queued records
+//! reach the file and the disk ([`AuditTrail`], group commit behind a writer
+//! and a syncer thread). What it refuses: a log path (or its lock
 //! file, or its directory) that is a symbolic link, a log that is not a
 //! regular file or belongs to another user, a record over
 //! [`MAX_RECORD_BYTES`], and appending after a tail it cannot make sense of.
@@ -38,6 +40,7 @@ mod query;
 mod record;
 mod redact;
 mod verify;
+mod writer;
 
 pub use duration::{DurationError, parse_duration};
 pub use error::AuditError;
@@ -47,6 +50,7 @@ pub use query::{AuditFilter, Tail, follow, read, tail};
 pub use record::{AuditDecision, AuditEvent, AuditRecord, AuditRisk, DecidedBy, RiskLevel};
 pub use redact::{REDACTED_KNOWN_SECRET, mask, redact_argv, redact_text};
 pub use verify::{VerifyReport, verify};
+pub use writer::{AuditTrail, SYNC_DELAY};
 
 use std::path::{Path, PathBuf};
 

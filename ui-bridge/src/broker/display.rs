@@ -1,14 +1,19 @@
 //! What a person is shown for one pending approval, and the record every
 //! approver receives.
 //!
-//! It decides nothing: the bridge fills these values from the policy
-//! evaluation, and the broker only carries them, unchanged, to every
-//! approver (terminal, web UI, command hook, gateway). Upholds DESIGN.md
-//! section 7 (every approver sees the full display) and principle 3 (the
-//! human sees exactly what will run): `argv` is the exact argv that runs,
-//! with invisible characters already escaped by the bridge.
+//! It decides what a person is shown for one request ([`approval_display`]):
+//! the exact argv, command text, cwd, agent, session, each segment's resolved
+//! and real path and guards, risk, security and ask, and why it asks — with
+//! every field passed through `escape_for_display`, so zero-width, bidi and
+//! control characters are visible as `\u{…}`. The broker then only carries
+//! these values, unchanged, to every approver (terminal, web UI, command
+//! hook, gateway). Upholds DESIGN.md section 7 (every approver sees the full
+//! display) and principle 3 (the human sees exactly what will run): `argv` is
+//! the exact argv that runs, with invisible characters escaped.
 
-use approvals_ipc::ipc::Decision;
+use approvals_ipc::ipc::{Decision, ExecRequest};
+use approvals_ipc::policy::unicode::escape_for_display;
+use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 use serde::{Deserialize, Serialize};
 
 /// What a person is shown; built by the bridge from the policy evaluation.
@@ -70,4 +75,74 @@ pub struct PendingApproval {
     pub expires_at_ms: i64,
     /// What a person is shown.
     pub display: ApprovalDisplay,
+}
+
+/// The display for one evaluated request, every text escaped for a terminal.
+pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> ApprovalDisplay {
+    let escape_all =
+        |items: &[String]| -> Vec<String> { items.iter().map(|s| escape_for_display(s)).collect() };
+    let escape_opt = |item: &Option<String>| item.as_deref().map(escape_for_display);
+    let agent = crate::host::agent_named(request);
+    let segments = evaluation
+        .analysis
+        .segments
+        .iter()
+        .map(|segment| DisplaySegment {
+            argv: escape_all(&segment.argv),
+            resolved_path: escape_opt(&segment.resolved_path),
+            real_path: escape_opt(&segment.real_path),
+            guards: escape_all(&segment.guards),
+        })
+        .collect();
+    let reason = evaluation
+        .reason
+        .as_ref()
+        .or(evaluation.analysis.reason.as_ref())
+        .map(|why| escape_for_display(why));
+    ApprovalDisplay {
+        argv: escape_all(&evaluation.argv),
+        command_text: escape_for_display(&evaluation.command_text),
+        cwd: escape_for_display(&evaluation.cwd.to_string_lossy()),
+        agent_id: escape_for_display(agent),
+        session_key: escape_opt(&request.session_key),
+        segments,
+        risk_level: word(&evaluation.risk.level),
+        risk_reasons: escape_all(&evaluation.risk.reasons),
+        security: word(&evaluation.policy.security),
+        ask: word(&evaluation.policy.ask),
+        allowed_decisions: evaluation
+            .allowed_decisions
+            .iter()
+            .map(|decision| match decision {
+                ApprovalDecision::AllowOnce => Decision::AllowOnce,
+                ApprovalDecision::AllowAlways => Decision::AllowAlways,
+                ApprovalDecision::Deny => Decision::Deny,
+            })
+            .collect(),
+        reason,
+    }
+}
+
+/// The policy file's word for an enum value (`allowlist`, `on-miss`, `high`).
+fn word<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(text)) => text,
+        _ => "unknown".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_words_are_the_policy_file_words() {
+        use approvals_ipc::approvals::{Ask, Security};
+        assert_eq!(word(&Security::Allowlist), "allowlist");
+        assert_eq!(word(&Ask::OnMiss), "on-miss");
+        assert_eq!(
+            word(&approvals_ipc::policy::risk::RiskLevel::Critical),
+            "critical"
+        );
+    }
 }

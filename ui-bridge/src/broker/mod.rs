@@ -31,7 +31,7 @@ use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-pub use display::{ApprovalDisplay, DisplaySegment, PendingApproval};
+pub use display::{ApprovalDisplay, DisplaySegment, PendingApproval, approval_display};
 pub use lookup::{MIN_PREFIX_LEN, ResolveError, decision_word};
 
 /// How long an approval waits when the policy does not say (OpenClaw's default).

@@ -2,12 +2,8 @@
 //! approval in the [`Broker`], which every approver (terminal, command hook,
 //! web UI) sees at once.
 //!
-//! It decides what a person is shown for one request — the exact argv,
-//! command text, cwd, agent, session, each segment's resolved and real path
-//! and guards, risk, security and ask, and why it asks — with every field
-//! passed through `escape_for_display`, so zero-width, bidi and control
-//! characters are visible as `\u{…}` (DESIGN.md principle 3, section 7). It
-//! maps the broker's outcome back: an answer is returned, a timeout is
+//! What a person is shown is `crate::broker::approval_display`'s work. This
+//! module maps the broker's outcome back: an answer is returned, a timeout is
 //! `None` (the ask fallback decides), and a cancellation — the bridge
 //! shutting down, or a session or policy change — is an explicit deny, so no
 //! withdrawn approval can reach an allowing fallback. Dropping the future
@@ -16,12 +12,10 @@
 use std::time::Duration;
 
 use approvals_ipc::ipc::{Decision, ExecRequest};
-use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
-use serde::Serialize;
 
 use super::approver::{Answer, Approvals, AskFuture};
-use crate::broker::{ApprovalDisplay, Broker, DisplaySegment, Outcome};
+use crate::broker::{Broker, Outcome, approval_display};
 
 /// Asks the people behind a broker; the bridge and `node-host run` use it.
 #[derive(Debug, Clone)]
@@ -82,60 +76,6 @@ fn answer_of(id: &str, outcome: Outcome) -> Option<Answer> {
     }
 }
 
-/// The display for one evaluated request, every text escaped for a terminal.
-pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> ApprovalDisplay {
-    let escape_all =
-        |items: &[String]| -> Vec<String> { items.iter().map(|s| escape_for_display(s)).collect() };
-    let escape_opt = |item: &Option<String>| item.as_deref().map(escape_for_display);
-    let agent = super::agent_named(request);
-    let segments = evaluation
-        .analysis
-        .segments
-        .iter()
-        .map(|segment| DisplaySegment {
-            argv: escape_all(&segment.argv),
-            resolved_path: escape_opt(&segment.resolved_path),
-            real_path: escape_opt(&segment.real_path),
-            guards: escape_all(&segment.guards),
-        })
-        .collect();
-    let reason = evaluation
-        .reason
-        .as_ref()
-        .or(evaluation.analysis.reason.as_ref())
-        .map(|why| escape_for_display(why));
-    ApprovalDisplay {
-        argv: escape_all(&evaluation.argv),
-        command_text: escape_for_display(&evaluation.command_text),
-        cwd: escape_for_display(&evaluation.cwd.to_string_lossy()),
-        agent_id: escape_for_display(agent),
-        session_key: escape_opt(&request.session_key),
-        segments,
-        risk_level: word(&evaluation.risk.level),
-        risk_reasons: escape_all(&evaluation.risk.reasons),
-        security: word(&evaluation.policy.security),
-        ask: word(&evaluation.policy.ask),
-        allowed_decisions: evaluation
-            .allowed_decisions
-            .iter()
-            .map(|decision| match decision {
-                ApprovalDecision::AllowOnce => Decision::AllowOnce,
-                ApprovalDecision::AllowAlways => Decision::AllowAlways,
-                ApprovalDecision::Deny => Decision::Deny,
-            })
-            .collect(),
-        reason,
-    }
-}
-
-/// The policy file's word for an enum value (`allowlist`, `on-miss`, `high`).
-fn word<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(serde_json::Value::String(text)) => text,
-        _ => "unknown".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,16 +129,5 @@ mod tests {
                 "{outcome:?}"
             );
         }
-    }
-
-    #[test]
-    fn enum_words_are_the_policy_file_words() {
-        use approvals_ipc::approvals::{Ask, Security};
-        assert_eq!(word(&Security::Allowlist), "allowlist");
-        assert_eq!(word(&Ask::OnMiss), "on-miss");
-        assert_eq!(
-            word(&approvals_ipc::policy::risk::RiskLevel::Critical),
-            "critical"
-        );
     }
 }

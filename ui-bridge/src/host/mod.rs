@@ -38,11 +38,12 @@ use tokio_util::sync::CancellationToken;
 
 use crate::exec::{ChildEnv, ExecLimits, run_plan_masked};
 
+pub use crate::audit::AuditTrail;
 use crate::audit::DecidedBy;
+pub use crate::broker::approval_display;
 pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
-pub use audit_trail::AuditTrail;
 use audit_trail::{Decider, Trail};
-pub use broker_approvals::{BrokerApprovals, approval_display};
+pub use broker_approvals::BrokerApprovals;
 pub use outcome::{Allowed, denial};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
 pub use validate::{Validated, raw_command_agrees, validate};
