@@ -167,8 +167,14 @@ fn constructs_and_bypasses_are_never_auto_allowed() {
             "{script:?} must not be understood: {v:#}"
         );
         assert!(
-            v["analysis"]["reason"].is_string(),
-            "{script:?} needs a reason"
+            v["analysis"]["reason"]["code"].is_string()
+                && v["analysis"]["reason"]["message"].is_string(),
+            "{script:?} needs a reason with a code: {v:#}"
+        );
+        assert_eq!(v["reason"]["code"], "not-understood", "{v:#}");
+        assert_eq!(
+            v["reason"]["detail"], v["analysis"]["reason"]["code"],
+            "the verdict names the analysis refusal: {v:#}"
         );
     }
 }
@@ -299,10 +305,10 @@ fn ask_off_turns_misses_into_denials_and_security_deny_refuses_everything() {
     home.write_approvals(&policy("allowlist", "off"));
     let (d, v) = decision_of(&home, &argv(&["id"]));
     assert_eq!(d, "deny");
-    assert!(
-        v["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("allowlist-miss")),
+    assert_eq!(v["reason"]["code"], "allowlist-miss", "{v:#}");
+    assert_eq!(v["reason"]["detail"], "not-allowlisted", "{v:#}");
+    assert_eq!(
+        v["analysis"]["segments"][0]["miss"]["code"], "not-allowlisted",
         "{v:#}"
     );
     let (d, _) = decision_of(&home, &shell("echo \"$(id)\""));
@@ -313,7 +319,10 @@ fn ask_off_turns_misses_into_denials_and_security_deny_refuses_everything() {
     home.write_approvals(&policy("deny", "on-miss"));
     let v = home.explain(&argv(&["ls"]));
     assert_eq!(v["decision"], "deny");
-    assert_eq!(v["reason"], "security=deny");
+    assert_eq!(
+        v["reason"],
+        json!({"code": "security-deny", "message": "security=deny"})
+    );
     assert_eq!(v["allowedDecisions"], json!([]));
 }
 
@@ -343,7 +352,8 @@ fn full_security_allows_unless_denylisted() {
     assert_eq!(d, "deny", "{v}");
     let (d, v) = decision_of(&home, &argv(&["id"]));
     assert_eq!(d, "deny");
-    assert_eq!(v["reason"], "denylist: no identity probing");
+    assert_eq!(v["reason"]["code"], "denylist");
+    assert_eq!(v["reason"]["message"], "denylist: no identity probing");
     let (d, v) = decision_of(&home, &argv(&["rm", "-rf", "/"]));
     assert_eq!(d, "deny");
     assert_eq!(v["risk"]["level"], "critical");

@@ -100,8 +100,9 @@ fn a_command_pattern_denylist_refuses_the_zero_width_space_and_variable_variants
     ] {
         let (d, v) = decision(&home, argv);
         assert_eq!(d, "deny", "{argv:?}: {v}");
+        assert_eq!(v["reason"]["code"], "denylist", "{argv:?}: {v}");
         assert!(
-            v["reason"]
+            v["reason"]["message"]
                 .as_str()
                 .is_some_and(|r| r.starts_with("denylist: no rm -rf")),
             "{argv:?}: {v}"
@@ -149,7 +150,8 @@ fn split_and_reordered_flags_match_a_command_pattern() {
     ] {
         let (d, v) = decision(&home, &["sh", "-c", script]);
         assert_eq!(d, "deny", "{script}: {v}");
-        assert_eq!(v["reason"], "denylist: no rm -rf", "{script}");
+        assert_eq!(v["reason"]["code"], "denylist", "{script}");
+        assert_eq!(v["reason"]["message"], "denylist: no rm -rf", "{script}");
     }
     for argv in [&["rm", "-r", "-f", "/tmp/x"][..], &["rm", "-fr", "/tmp/x"]] {
         assert_eq!(decision(&home, argv).0, "deny", "{argv:?}");

@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use approvals_ipc::policy::Runnable;
 use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
-use ui_bridge::exec::{ExecLimits, ExecOutcome, run_plan};
+use ui_bridge::exec::{ExecLimits, ExecOutcome, run};
 
 fn sh(script: &str, cwd: &Path) -> PlannedExec {
     PlannedExec {
@@ -23,16 +24,16 @@ fn sh(script: &str, cwd: &Path) -> PlannedExec {
     }
 }
 
-fn plan(steps: Vec<(ChainOp, PlannedExec)>) -> Plan {
-    Plan {
-        steps: steps
+fn plan(steps: Vec<(ChainOp, PlannedExec)>) -> Runnable {
+    Runnable::unchecked(Plan::unchecked(
+        steps
             .into_iter()
             .map(|(op, exec)| PlanStep {
                 op,
                 pipeline: vec![PlannedCommand::Exec(exec)],
             })
             .collect(),
-    }
+    ))
 }
 
 fn env() -> Vec<(String, String)> {
@@ -78,7 +79,7 @@ async fn timeout_kills_the_whole_process_group_including_background_children() {
     let pid_file = dir.path().join("pgid");
     let script = format!("echo $$ > {}; sleep 300 & sleep 300", pid_file.display());
     let started = Instant::now();
-    let out = run_plan(
+    let out = run(
         &plan(vec![(ChainOp::Seq, sh(&script, dir.path()))]),
         &env(),
         &limits(Some(300), 200_000, 2_000),
@@ -102,7 +103,7 @@ async fn timeout_escalates_to_sigkill_after_the_grace_period() {
     let pid_file = dir.path().join("pgid");
     let script = format!("trap '' TERM; echo $$ > {}; sleep 300", pid_file.display());
     let started = Instant::now();
-    let out = run_plan(
+    let out = run(
         &plan(vec![(ChainOp::Seq, sh(&script, dir.path()))]),
         &env(),
         &limits(Some(200), 200_000, 300),
@@ -125,7 +126,7 @@ async fn timeout_escalates_to_sigkill_after_the_grace_period() {
 async fn a_timed_out_plan_starts_nothing_more() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("ran");
-    let out = run_plan(
+    let out = run(
         &plan(vec![
             (ChainOp::Seq, sh("echo first; sleep 300", dir.path())),
             (
@@ -151,7 +152,7 @@ async fn background_children_die_when_the_plan_ends() {
     let pid_file = dir.path().join("pgid");
     let script = format!("echo $$ > {}; sleep 300 & echo started", pid_file.display());
     let started = Instant::now();
-    let out = run_plan(
+    let out = run(
         &plan(vec![(ChainOp::Seq, sh(&script, dir.path()))]),
         &env(),
         &ExecLimits::default(),
@@ -186,7 +187,7 @@ async fn a_process_that_leaves_its_group_does_not_hang_the_plan() {
         pid_file.display()
     );
     let started = Instant::now();
-    let out = run_plan(
+    let out = run(
         &plan(vec![(ChainOp::Seq, sh(&script, dir.path()))]),
         &env(),
         &ExecLimits::default(),
@@ -209,7 +210,7 @@ async fn output_beyond_the_cap_is_drained_and_dropped_so_the_child_finishes() {
         marker.display()
     );
     let cap = 10_000;
-    let out = run_plan(
+    let out = run(
         &plan(vec![(ChainOp::Seq, sh(&script, dir.path()))]),
         &env(),
         &limits(Some(20_000), cap, 2_000),
@@ -227,7 +228,7 @@ async fn output_beyond_the_cap_is_drained_and_dropped_so_the_child_finishes() {
 #[tokio::test]
 async fn output_under_the_cap_is_kept_whole_from_both_streams() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_plan(
+    let out = run(
         &plan(vec![(
             ChainOp::Seq,
             sh("printf 12345; printf 67890 >&2", dir.path()),

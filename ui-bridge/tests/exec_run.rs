@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use approvals_ipc::policy::Runnable;
 use approvals_ipc::policy::env::{EnvRefusal, child_env};
 use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
-use ui_bridge::exec::{ChildEnv, ExecLimits, ExecOutcome, run_plan, run_plan_masked};
+use ui_bridge::exec::{ChildEnv, ExecLimits, ExecOutcome, run as execute, run_masked};
 
 fn exec(program: &str, argv: &[&str], cwd: &Path) -> PlannedExec {
     PlannedExec {
@@ -27,8 +28,8 @@ fn step(op: ChainOp, pipeline: Vec<PlannedExec>) -> PlanStep {
     }
 }
 
-fn plan(steps: Vec<PlanStep>) -> Plan {
-    Plan { steps }
+fn plan(steps: Vec<PlanStep>) -> Runnable {
+    Runnable::unchecked(Plan::unchecked(steps))
 }
 
 fn env() -> Vec<(String, String)> {
@@ -39,8 +40,8 @@ fn tmp() -> PathBuf {
     std::env::temp_dir()
 }
 
-async fn run(plan: &Plan) -> ExecOutcome {
-    run_plan(plan, &env(), &ExecLimits::default()).await
+async fn run(plan: &Runnable) -> ExecOutcome {
+    execute(plan, &env(), &ExecLimits::default()).await
 }
 
 fn ok(stdout: &str, stderr: &str) -> ExecOutcome {
@@ -94,7 +95,7 @@ async fn chain_semantics_follow_the_shell() {
     let echo = |word: &str| exec("/bin/echo", &["echo", word], &d);
     let fals = || exec("/bin/false", &["false"], &d);
     let tru = || exec("/bin/true", &["true"], &d);
-    let cases: Vec<(&str, Plan, ExecOutcome)> = vec![
+    let cases: Vec<(&str, Runnable, ExecOutcome)> = vec![
         (
             "false && echo x || echo y",
             plan(vec![
@@ -406,7 +407,7 @@ async fn the_child_env_is_exactly_the_given_env_plus_inert_prefixes() {
     .unwrap();
     let mut printenv = exec("/usr/bin/env", &["env"], &d);
     printenv.env = vec![("LC_ALL".to_owned(), "C".to_owned())];
-    let out = run_plan(
+    let out = execute(
         &plan(vec![step(ChainOp::Seq, vec![printenv])]),
         &env,
         &ExecLimits::default(),
@@ -439,7 +440,7 @@ fn overrides_of_path_or_ld_preload_are_refused_before_anything_runs() {
 #[tokio::test]
 async fn output_and_errors_are_masked_before_they_leave() {
     let d = tmp();
-    let out = run_plan_masked(
+    let out = run_masked(
         &plan(vec![step(
             ChainOp::Seq,
             vec![exec(

@@ -9,6 +9,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::policy::compiled::CompiledPolicy;
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use crate::policy::reason::Refusal;
 use crate::policy::resolve::Resolution;
 use crate::policy::shell::{self, ShellScript, SimpleCommand};
 use crate::policy::wrappers::{self, Unwrapped};
@@ -37,7 +38,7 @@ pub struct Analysis {
     /// The plan, when everything was understood.
     pub plan: Option<Plan>,
     /// Why the analysis stopped, when it did.
-    pub refusal: Option<String>,
+    pub refusal: Option<Refusal>,
     /// The shell script, for shell-wrapper requests.
     pub script: Option<String>,
     /// argv of every command per pipeline, for the risk rules.
@@ -45,7 +46,7 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    fn refused(reason: String, segments: Vec<Segment>, script: Option<String>) -> Self {
+    fn refused(reason: Refusal, segments: Vec<Segment>, script: Option<String>) -> Self {
         Self {
             segments,
             plan: None,
@@ -106,17 +107,21 @@ const SHELL_ONLY_BUILTINS: &[&str] = &[
 /// Analyses `argv` as requested to run in `cwd`.
 pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analysis {
     if argv.is_empty() || argv[0].is_empty() {
-        return Analysis::refused("empty command".to_owned(), Vec::new(), None);
+        return Analysis::refused(Refusal::EmptyCommand, Vec::new(), None);
     }
     for word in argv {
         if let Err(err) = unicode::check_text(word) {
-            return Analysis::refused(err.to_string(), Vec::new(), None);
+            let script = match wrappers::unwrap(argv) {
+                Ok(Unwrapped::Shell { script, .. }) => Some(script.to_owned()),
+                _ => None,
+            };
+            return Analysis::refused(err.into(), Vec::new(), script);
         }
     }
     match wrappers::unwrap(argv) {
         Err(err) => {
             let segment = whole_argv_segment(compiled, argv, cwd);
-            Analysis::refused(err.to_string(), vec![segment], None)
+            Analysis::refused(err.into(), vec![segment], None)
         }
         Ok(Unwrapped::Target { start, .. }) => {
             let command = SimpleCommand {
@@ -139,7 +144,7 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
                 Ok(parsed) => plan_script(compiled, &parsed, cwd, Some(script.to_owned())),
                 Err(err) => {
                     let segment = whole_argv_segment(compiled, argv, cwd);
-                    Analysis::refused(err.to_string(), vec![segment], Some(script.to_owned()))
+                    Analysis::refused(err.into(), vec![segment], Some(script.to_owned()))
                 }
             }
         }
@@ -171,11 +176,7 @@ fn plan_script(
     let mut changed_dir = false;
     for (step_index, item) in script.items.iter().enumerate() {
         if changed_dir && item.op != ChainOp::And {
-            return Analysis::refused(
-                "after `cd`, only `&&` may join commands (otherwise the directory later commands run in depends on success)".to_owned(),
-                segments,
-                text,
-            );
+            return Analysis::refused(Refusal::CdChain, segments, text);
         }
         let mut pipeline = Vec::with_capacity(item.pipeline.len());
         let mut argvs = Vec::with_capacity(item.pipeline.len());
@@ -210,12 +211,18 @@ fn plan_script(
             pipeline,
         });
     }
-    let unresolved = segments.iter().find(|s| s.resolution.resolved.is_none());
-    let plan = match unresolved {
-        // An unresolved program cannot be planned; the decision reports it.
-        Some(_) => None,
-        None => Some(Plan { steps }),
-    };
+    // An unresolved program cannot be planned; the decision reports it.
+    let resolved = segments.iter().all(|s| s.resolution.resolved.is_some());
+    let plan = resolved
+        .then(|| Plan::new(steps))
+        .and_then(|planned| match planned {
+            Ok(plan) => Some(plan),
+            Err(error) => {
+                // A bug in the analysis: plan nothing, so nothing runs as checked.
+                tracing::error!(%error, "the analysis built an invalid plan");
+                None
+            }
+        });
     Analysis {
         segments,
         plan,
@@ -238,38 +245,37 @@ fn plan_command(
     command: &SimpleCommand,
     cwd: &Path,
     pipeline_len: usize,
-) -> Result<Planned, String> {
+) -> Result<Planned, Refusal> {
     for (name, value) in &command.assignments {
         if !env::is_inert_assignment(name) {
-            return Err(format!(
-                "the assignment {name}={value} is not auto-allowed (only inert variables such as LANG, LC_*, TZ and TERM are)"
-            ));
+            return Err(Refusal::Assignment {
+                name: name.clone(),
+                value: value.clone(),
+            });
         }
     }
     let argv = &command.argv;
-    let start = match wrappers::unwrap(argv).map_err(|e| e.to_string())? {
+    let start = match wrappers::unwrap(argv)? {
         Unwrapped::Target { start, .. } => start,
         Unwrapped::Shell { shell, .. } => {
-            return Err(format!(
-                "a nested shell ({shell} -c) inside a script is not auto-allowed"
-            ));
+            return Err(Refusal::NestedShell {
+                shell: shell.to_owned(),
+            });
         }
     };
     let target = &argv[start..];
     let Some(word) = target.first() else {
-        return Err("empty command".to_owned());
+        return Err(Refusal::EmptyCommand);
     };
-    unicode::check_command_word(word).map_err(|e| e.to_string())?;
+    unicode::check_command_word(word)?;
     if word == "cd" {
         if pipeline_len > 1 || !command.assignments.is_empty() || command.stdin.is_some() {
-            return Err(
-                "`cd` inside a pipeline or with redirections is not auto-allowed".to_owned(),
-            );
+            return Err(Refusal::CdInPipeline);
         }
         return cd_target(compiled, &target[1..], cwd).map(Planned::Cd);
     }
     if SHELL_ONLY_BUILTINS.contains(&word.as_str()) {
-        return Err(format!("the shell builtin `{word}` is not auto-allowed"));
+        return Err(Refusal::ShellBuiltin { word: word.clone() });
     }
     let resolution = compiled.resolver.resolve(word, cwd);
     if let Some(real_name) = resolution
@@ -282,9 +288,10 @@ fn plan_command(
     {
         // A shell or wrapper under another name (a link an agent made)
         // would skip the unwrapping its own name gets.
-        return Err(format!(
-            "{word} is really {real_name}, a shell or wrapper; call it by its own name"
-        ));
+        return Err(Refusal::Disguised {
+            word: word.clone(),
+            real_name: real_name.to_owned(),
+        });
     }
     let exec = PlannedExec {
         // The real path: what was matched is what runs, whatever happens to
@@ -303,17 +310,15 @@ fn plan_command(
     Ok(Planned::Exec { exec, resolution })
 }
 
-fn cd_target(compiled: &CompiledPolicy, args: &[String], cwd: &Path) -> Result<PathBuf, String> {
+fn cd_target(compiled: &CompiledPolicy, args: &[String], cwd: &Path) -> Result<PathBuf, Refusal> {
     match args {
         [] => compiled
             .home()
             .map(Path::to_owned)
-            .ok_or_else(|| "`cd` without a directory needs a home directory".to_owned()),
-        [dir] if dir == "-" || (dir.starts_with('-') && dir.len() > 1) => {
-            Err(format!("`cd {dir}` is not auto-allowed"))
-        }
+            .ok_or(Refusal::CdWithoutHome),
+        [dir] if dir.starts_with('-') => Err(Refusal::CdOption { arg: dir.clone() }),
         [dir] => Ok(normalize(&cwd.join(dir))),
-        _ => Err("`cd` with more than one argument is not auto-allowed".to_owned()),
+        _ => Err(Refusal::CdOperands),
     }
 }
 

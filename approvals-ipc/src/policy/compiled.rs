@@ -6,10 +6,11 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::approvals::ResolvedPolicy;
+use crate::approvals::{DenylistEntry, ResolvedPolicy};
 use crate::policy::arg_pattern::ArgEntries;
 use crate::policy::command_pattern::CommandPattern;
 use crate::policy::matcher::{CASE_INSENSITIVE_PATHS, PathMatcher};
+use crate::policy::reason::DenyHit;
 use crate::policy::resolve::Resolver;
 use crate::policy::safe_bins::{self, SafeBinProfile};
 
@@ -32,37 +33,65 @@ impl HostContext {
     }
 }
 
-/// The denylist, compiled: path globs and parsed command patterns, each
-/// with the reason to show.
+/// The denylist, compiled. Each match returns the entry it matched, and the
+/// reason is read from that entry, so a pattern can never be shown with
+/// another entry's reason.
 #[derive(Debug, Clone)]
 pub(crate) struct Denylist {
-    pub(crate) paths: PathMatcher,
-    pub(crate) path_reasons: Vec<String>,
-    pub(crate) commands: Vec<(CommandPattern, String)>,
-    /// Set when a `commandPattern` could not be parsed: the entry then
-    /// matches every command (fail closed), with this reason.
-    pub(crate) unparsable: Option<String>,
-    /// Whether the policy has any denylist entry at all.
-    pub(crate) any: bool,
+    /// The entries as written.
+    entries: Vec<DenylistEntry>,
+    /// Path globs over real paths, indexed by entry (entries without a
+    /// `pattern` hold none).
+    paths: PathMatcher,
+    /// Parsed command patterns, each with its entry's index.
+    commands: Vec<(usize, CommandPattern)>,
+    /// The first `commandPattern` that could not be parsed: it matches every
+    /// command (fail closed).
+    unparsable: Option<String>,
 }
 
 impl Denylist {
-    /// The reason of the first command pattern `argv` (resolved to `real`)
-    /// matches, counting an unparsable pattern as a match.
-    pub(crate) fn match_command(&self, argv: &[String], real: Option<&Path>) -> Option<String> {
-        if let Some(why) = &self.unparsable {
-            return Some(why.clone());
-        }
-        self.commands
-            .iter()
-            .find(|(pattern, _)| pattern.matches(argv, real))
-            .map(|(_, reason)| reason.clone())
+    /// Whether the policy has any denylist entry at all.
+    pub(crate) fn any(&self) -> bool {
+        !self.entries.is_empty()
     }
 
-    /// The reason of the first path pattern the real path matches.
-    pub(crate) fn match_path(&self, real: Option<&Path>) -> Option<String> {
-        let i = self.paths.match_path(real?)?;
-        self.path_reasons.get(i).cloned()
+    /// The pattern of an unparsable `commandPattern`, which refuses every
+    /// command until it is fixed.
+    pub(crate) fn unparsable(&self) -> Option<&str> {
+        self.unparsable.as_deref()
+    }
+
+    /// The first entry whose path glob matches the real path, or whose
+    /// command pattern matches `argv` (resolved to `real`).
+    pub(crate) fn match_segment(
+        &self,
+        argv: &[String],
+        real: Option<&Path>,
+        salvaged: bool,
+    ) -> Option<DenyHit> {
+        let by_path = real
+            .and_then(|real| self.paths.match_path(real))
+            .and_then(|i| Some((i, self.entries.get(i)?.pattern.as_deref()?)))
+            .map(|(i, pattern)| (i, format!("matches {pattern}")));
+        let by_command = || {
+            self.commands
+                .iter()
+                .find(|(_, pattern)| pattern.matches(argv, real))
+                .and_then(|(i, _)| Some((*i, self.entries.get(*i)?.command_pattern.as_deref()?)))
+                .map(|(i, pattern)| (i, format!("matches {pattern:?}")))
+        };
+        let (entry, matched) = by_path.or_else(by_command)?;
+        let why = self
+            .entries
+            .get(entry)
+            .and_then(|e| e.reason.clone())
+            .unwrap_or(matched);
+        Some(DenyHit {
+            entry,
+            why,
+            salvaged,
+        })
     }
 }
 
@@ -182,39 +211,32 @@ fn compile_denylist(
     home: Option<&Path>,
     warnings: &mut Vec<String>,
 ) -> Denylist {
-    let mut path_patterns = Vec::new();
-    let mut path_reasons = Vec::new();
     let mut commands = Vec::new();
     let mut unparsable = None;
-    for entry in &policy.denylist {
-        let reason = entry.reason.clone();
-        if let Some(p) = &entry.pattern {
-            path_patterns.push(p.as_str());
-            path_reasons.push(reason.clone().unwrap_or_else(|| format!("matches {p}")));
-        }
-        if let Some(c) = &entry.command_pattern {
-            match CommandPattern::parse(c) {
-                Ok(pattern) => {
-                    commands.push((pattern, reason.unwrap_or_else(|| format!("matches {c:?}"))));
-                }
-                Err(err) => {
-                    warnings.push(format!(
-                        "denylist commandPattern {c:?} cannot be parsed ({err}); it matches every command, so every command is refused until it is fixed\nhint: write the command as words, e.g. \"rm -rf\" (see docs/approvals-file.md)"
-                    ));
-                    unparsable.get_or_insert_with(|| {
-                        format!("the denylist commandPattern {c:?} cannot be parsed")
-                    });
-                }
+    for (i, entry) in policy.denylist.iter().enumerate() {
+        let Some(c) = &entry.command_pattern else {
+            continue;
+        };
+        match CommandPattern::parse(c) {
+            Ok(pattern) => commands.push((i, pattern)),
+            Err(err) => {
+                warnings.push(format!(
+                    "denylist commandPattern {c:?} cannot be parsed ({err}); it matches every command, so every command is refused until it is fixed\nhint: write the command as words, e.g. \"rm -rf\" (see docs/approvals-file.md)"
+                ));
+                unparsable.get_or_insert_with(|| c.clone());
             }
         }
     }
-    let (paths, w) = PathMatcher::compile(path_patterns, home, CASE_INSENSITIVE_PATHS);
+    let (paths, w) = PathMatcher::compile_some(
+        policy.denylist.iter().map(|e| e.pattern.as_deref()),
+        home,
+        CASE_INSENSITIVE_PATHS,
+    );
     warnings.extend(w.into_iter().map(|w| w.replace("allowlist", "denylist")));
     Denylist {
+        entries: policy.denylist.clone(),
         paths,
-        path_reasons,
         commands,
         unparsable,
-        any: !policy.denylist.is_empty(),
     }
 }

@@ -5,15 +5,18 @@
 //! Upholds invariants 3 (nothing not understood is auto-allowed) and 5
 //! (allow-always never widens to a shell, interpreter or wrapper).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::approvals::{AllowAlwaysScope, Ask, Security, command_marker};
+use crate::approvals::{AllowAlwaysScope, Ask, ResolvedPolicy, Security, command_marker};
 use crate::policy::analysis::{self, Analysis, Segment};
 use crate::policy::compiled::CompiledPolicy;
+use crate::policy::guards::GuardHit;
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
+use crate::policy::runnable::{Grant, NotGranted, Runnable};
 use crate::policy::{guards, quote, safe_bins, salvage, wrappers};
 
 /// What happens before any person is asked.
@@ -65,10 +68,10 @@ pub struct SegmentReport {
     /// What satisfied it, if anything.
     pub satisfied_by: Option<SatisfiedBy>,
     /// Argument guards that escalate it to a person.
-    pub guards: Vec<String>,
+    pub guards: Vec<GuardHit>,
     /// Why it is not satisfied, when it is not.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub miss: Option<String>,
+    pub miss: Option<Miss>,
 }
 
 /// The analysis part of an evaluation.
@@ -77,7 +80,7 @@ pub struct AnalysisReport {
     /// Whether the command was fully understood.
     pub ok: bool,
     /// Why not, when it was not.
-    pub reason: Option<String>,
+    pub reason: Option<Refusal>,
     /// The segments understood.
     pub segments: Vec<SegmentReport>,
 }
@@ -94,15 +97,17 @@ pub struct PolicyView {
     pub ask_fallback: Security,
 }
 
-/// Everything decided about one request; serializes to the `explain --json`
-/// shape.
+/// Everything decided about one request. The public fields are the
+/// `explain --json` shape (documented in `docs/policy.md`); what runs, and
+/// what a run changes in the approvals file, is private and only reachable
+/// through [`Evaluation::runnable`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Evaluation {
     /// What happens before any person is asked.
     pub decision: Verdict,
-    /// Why, in words a user can act on (`null` for a plain allow).
-    pub reason: Option<String>,
+    /// Why, with a stable code (`None` for a plain allow).
+    pub reason: Option<Reason>,
     /// The decisions a person may give when asked.
     pub allowed_decisions: Vec<ApprovalDecision>,
     /// The effective policy.
@@ -111,72 +116,125 @@ pub struct Evaluation {
     pub analysis: AnalysisReport,
     /// Risk level and reasons, for the prompt.
     pub risk: Risk,
-    /// The command as one line of text (quoted argv).
     #[serde(skip)]
-    pub command_text: String,
-    /// The checked plan, when the analysis understood everything.
-    #[serde(skip)]
-    pub plan: Option<Plan>,
+    carried: Carried,
+}
+
+/// What an evaluation carries to the run, beside its explain view.
+#[derive(Debug, Clone)]
+struct Carried {
     /// The argv as requested.
-    #[serde(skip)]
-    pub argv: Vec<String>,
-    /// The working directory as requested.
-    #[serde(skip)]
-    pub cwd: std::path::PathBuf,
+    argv: Vec<String>,
+    /// The working directory as requested (normalized).
+    cwd: PathBuf,
+    /// The command as one line of text (quoted argv).
+    command_text: String,
+    /// The script of a shell-wrapper request, as the analysis read it.
+    script: Option<String>,
+    /// What runs once allowed: the checked plan, or for a command allowed
+    /// as text, the argv with its program resolved once; `Err` when that
+    /// program was not found.
+    plan: Result<Plan, String>,
+    /// Whether `plan` is the analysis's checked plan.
+    checked: bool,
     /// Allowlist patterns that matched (to record their use).
-    #[serde(skip)]
-    pub matched_patterns: Vec<String>,
+    matched_patterns: Vec<String>,
     /// Patterns an allow-always answer would persist.
-    #[serde(skip)]
-    pub persist_patterns: Vec<String>,
+    persist_patterns: Vec<String>,
     /// Whether every segment is satisfied (for the `allowlist` fallback).
-    #[serde(skip)]
-    pub satisfied: bool,
-    /// Not understood while a denylist is set: it might run a denied
-    /// program, so neither `security: full` nor a fallback may allow it.
-    #[serde(skip)]
-    pub uncertain: bool,
+    satisfied: bool,
+    /// Not understood while a denylist is set.
+    uncertain: bool,
 }
 
 impl Evaluation {
+    /// The argv as requested.
+    pub fn argv(&self) -> &[String] {
+        &self.carried.argv
+    }
+
+    /// The working directory the request is judged and run in.
+    pub fn cwd(&self) -> &Path {
+        &self.carried.cwd
+    }
+
+    /// The command as one line of text (quoted argv), as people see it.
+    pub fn command_text(&self) -> &str {
+        &self.carried.command_text
+    }
+
+    /// The script of a shell-wrapper request (`sh -c SCRIPT`, through
+    /// transparent wrappers), as the analysis read it.
+    pub fn shell_script(&self) -> Option<&str> {
+        self.carried.script.as_deref()
+    }
+
+    /// Allowlist patterns that matched, whose use a run records.
+    pub fn matched_patterns(&self) -> &[String] {
+        &self.carried.matched_patterns
+    }
+
+    /// Patterns an allow-always answer persists.
+    pub fn persist_patterns(&self) -> &[String] {
+        &self.carried.persist_patterns
+    }
+
+    /// The checked plan, when the analysis understood and resolved
+    /// everything (for `explain` and tests; running goes through
+    /// [`Evaluation::runnable`]).
+    pub fn checked_plan(&self) -> Option<&Plan> {
+        self.carried
+            .plan
+            .as_ref()
+            .ok()
+            .filter(|_| self.carried.checked)
+    }
+
     /// The verdict when nobody answered in time: `askFallback`, never looser
-    /// than `security`.
+    /// than `security`, and never an allow for a command that is uncertain
+    /// under a denylist. The text is OpenClaw's reason code for a refusal.
     pub fn fallback(&self) -> (Verdict, &'static str) {
-        if self.uncertain {
-            return (Verdict::Deny, "approval-required");
+        fallback(&self.policy, self.carried.satisfied, self.carried.uncertain)
+    }
+
+    /// What may run: for an allow verdict, the checked plan; for an ask,
+    /// what `answer` (a person's decision, or `None` when nobody answered
+    /// and the ask fallback decides) allows; for a deny, nothing. A
+    /// person's deny yields nothing, and an allow-always that was not on
+    /// offer runs once and persists nothing (DESIGN.md invariant 5).
+    pub fn runnable(&self, answer: Option<ApprovalDecision>) -> Result<Runnable, NotGranted> {
+        match self.decision {
+            Verdict::Deny => return Err(NotGranted::Denied),
+            Verdict::Allow => return self.grant(Grant::Policy),
+            Verdict::Ask => {}
         }
-        match self.policy.ask_fallback.min(self.policy.security) {
-            Security::Deny => (Verdict::Deny, "approval-required"),
-            Security::Allowlist if self.satisfied => (Verdict::Allow, "fallback allowlist"),
-            Security::Allowlist => (Verdict::Deny, "approval-required"),
-            Security::Full => (Verdict::Allow, "fallback full"),
+        match answer {
+            Some(ApprovalDecision::Deny) => Err(NotGranted::UserDenied),
+            Some(ApprovalDecision::AllowOnce) => self.grant(Grant::AllowOnce),
+            Some(ApprovalDecision::AllowAlways)
+                if self
+                    .allowed_decisions
+                    .contains(&ApprovalDecision::AllowAlways) =>
+            {
+                self.grant(Grant::AllowAlways)
+            }
+            Some(ApprovalDecision::AllowAlways) => {
+                tracing::warn!(
+                    "allow-always was not on offer for this command; running it once without persisting"
+                );
+                self.grant(Grant::AllowOnce)
+            }
+            None => match self.fallback() {
+                (Verdict::Allow, _) => self.grant(Grant::Fallback),
+                (_, code) => Err(NotGranted::NoAnswer { code }),
+            },
         }
     }
 
-    /// What the executor runs once this request is allowed: the checked
-    /// plan, or, for a command a person approved as text, exactly the argv
-    /// they saw with its program resolved once.
-    pub fn exec_plan(&self, compiled: &CompiledPolicy) -> Plan {
-        if let Some(plan) = &self.plan {
-            return plan.clone();
-        }
-        let word = self.argv.first().map(String::as_str).unwrap_or("");
-        let resolution = compiled.resolver.resolve(word, &self.cwd);
-        Plan {
-            steps: vec![PlanStep {
-                op: ChainOp::Seq,
-                pipeline: vec![PlannedCommand::Exec(PlannedExec {
-                    program: resolution
-                        .real
-                        .unwrap_or_else(|| std::path::PathBuf::from(word)),
-                    argv: self.argv.clone(),
-                    env: Vec::new(),
-                    cwd: self.cwd.clone(),
-                    stdin: None,
-                    stdout: Sink::Stdout,
-                    stderr: Sink::Stderr,
-                })],
-            }],
+    fn grant(&self, grant: Grant) -> Result<Runnable, NotGranted> {
+        match &self.carried.plan {
+            Ok(plan) => Ok(Runnable::new(plan.clone(), grant)),
+            Err(word) => Err(NotGranted::NotFound { word: word.clone() }),
         }
     }
 }
@@ -186,28 +244,104 @@ impl CompiledPolicy {
     pub fn evaluate(&self, argv: &[String], cwd: &Path) -> Evaluation {
         let cwd = analysis::normalize(cwd);
         let analysis = analysis::analyze(self, argv, &cwd);
-        let command_text = quote::join(argv);
-        decide(self, analysis, argv, cwd, command_text)
+        decide(self, analysis, argv, cwd)
     }
 }
 
+/// The decision as a sequence of pure steps: exact-command approvals, each
+/// segment's satisfaction, the denylist, what allow-always would keep, the
+/// risk, the verdict and what a person may answer.
 fn decide(
     compiled: &CompiledPolicy,
     analysis: Analysis,
     argv: &[String],
-    cwd: std::path::PathBuf,
-    command_text: String,
+    cwd: PathBuf,
 ) -> Evaluation {
     let policy = &compiled.policy;
-    let view = PolicyView {
-        security: policy.security,
-        ask: policy.ask,
-        ask_fallback: policy.ask_fallback,
+    let command_text = quote::join(argv);
+    let marker = marker_entry(compiled, argv, &command_text, &cwd);
+    let checks: Vec<SegmentCheck> = analysis
+        .segments
+        .iter()
+        .map(|segment| check_segment(compiled, segment, marker.is_some()))
+        .collect();
+    let understood = analysis.refusal.is_none();
+    // What a command that was not understood would most likely run is
+    // still checked against the denylist, and read for risk. An understood
+    // command needs no salvage: its segments are exactly what runs.
+    let salvaged = (!understood).then(|| salvage::salvage(argv));
+    let denied = denylist_hit(compiled, &analysis.segments, salvaged.as_ref(), &cwd);
+    let uncertain = !understood && compiled.deny.any();
+    let satisfied = marker.is_some()
+        || (understood && !checks.is_empty() && checks.iter().all(SegmentCheck::satisfied));
+    let matched_patterns = matched_patterns(policy, &checks, marker);
+    let (persist_patterns, keepable) = persistence(policy, &analysis, &checks, &command_text);
+    let risk = assess_risk(&analysis, salvaged.as_ref());
+    let (decision, reason) = verdict(
+        policy,
+        denied,
+        satisfied,
+        || miss_reason(analysis.refusal.as_ref(), &checks),
+        analysis.refusal.as_ref().filter(|_| uncertain),
+    );
+    let allowed_decisions = offered(
+        decision,
+        policy.ask,
+        keepable && !persist_patterns.is_empty(),
+        uncertain,
+    );
+    let checked = analysis.plan.is_some();
+    let plan = match analysis.plan {
+        Some(plan) => Ok(plan),
+        None => text_plan(compiled, argv, &cwd),
     };
+    Evaluation {
+        decision,
+        reason,
+        allowed_decisions,
+        policy: PolicyView {
+            security: policy.security,
+            ask: policy.ask,
+            ask_fallback: policy.ask_fallback,
+        },
+        analysis: AnalysisReport {
+            ok: understood,
+            reason: analysis.refusal,
+            segments: analysis
+                .segments
+                .iter()
+                .zip(checks)
+                .map(|(segment, check)| check.report(segment))
+                .collect(),
+        },
+        risk,
+        carried: Carried {
+            argv: argv.to_vec(),
+            cwd,
+            command_text,
+            script: analysis.script,
+            plan,
+            checked,
+            matched_patterns,
+            persist_patterns,
+            satisfied,
+            uncertain,
+        },
+    }
+}
+
+/// The allowlist entry of an exact-command approval (a marker, or an
+/// `argPattern` entry) that covers this whole request.
+fn marker_entry(
+    compiled: &CompiledPolicy,
+    argv: &[String],
+    command_text: &str,
+    cwd: &Path,
+) -> Option<usize> {
     let args = argv.get(1..).unwrap_or(&[]);
     let marker = (compiled.allow.has_markers() || !compiled.allow_args.is_empty())
-        .then(|| command_marker(&command_text));
-    let marker_entry = marker
+        .then(|| command_marker(command_text));
+    marker
         .as_deref()
         .and_then(|m| {
             compiled
@@ -215,101 +349,114 @@ fn decide(
                 .match_marker(m)
                 .or_else(|| compiled.allow_args.match_marker(m, args))
         })
-        .or_else(|| shell_arg_entry(compiled, argv, &cwd));
-    let analysis_ok = analysis.refusal.is_none();
-    let uncertain = !analysis_ok && compiled.deny.any;
+        .or_else(|| shell_arg_entry(compiled, argv, cwd))
+}
 
-    let mut matched_patterns = Vec::new();
-    let mut reports = Vec::with_capacity(analysis.segments.len());
-    let mut all_satisfied = analysis_ok && !analysis.segments.is_empty();
-    let mut guarded = Vec::new();
-    let mut denied: Option<String> = compiled.deny.unparsable.clone();
-    let mut persist = Vec::new();
-    let mut needs_marker = policy.allow_always_scope == AllowAlwaysScope::Command || !analysis_ok;
-    let mut persistable = true;
-
-    for segment in &analysis.segments {
-        let report = check_segment(compiled, segment, marker_entry.is_some());
-        if denied.is_none() {
-            denied = denylisted(compiled, segment);
-        }
-        if let Some(i) = report.entry
-            && let Some(entry) = policy.allowlist.get(i)
-            && !matched_patterns.contains(&entry.pattern)
-        {
-            matched_patterns.push(entry.pattern.clone());
-        }
-        let satisfied = report.satisfied_by.is_some() && report.guards.is_empty();
-        if !report.guards.is_empty() {
-            guarded.extend(report.guards.iter().cloned());
-        }
-        if !satisfied {
-            all_satisfied = false;
-            match &segment.resolution.real {
-                None => persistable = false,
-                Some(real) => {
-                    let names = [
-                        program_name(segment),
-                        real.file_name().and_then(|n| n.to_str()).unwrap_or(""),
-                    ];
-                    let runs_code = names.iter().any(|name| {
-                        wrappers::is_shell(name)
-                            || wrappers::is_wrapper(name)
-                            || is_interpreter(name)
-                    });
-                    if !report.guards.is_empty() || runs_code {
-                        needs_marker = true;
-                    } else {
-                        let pattern = real.to_string_lossy().into_owned();
-                        if !persist.contains(&pattern) {
-                            persist.push(pattern);
-                        }
-                    }
-                }
-            }
-        }
-        reports.push(SegmentReport {
-            argv: segment.argv.clone(),
-            resolved_path: path_string(segment.resolution.resolved.as_deref()),
-            real_path: path_string(segment.resolution.real.as_deref()),
-            satisfied_by: report.satisfied_by,
-            guards: report.guards,
-            miss: (!satisfied).then_some(report.miss).flatten(),
+/// The first denylist entry any segment, or (for a command that was not
+/// understood) any salvaged command, matches. An unparsable
+/// `commandPattern` matches everything.
+fn denylist_hit(
+    compiled: &CompiledPolicy,
+    segments: &[Segment],
+    salvaged: Option<&salvage::Salvage>,
+    cwd: &Path,
+) -> Option<Reason> {
+    if let Some(pattern) = compiled.deny.unparsable() {
+        return Some(Reason::DenylistUnparsable {
+            pattern: pattern.to_owned(),
         });
     }
-    if analysis.segments.is_empty() {
-        persistable = analysis_ok;
-    }
-    // What a command that was not understood would most likely run is
-    // still checked against the denylist, and read for risk. An understood
-    // command needs no salvage: its segments are exactly what runs.
-    let salvaged = (!analysis_ok).then(|| salvage::salvage(argv));
-    if denied.is_none()
-        && let Some(salvaged) = &salvaged
-    {
-        denied = salvaged.commands().find_map(|cmd| {
-            let word = cmd.first().filter(|w| !w.is_empty())?;
-            let resolution = compiled.resolver.resolve(word, &cwd);
-            let real = resolution.real.as_deref();
+    let hit = segments
+        .iter()
+        .find_map(|s| {
             compiled
                 .deny
-                .match_path(real)
-                .or_else(|| compiled.deny.match_command(cmd, real))
-                .map(|why| format!("{why} (read from a command that was not understood)"))
+                .match_segment(&s.argv, s.resolution.real.as_deref(), false)
+        })
+        .or_else(|| {
+            salvaged?.commands().find_map(|cmd| {
+                let word = cmd.first().filter(|w| !w.is_empty())?;
+                let real = compiled.resolver.resolve(word, cwd).real;
+                compiled.deny.match_segment(cmd, real.as_deref(), true)
+            })
         });
-    }
-    if marker_entry.is_some() {
-        // A person approved this exact command text before.
-        all_satisfied = true;
-        if let Some(entry) = marker_entry.and_then(|i| policy.allowlist.get(i))
-            && !matched_patterns.contains(&entry.pattern)
+    hit.map(Reason::Denylist)
+}
+
+/// The patterns of the entries that matched, each once, the exact-command
+/// entry last.
+fn matched_patterns(
+    policy: &ResolvedPolicy,
+    checks: &[SegmentCheck],
+    marker: Option<usize>,
+) -> Vec<String> {
+    let mut patterns: Vec<String> = Vec::new();
+    for i in checks.iter().filter_map(|c| c.entry).chain(marker) {
+        if let Some(entry) = policy.allowlist.get(i)
+            && !patterns.contains(&entry.pattern)
         {
-            matched_patterns.push(entry.pattern.clone());
+            patterns.push(entry.pattern.clone());
         }
     }
-    if needs_marker {
-        persist = vec![command_marker(&command_text)];
+    patterns
+}
+
+/// What allow-always would persist: the real paths of unsatisfied plain
+/// programs, or the exact command as a marker when a segment runs code
+/// (a shell, interpreter or wrapper), is guarded, or was not understood,
+/// or when `allowAlwaysScope` is `command`. The flag says whether keeping
+/// them would cover the command: not when a program was not found.
+fn persistence(
+    policy: &ResolvedPolicy,
+    analysis: &Analysis,
+    checks: &[SegmentCheck],
+    command_text: &str,
+) -> (Vec<String>, bool) {
+    let understood = analysis.refusal.is_none();
+    let mut keepable = understood || !analysis.segments.is_empty();
+    let mut needs_marker = policy.allow_always_scope == AllowAlwaysScope::Command || !understood;
+    let mut paths = Vec::new();
+    for (segment, check) in analysis.segments.iter().zip(checks) {
+        if check.satisfied() {
+            continue;
+        }
+        let Some(real) = segment.resolution.real.as_deref() else {
+            keepable = false;
+            continue;
+        };
+        if !check.guards.is_empty() || runs_code(segment, real) {
+            needs_marker = true;
+        } else {
+            let pattern = real.to_string_lossy().into_owned();
+            if !paths.contains(&pattern) {
+                paths.push(pattern);
+            }
+        }
     }
+    let patterns = if needs_marker {
+        vec![command_marker(command_text)]
+    } else {
+        paths
+    };
+    (patterns, keepable)
+}
+
+/// Whether a segment's program runs code given to it (a shell, an
+/// interpreter or a wrapper), by the name it was called or its real name:
+/// allow-always never persists such a program by path (invariant 5).
+fn runs_code(segment: &Segment, real: &Path) -> bool {
+    let names = [
+        program_name(segment),
+        real.file_name().and_then(|n| n.to_str()).unwrap_or(""),
+    ];
+    names
+        .iter()
+        .any(|name| wrappers::is_shell(name) || wrappers::is_wrapper(name) || is_interpreter(name))
+}
+
+/// The risk of the exact pipelines, or for a command that was not
+/// understood, the higher of that and a reading of its raw argv and text.
+fn assess_risk(analysis: &Analysis, salvaged: Option<&salvage::Salvage>) -> Risk {
     // The crude reading of raw text is only needed when the analysis could
     // not read the script itself; otherwise the exact pipelines say it all.
     let raw_text = analysis
@@ -317,94 +464,150 @@ fn decide(
         .as_deref()
         .filter(|_| analysis.refusal.is_some());
     let mut risk = risk::assess(&analysis.pipelines, raw_text);
-    // The raw argv and text too: the higher reading wins, so a command the
-    // analysis refused (an invisible character, a `$VAR`) keeps its level.
-    if let Some(salvaged) = &salvaged {
+    if let Some(salvaged) = salvaged {
         risk.merge(risk::assess(&salvaged.pipelines, None));
         if let Some(ch) = salvaged.hidden {
             risk.note_hidden(ch);
         }
     }
+    risk
+}
 
-    let miss_reason = || -> String {
-        if let Some(refusal) = &analysis.refusal {
-            return format!("not understood: {refusal}");
-        }
-        if !guarded.is_empty() {
-            return format!("argument guard: {}", guarded.join("; "));
-        }
-        let misses: Vec<String> = reports.iter().filter_map(|r| r.miss.clone()).collect();
-        format!("allowlist-miss: {}", misses.join("; "))
-    };
-
-    let mut allowed = vec![
-        ApprovalDecision::AllowOnce,
-        ApprovalDecision::AllowAlways,
-        ApprovalDecision::Deny,
-    ];
-    if policy.ask == Ask::Always || !persistable || persist.is_empty() || uncertain {
-        allowed.retain(|d| *d != ApprovalDecision::AllowAlways);
+/// Why an allowlist policy does not allow: the analysis refusal, else the
+/// guards, else the misses.
+fn miss_reason(refusal: Option<&Refusal>, checks: &[SegmentCheck]) -> Reason {
+    if let Some(refusal) = refusal {
+        return Reason::NotUnderstood(refusal.clone());
     }
-    let (decision, reason) = if let Some(why) = denied {
-        (Verdict::Deny, Some(format!("denylist: {why}")))
-    } else {
-        match policy.security {
-            Security::Deny => (Verdict::Deny, Some("security=deny".to_owned())),
-            Security::Full if policy.ask == Ask::Always => {
-                (Verdict::Ask, Some("ask=always".to_owned()))
-            }
-            Security::Full => (Verdict::Allow, None),
-            Security::Allowlist if all_satisfied && policy.ask != Ask::Always => {
-                (Verdict::Allow, None)
-            }
-            Security::Allowlist if all_satisfied => (Verdict::Ask, Some("ask=always".to_owned())),
-            Security::Allowlist if policy.ask == Ask::Off => (Verdict::Deny, Some(miss_reason())),
-            Security::Allowlist => (Verdict::Ask, Some(miss_reason())),
+    let hits: Vec<GuardHit> = checks.iter().flat_map(|c| c.guards.clone()).collect();
+    if !hits.is_empty() {
+        return Reason::ArgumentGuard(hits);
+    }
+    Reason::AllowlistMiss(checks.iter().filter_map(|c| c.unsatisfied()).collect())
+}
+
+/// The verdict of DESIGN.md section 6: a denylist hit denies; then
+/// `security`, `ask` and whether every segment is satisfied decide; a
+/// command not understood while a denylist is set (`uncertain`) is never
+/// allowed without a person.
+fn verdict(
+    policy: &ResolvedPolicy,
+    denied: Option<Reason>,
+    satisfied: bool,
+    miss: impl FnOnce() -> Reason,
+    uncertain: Option<&Refusal>,
+) -> (Verdict, Option<Reason>) {
+    if let Some(hit) = denied {
+        return (Verdict::Deny, Some(hit));
+    }
+    let (decision, reason) = match policy.security {
+        Security::Deny => (Verdict::Deny, Some(Reason::SecurityDeny)),
+        Security::Full if policy.ask == Ask::Always => (Verdict::Ask, Some(Reason::AskAlways)),
+        Security::Full => (Verdict::Allow, None),
+        Security::Allowlist if satisfied && policy.ask == Ask::Always => {
+            (Verdict::Ask, Some(Reason::AskAlways))
         }
+        Security::Allowlist if satisfied => (Verdict::Allow, None),
+        Security::Allowlist if policy.ask == Ask::Off => (Verdict::Deny, Some(miss())),
+        Security::Allowlist => (Verdict::Ask, Some(miss())),
     };
-    let (decision, reason) = match &analysis.refusal {
-        Some(refusal) if uncertain && decision == Verdict::Allow => {
-            let why = format!(
-                "not understood: {refusal}; a denylist is set and this command might run a denied program, so it is never auto-allowed"
-            );
-            if policy.ask == Ask::Off {
-                (Verdict::Deny, Some(why))
+    match uncertain {
+        Some(refusal) if decision == Verdict::Allow => {
+            let decision = if policy.ask == Ask::Off {
+                Verdict::Deny
             } else {
-                (Verdict::Ask, Some(why))
-            }
+                Verdict::Ask
+            };
+            (decision, Some(Reason::Uncertain(refusal.clone())))
         }
         _ => (decision, reason),
-    };
-    if decision != Verdict::Ask {
-        allowed.clear();
-    }
-    Evaluation {
-        decision,
-        reason,
-        allowed_decisions: allowed,
-        policy: view,
-        analysis: AnalysisReport {
-            ok: analysis_ok,
-            reason: analysis.refusal.clone(),
-            segments: reports,
-        },
-        risk,
-        command_text,
-        plan: analysis.plan,
-        argv: argv.to_vec(),
-        cwd,
-        matched_patterns,
-        persist_patterns: persist,
-        satisfied: all_satisfied,
-        uncertain,
     }
 }
 
+/// What a person may answer: nothing unless asked; allow-always only when
+/// `ask` is not `always`, something can be kept, and the command is not
+/// uncertain under a denylist.
+fn offered(decision: Verdict, ask: Ask, can_keep: bool, uncertain: bool) -> Vec<ApprovalDecision> {
+    if decision != Verdict::Ask {
+        return Vec::new();
+    }
+    if ask == Ask::Always || !can_keep || uncertain {
+        return vec![ApprovalDecision::AllowOnce, ApprovalDecision::Deny];
+    }
+    vec![
+        ApprovalDecision::AllowOnce,
+        ApprovalDecision::AllowAlways,
+        ApprovalDecision::Deny,
+    ]
+}
+
+/// The ask fallback: `askFallback` capped by `security`.
+fn fallback(policy: &PolicyView, satisfied: bool, uncertain: bool) -> (Verdict, &'static str) {
+    if uncertain {
+        return (Verdict::Deny, "approval-required");
+    }
+    match policy.ask_fallback.min(policy.security) {
+        Security::Deny => (Verdict::Deny, "approval-required"),
+        Security::Allowlist if satisfied => (Verdict::Allow, "fallback allowlist"),
+        Security::Allowlist => (Verdict::Deny, "approval-required"),
+        Security::Full => (Verdict::Allow, "fallback full"),
+    }
+}
+
+/// For a command allowed as text (not understood, or with an unresolved
+/// program): exactly the argv, with its program resolved once now, never
+/// looked up again at run time. `Err(word)` when it resolves to nothing.
+fn text_plan(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Result<Plan, String> {
+    let word = argv.first().map(String::as_str).unwrap_or("");
+    let program = compiled
+        .resolver
+        .resolve(word, cwd)
+        .real
+        .ok_or_else(|| word.to_owned())?;
+    let step = PlanStep {
+        op: ChainOp::Seq,
+        pipeline: vec![PlannedCommand::Exec(PlannedExec {
+            program,
+            argv: argv.to_vec(),
+            env: Vec::new(),
+            cwd: cwd.to_owned(),
+            stdin: None,
+            stdout: Sink::Stdout,
+            stderr: Sink::Stderr,
+        })],
+    };
+    Plan::new(vec![step]).map_err(|_| word.to_owned())
+}
+
+/// What the allowlist, safe bins, skills and guards make of one segment.
 struct SegmentCheck {
     satisfied_by: Option<SatisfiedBy>,
     entry: Option<usize>,
-    guards: Vec<String>,
-    miss: Option<String>,
+    guards: Vec<GuardHit>,
+    miss: Option<Miss>,
+}
+
+impl SegmentCheck {
+    /// Satisfied and not escalated by a guard.
+    fn satisfied(&self) -> bool {
+        self.satisfied_by.is_some() && self.guards.is_empty()
+    }
+
+    /// Why it is not satisfied, when it is not.
+    fn unsatisfied(&self) -> Option<Miss> {
+        self.miss.clone().filter(|_| !self.satisfied())
+    }
+
+    fn report(self, segment: &Segment) -> SegmentReport {
+        SegmentReport {
+            miss: self.unsatisfied(),
+            argv: segment.argv.clone(),
+            resolved_path: path_string(segment.resolution.resolved.as_deref()),
+            real_path: path_string(segment.resolution.real.as_deref()),
+            satisfied_by: self.satisfied_by,
+            guards: self.guards,
+        }
+    }
 }
 
 fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) -> SegmentCheck {
@@ -414,7 +617,9 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             satisfied_by: by_marker.then_some(SatisfiedBy::Allowlist),
             entry: None,
             guards: Vec::new(),
-            miss: Some(format!("{} was not found", segment.argv[0])),
+            miss: Some(Miss::NotFound {
+                word: segment.argv[0].clone(),
+            }),
         };
     };
     let args = segment.argv.get(1..).unwrap_or(&[]);
@@ -439,14 +644,19 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             .parent()
             .is_some_and(|dir| compiled.trusted_dirs.iter().any(|t| t == dir));
         if !trusted {
-            miss = Some(format!(
-                "{name} is a safe bin but {} is not in a trusted directory",
-                real.display()
-            ));
+            miss = Some(Miss::SafeBinUntrusted {
+                name: name.to_owned(),
+                real: real.display().to_string(),
+            });
         } else {
             match safe_bins::check_usage(name, profile, &segment.argv[1..]) {
                 Ok(()) => satisfied_by = Some(SatisfiedBy::SafeBin),
-                Err(err) => miss = Some(format!("{name} is a safe bin, but {err}")),
+                Err(refusal) => {
+                    miss = Some(Miss::SafeBinUsage {
+                        name: name.to_owned(),
+                        refusal,
+                    })
+                }
             }
         }
     } else if policy.auto_allow_skills
@@ -456,7 +666,9 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
         satisfied_by = Some(SatisfiedBy::Skill);
     }
     if satisfied_by.is_none() && miss.is_none() {
-        miss = Some(format!("{} is not in the allowlist", real.display()));
+        miss = Some(Miss::NotAllowlisted {
+            real: real.display().to_string(),
+        });
     }
     let guards_on = policy.arg_guards
         && entry
@@ -464,16 +676,17 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             .is_none_or(|e| e.arg_guards != Some(false));
     let guards = if guards_on && satisfied_by == Some(SatisfiedBy::Allowlist) && !by_marker {
         let guard_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
-        let mut hits = guards::check(
+        let hits = guards::check(
             guard_name,
             &segment.argv,
             &segment.cwd,
             segment.stdin_is_input,
         );
         if hits.is_empty() && guard_name != name {
-            hits = guards::check(name, &segment.argv, &segment.cwd, segment.stdin_is_input);
+            guards::check(name, &segment.argv, &segment.cwd, segment.stdin_is_input)
+        } else {
+            hits
         }
-        hits.into_iter().map(|h| h.reason).collect()
     } else {
         Vec::new()
     };
@@ -483,14 +696,6 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
         guards,
         miss,
     }
-}
-
-fn denylisted(compiled: &CompiledPolicy, segment: &Segment) -> Option<String> {
-    let real = segment.resolution.real.as_deref();
-    compiled
-        .deny
-        .match_path(real)
-        .or_else(|| compiled.deny.match_command(&segment.argv, real))
 }
 
 /// The allowlist entry with an `argPattern` that allows a shell request as
@@ -566,3 +771,6 @@ mod tests;
 
 #[cfg(test)]
 mod fail_closed_tests;
+
+#[cfg(test)]
+mod steps_tests;

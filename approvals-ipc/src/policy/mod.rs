@@ -28,8 +28,10 @@ pub mod guards;
 pub mod matcher;
 pub mod plan;
 pub mod quote;
+pub mod reason;
 pub mod resolve;
 pub mod risk;
+pub mod runnable;
 pub mod safe_bins;
 pub mod salvage;
 pub mod shell;
@@ -38,3 +40,5 @@ pub mod wrappers;
 
 pub use compiled::{CompiledPolicy, HostContext};
 pub use decision::{ApprovalDecision, Evaluation, SatisfiedBy, Verdict};
+pub use reason::{DenyHit, Miss, Reason, Refusal};
+pub use runnable::{Grant, NotGranted, Runnable};

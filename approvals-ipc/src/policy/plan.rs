@@ -78,9 +78,93 @@ pub struct PlannedExec {
     pub stderr: Sink,
 }
 
-/// A whole plan: steps joined by chain operators.
+/// A whole plan: steps joined by chain operators, as the analysis checked
+/// them.
+///
+/// Only the analysis builds one (DESIGN.md invariant 4: what runs is what
+/// was checked), and its constructor holds the invariants the executor
+/// relies on. Code outside this crate can read a plan but not make one:
+///
+/// ```compile_fail
+/// use approvals_ipc::policy::plan::Plan;
+/// let forged = Plan { steps: Vec::new() }; // private field: does not compile
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Plan {
-    /// The steps, in order; never empty.
-    pub steps: Vec<PlanStep>,
+    steps: Vec<PlanStep>,
+}
+
+/// Why a plan could not be built; each is a bug in the analysis, which then
+/// plans nothing (fail closed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// No steps.
+    #[error("a plan needs at least one step")]
+    NoSteps,
+    /// A step with an empty pipeline.
+    #[error("step {0} has no command")]
+    EmptyPipeline(usize),
+    /// A program that is not an absolute path (it would be looked up again).
+    #[error("step {0}: the program {1} is not an absolute path")]
+    RelativeProgram(usize, String),
+    /// An empty argv.
+    #[error("step {0}: a command has no argv")]
+    EmptyArgv(usize),
+    /// A working directory or `cd` target that is not absolute.
+    #[error("step {0}: the directory {1} is not absolute")]
+    RelativeDir(usize, String),
+    /// The first step joined to nothing by `&&` or `||`.
+    #[error("the first step must not depend on a previous one")]
+    FirstStepChained,
+}
+
+impl Plan {
+    /// A plan of `steps`, checked: at least one step, no empty pipeline, the
+    /// first step unconditional, every program and directory absolute and
+    /// every argv non-empty.
+    pub(crate) fn new(steps: Vec<PlanStep>) -> Result<Self, PlanError> {
+        let first = steps.first().ok_or(PlanError::NoSteps)?;
+        if first.op != ChainOp::Seq {
+            return Err(PlanError::FirstStepChained);
+        }
+        for (i, step) in steps.iter().enumerate() {
+            if step.pipeline.is_empty() {
+                return Err(PlanError::EmptyPipeline(i));
+            }
+            for command in &step.pipeline {
+                match command {
+                    PlannedCommand::Exec(exec) => {
+                        if !exec.program.is_absolute() {
+                            let shown = exec.program.display().to_string();
+                            return Err(PlanError::RelativeProgram(i, shown));
+                        }
+                        if exec.argv.is_empty() {
+                            return Err(PlanError::EmptyArgv(i));
+                        }
+                        if !exec.cwd.is_absolute() {
+                            return Err(PlanError::RelativeDir(i, exec.cwd.display().to_string()));
+                        }
+                    }
+                    PlannedCommand::Cd { dir } if !dir.is_absolute() => {
+                        return Err(PlanError::RelativeDir(i, dir.display().to_string()));
+                    }
+                    PlannedCommand::Cd { .. } => {}
+                }
+            }
+        }
+        Ok(Self { steps })
+    }
+
+    /// A plan built without the analysis or its checks, for tests of the
+    /// executor itself (empty plans included). Production builds do not
+    /// have it: the `test-plans` feature is enabled only by test targets.
+    #[cfg(feature = "test-plans")]
+    pub fn unchecked(steps: Vec<PlanStep>) -> Self {
+        Self { steps }
+    }
+
+    /// The steps, in order.
+    pub fn steps(&self) -> &[PlanStep] {
+        &self.steps
+    }
 }

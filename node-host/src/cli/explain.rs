@@ -215,11 +215,11 @@ fn write_text(
     warnings: &[String],
 ) -> std::io::Result<()> {
     let p = &e.policy;
-    writeln!(out, "command:  {}", escape_for_display(&e.command_text))?;
+    writeln!(out, "command:  {}", escape_for_display(e.command_text()))?;
     writeln!(
         out,
         "cwd:      {}",
-        escape_for_display(&e.cwd.to_string_lossy())
+        escape_for_display(&e.cwd().to_string_lossy())
     )?;
     writeln!(
         out,
@@ -234,7 +234,11 @@ fn write_text(
             "analysis: understood, {} segment(s)",
             e.analysis.segments.len()
         )?,
-        Some(reason) => writeln!(out, "analysis: NOT understood: {reason}")?,
+        Some(reason) => writeln!(
+            out,
+            "analysis: NOT understood: {reason} [{}]",
+            reason.code()
+        )?,
     }
     for (i, s) in e.analysis.segments.iter().enumerate() {
         let argv: Vec<String> = s.argv.iter().map(|a| escape_for_display(a)).collect();
@@ -255,10 +259,10 @@ fn write_text(
             .unwrap_or_else(|| "nothing".to_owned());
         writeln!(out, "     satisfied by: {by}")?;
         if let Some(miss) = &s.miss {
-            writeln!(out, "     miss:         {miss}")?;
+            writeln!(out, "     miss:         {miss} [{}]", miss.code())?;
         }
         for g in &s.guards {
-            writeln!(out, "     guard:        {g}")?;
+            writeln!(out, "     guard:        {} [{}]", g.reason, g.id)?;
         }
     }
     writeln!(out, "risk:     {}", json_word(&e.risk.level))?;
@@ -268,7 +272,7 @@ fn write_text(
     let decisions: Vec<String> = e.allowed_decisions.iter().map(json_word).collect();
     write!(out, "decision: {}", json_word(&e.decision))?;
     if let Some(reason) = &e.reason {
-        write!(out, " ({reason})")?;
+        write!(out, " ({reason}) [{}]", reason.code())?;
     }
     writeln!(out)?;
     if !decisions.is_empty() {

@@ -358,9 +358,9 @@ fn report(response: ExecResponse, json: bool) -> anyhow::Result<ExitCode> {
     match &response {
         ExecResponse::Completed(payload) => write_output(payload)?,
         ExecResponse::Refused(error) => {
-            let message = if error.message.starts_with("SYSTEM_RUN_")
-                || error.message.starts_with("COMPANION_")
-            {
+            // A refusal of the run (`UNAVAILABLE`) carries its own
+            // `SYSTEM_RUN_DENIED: …` text; other errors are named by code.
+            let message = if error.code == ErrorCode::Unavailable {
                 error.message.clone()
             } else {
                 format!("{}: {}", json_word(&error.code), error.message)

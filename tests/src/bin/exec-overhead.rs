@@ -1,5 +1,5 @@
 //! `exec-overhead`: what the executor alone adds to a spawn, in one
-//! process. It times `run_plan_masked` of the plan a request for
+//! process. It times `run_masked` of the plan a request for
 //! `["/bin/true"]` becomes (new process group, working directory, capture
 //! pipes, group kill, masking) against the bare spawn exec-bench uses as its
 //! baseline, interleaved in blocks of 100 from a runtime worker task.
@@ -22,9 +22,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
-use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use approvals_ipc::approvals::ApprovalsFile;
+use approvals_ipc::policy::{CompiledPolicy, HostContext, Runnable};
 use approvals_tests::baseline::{TRUE, median_us, spawn_true};
-use ui_bridge::exec::{ChildEnv, ExecLimits, run_plan_masked};
+use ui_bridge::exec::{ChildEnv, ExecLimits, run_masked};
 
 /// Runs on each side before timing starts.
 const WARM_UP: usize = 50;
@@ -53,7 +54,7 @@ fn main() -> ExitCode {
 
 async fn measure() -> anyhow::Result<()> {
     let cwd = std::env::current_dir().context("no current directory")?;
-    let plan = true_plan(cwd);
+    let plan = true_plan(cwd)?;
     let env = ChildEnv::from_process();
     let limits = ExecLimits::default();
     for _ in 0..WARM_UP {
@@ -82,31 +83,28 @@ async fn measure() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The plan a request for `["/bin/true"]` becomes.
-fn true_plan(cwd: PathBuf) -> Plan {
-    Plan {
-        steps: vec![PlanStep {
-            op: ChainOp::Seq,
-            pipeline: vec![PlannedCommand::Exec(PlannedExec {
-                program: std::fs::canonicalize(TRUE).unwrap_or_else(|_| PathBuf::from(TRUE)),
-                argv: vec![TRUE.to_owned()],
-                env: Vec::new(),
-                cwd,
-                stdin: None,
-                stdout: Sink::Stdout,
-                stderr: Sink::Stderr,
-            })],
-        }],
-    }
+/// What a request for `["/bin/true"]` becomes under `security: full`: the
+/// policy's own checked plan, as the exec host runs it.
+fn true_plan(cwd: PathBuf) -> anyhow::Result<Runnable> {
+    let text = br#"{"version": 1, "defaults": {"security": "full", "ask": "off"}}"#;
+    let file = ApprovalsFile::parse(text, std::path::Path::new("bench.json"))
+        .context("cannot parse the benchmark policy")?
+        .file;
+    let compiled =
+        CompiledPolicy::compile(file.resolve(Some("main")), &HostContext::from_process());
+    compiled
+        .evaluate(&[TRUE.to_owned()], &cwd)
+        .runnable(None)
+        .with_context(|| format!("the policy does not let {TRUE} run"))
 }
 
 async fn through_executor(
-    plan: &Plan,
+    plan: &Runnable,
     env: &ChildEnv,
     limits: &ExecLimits,
 ) -> anyhow::Result<Duration> {
     let started = Instant::now();
-    let outcome = run_plan_masked(plan, env, limits, &[]).await;
+    let outcome = run_masked(plan, env, limits, &[]).await;
     let elapsed = started.elapsed();
     if !outcome.success {
         bail!("the executor's {TRUE} failed: {outcome:?}");

@@ -91,18 +91,23 @@ pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> Appro
             argv: escape_all(&segment.argv),
             resolved_path: escape_opt(&segment.resolved_path),
             real_path: escape_opt(&segment.real_path),
-            guards: escape_all(&segment.guards),
+            guards: segment
+                .guards
+                .iter()
+                .map(|hit| escape_for_display(&hit.reason))
+                .collect(),
         })
         .collect();
     let reason = evaluation
         .reason
         .as_ref()
-        .or(evaluation.analysis.reason.as_ref())
-        .map(|why| escape_for_display(why));
+        .map(ToString::to_string)
+        .or_else(|| evaluation.analysis.reason.as_ref().map(ToString::to_string))
+        .map(|why| escape_for_display(&why));
     ApprovalDisplay {
-        argv: escape_all(&evaluation.argv),
-        command_text: escape_for_display(&evaluation.command_text),
-        cwd: escape_for_display(&evaluation.cwd.to_string_lossy()),
+        argv: escape_all(evaluation.argv()),
+        command_text: escape_for_display(evaluation.command_text()),
+        cwd: escape_for_display(&evaluation.cwd().to_string_lossy()),
         agent_id: escape_for_display(agent),
         session_key: escape_opt(&request.session_key),
         segments,

@@ -1,11 +1,13 @@
-//! The executor: runs a checked [`Plan`] with no shell, a clean
+//! The executor: runs the checked plan of a [`Runnable`] with no shell, a clean
 //! environment, each command in a new session with no controlling
 //! terminal, a timeout that kills whole process groups, containment that
 //! kills every process of the run when it ends (even one that left its
 //! session), an output cap, and secret masking.
 //!
-//! It decides nothing about policy: the plan was checked (or shown to a
-//! human) before it gets here, and it runs exactly that: each command's
+//! It decides nothing about policy: it takes only a [`Runnable`], which
+//! only an allow verdict or a human approval produces, so the plan was
+//! checked (or shown to a human) before it gets here, and it runs exactly
+//! that: each command's
 //! resolved program with its literal argv, our own pipes and chain semantics
 //! (`;` always, `&&` after status 0, `||` after a failure; a pipeline's status
 //! is its last command's). It refuses to start anything once the timeout
@@ -26,6 +28,7 @@ mod pipeline;
 use std::os::fd::OwnedFd;
 use std::time::Duration;
 
+use approvals_ipc::policy::Runnable;
 use approvals_ipc::policy::plan::{ChainOp, Plan};
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::sys::signal::Signal;
@@ -90,26 +93,31 @@ pub struct ExecOutcome {
     pub truncated: bool,
 }
 
-/// Runs `plan` with exactly `env` (plus each command's inert prefixes),
+/// Runs what `runnable` allows with exactly `env` (plus each command's
+/// inert prefixes),
 /// masking secrets the built-in rules know.
 ///
 /// `env` should come from [`approvals_ipc::policy::env::child_env`]. Callers
 /// that hold secrets of their own (the socket token) use
-/// [`run_plan_masked`], which also lets a host's children inherit its
+/// [`run_masked`], which also lets a host's children inherit its
 /// environment when [`ChildEnv::from_process`] found it clean.
-pub async fn run_plan(plan: &Plan, env: &[(String, String)], limits: &ExecLimits) -> ExecOutcome {
-    run_plan_masked(plan, &ChildEnv::exactly(env.to_vec()), limits, &[]).await
+pub async fn run(
+    runnable: &Runnable,
+    env: &[(String, String)],
+    limits: &ExecLimits,
+) -> ExecOutcome {
+    run_masked(runnable, &ChildEnv::exactly(env.to_vec()), limits, &[]).await
 }
 
-/// [`run_plan`] with a prepared [`ChildEnv`], also masking each literal in
+/// [`run`] with a prepared [`ChildEnv`], also masking each literal in
 /// `known_secrets` wherever it appears in the output or the error.
 ///
 /// # Panics
 ///
 /// Must be polled on a tokio runtime with IO and time enabled (it registers
 /// its output pipes there).
-pub async fn run_plan_masked(
-    plan: &Plan,
+pub async fn run_masked(
+    runnable: &Runnable,
     env: &ChildEnv,
     limits: &ExecLimits,
     known_secrets: &[&str],
@@ -133,7 +141,13 @@ pub async fn run_plan_masked(
     let groups = Groups::default();
     let mut drains = std::pin::pin!(capture::drain_both(&capture, stdout, stderr));
     let mut supervised = std::pin::pin!(supervise(
-        plan, env, limits, &groups, &scope, &capture, writers
+        runnable.plan(),
+        env,
+        limits,
+        &groups,
+        &scope,
+        &capture,
+        writers
     ));
     let mut drained = false;
     let (result, timed_out) = loop {
@@ -234,12 +248,12 @@ async fn run_steps(
         scope,
         capture,
     };
-    if plan.steps.is_empty() || plan.steps.iter().any(|step| step.pipeline.is_empty()) {
+    if plan.steps().is_empty() || plan.steps().iter().any(|step| step.pipeline.is_empty()) {
         return Err(ExecError::EmptyPlan);
     }
     let mut writers = Some(writers);
     let mut last = Status::Exited(0);
-    for (index, step) in plan.steps.iter().enumerate() {
+    for (index, step) in plan.steps().iter().enumerate() {
         let runs = match step.op {
             ChainOp::Seq => true,
             ChainOp::And => last.is_success(),
@@ -252,7 +266,7 @@ async fn run_steps(
             return Err(ExecError::EmptyPlan);
         };
         let running = pipeline::spawn_pipeline(&step.pipeline, &cx, open)?;
-        if index + 1 == plan.steps.len() {
+        if index + 1 == plan.steps().len() {
             // Nothing else will write: close our ends now, so the pipes end
             // with the last child and the readers finish with its exit.
             writers = None;

@@ -68,9 +68,9 @@ pub fn base_record(
         run_id: Some(run_id.to_owned()),
         agent_id: Some(agent_id.to_owned()),
         session_key: session_key.map(str::to_owned),
-        argv: Some(evaluation.argv.clone()),
-        command_text: Some(evaluation.command_text.clone()),
-        cwd: Some(evaluation.cwd.to_string_lossy().into_owned()),
+        argv: Some(evaluation.argv().to_vec()),
+        command_text: Some(evaluation.command_text().to_owned()),
+        cwd: Some(evaluation.cwd().to_string_lossy().into_owned()),
         resolved_paths: Some(resolved),
         risk: Some(AuditRisk {
             level: match evaluation.risk.level {
@@ -139,9 +139,10 @@ pub(super) struct Trail<'a> {
     pub(super) template: std::sync::OnceLock<AuditRecord>,
 }
 
-use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload};
+use approvals_ipc::ipc::{ErrorBody, ExecPayload};
+use approvals_ipc::policy::Grant;
 
-use super::Allowed;
+use super::HostRefusal;
 use crate::audit::{AuditDecision, AuditEvent, DecidedBy};
 
 impl Trail<'_> {
@@ -177,35 +178,28 @@ impl Trail<'_> {
         text
     }
 
-    async fn write(&self, records: Vec<AuditRecord>, wait: bool) -> Result<(), ErrorBody> {
-        let refused = |why: String| {
-            ErrorBody::new(
-                ErrorCode::Unavailable,
-                format!(
-                    "SYSTEM_RUN_DENIED: the decision could not be recorded in the audit log ({why})"
-                ),
-            )
-            .with_reason("audit-write-failed")
-        };
+    async fn write(&self, records: Vec<AuditRecord>, wait: bool) -> Result<(), HostRefusal> {
+        let refused = HostRefusal::AuditNotWritten;
         match &self.audit {
             Ok(None) => Ok(()),
             Ok(Some(trail)) => trail.write(records, wait).await.map_err(refused),
-            Err(why) => Err(refused(why.clone())),
+            Err(why) => Err(HostRefusal::AuditNotWritten(why.clone())),
         }
     }
 
     fn decision_record(
         &self,
-        result: Result<Allowed, &ErrorBody>,
+        result: Result<Grant, &ErrorBody>,
         decider: &Decider,
         latency: Duration,
     ) -> AuditRecord {
         let (decision, reason) = match result {
-            Ok(Allowed::AllowOnce) => (AuditDecision::AllowOnce, None),
-            Ok(Allowed::AllowAlways) => (AuditDecision::AllowAlways, None),
-            Ok(Allowed::Policy | Allowed::Fallback) => {
-                (AuditDecision::Allow, self.evaluation.reason.clone())
-            }
+            Ok(Grant::AllowOnce) => (AuditDecision::AllowOnce, None),
+            Ok(Grant::AllowAlways) => (AuditDecision::AllowAlways, None),
+            Ok(Grant::Policy | Grant::Fallback) => (
+                AuditDecision::Allow,
+                self.evaluation.reason.as_ref().map(ToString::to_string),
+            ),
             Err(error) => (AuditDecision::Deny, Some(error.message.clone())),
         };
         AuditRecord {
@@ -222,10 +216,10 @@ impl Trail<'_> {
     /// plan runs; a run whose decision cannot be recorded is refused.
     pub(super) async fn allowed(
         &self,
-        allowed: Allowed,
+        allowed: Grant,
         decider: &Decider,
         latency: Duration,
-    ) -> Result<(), ErrorBody> {
+    ) -> Result<(), HostRefusal> {
         let records = vec![
             self.decision_record(Ok(allowed), decider, latency),
             self.record(AuditEvent::ExecStarted),
@@ -235,9 +229,15 @@ impl Trail<'_> {
 
     /// The decision record and the `exec.denied` lifecycle event; a refusal
     /// stands whether or not it could be recorded (failures are logged).
-    pub(super) async fn refused(&self, error: &ErrorBody, decider: &Decider, latency: Duration) {
+    pub(super) async fn refused(
+        &self,
+        refusal: &HostRefusal,
+        decider: &Decider,
+        latency: Duration,
+    ) {
+        let error = refusal.to_wire();
         let records = vec![
-            self.decision_record(Err(error), decider, latency),
+            self.decision_record(Err(&error), decider, latency),
             AuditRecord {
                 decision: Some(AuditDecision::Deny),
                 reason: Some(

@@ -20,23 +20,23 @@ mod audit_trail;
 mod broker_approvals;
 mod outcome;
 mod policy_cache;
+mod refusal;
 mod validate;
 
 #[cfg(test)]
 mod tests;
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use approvals_ipc::approvals::ApprovalsStore;
-use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest};
-use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext, Verdict};
+use approvals_ipc::ipc::{ErrorBody, ExecPayload, ExecRequest};
+use approvals_ipc::policy::{CompiledPolicy, Evaluation, Grant, HostContext, Runnable, Verdict};
 use tokio_util::sync::CancellationToken;
 
-use crate::exec::{ChildEnv, ExecLimits, run_plan_masked};
+use crate::exec::{ChildEnv, ExecLimits, run_masked};
 
 pub use crate::audit::AuditTrail;
 use crate::audit::DecidedBy;
@@ -44,8 +44,8 @@ pub use crate::broker::approval_display;
 pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
 use audit_trail::{Decider, Trail};
 pub use broker_approvals::BrokerApprovals;
-pub use outcome::{Allowed, denial};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
+pub use refusal::HostRefusal;
 pub use validate::{Validated, raw_command_agrees, validate};
 
 /// The agent whose policy applies when a request names none.
@@ -177,23 +177,35 @@ impl ExecHost {
         request: ExecRequest,
         cancelled: CancellationToken,
     ) -> Result<ExecPayload, ErrorBody> {
+        self.handle_request(request, cancelled)
+            .await
+            .map_err(|refusal| refusal.to_wire())
+    }
+
+    async fn handle_request(
+        &self,
+        request: ExecRequest,
+        cancelled: CancellationToken,
+    ) -> Result<ExecPayload, HostRefusal> {
         let agent_id = agent_of(&request)?;
-        let validated = validate(&request, self.host.home.as_deref())?;
+        let validated = validate(&request, self.host.home.as_deref(), &self.base_env)?;
         if let Some(claimed) = request.approval_decision {
             // Class 22: an approval must come from a person through our own
             // approvers, never from the requester.
             tracing::warn!(?claimed, agent = %agent_id, "ignoring approvalDecision sent by the client");
         }
-        let version = self.policies.current().map_err(|Unusable(error)| {
-            ErrorBody::new(
-                ErrorCode::Unavailable,
-                format!("SYSTEM_RUN_DENIED: approvals file unusable: {error}"),
-            )
-            .with_reason("approvals-file-unusable")
-        })?;
+        let version = self
+            .policies
+            .current()
+            .map_err(|Unusable(error)| HostRefusal::ApprovalsFileUnusable(error))?;
         let compiled = version.compiled(&agent_id, &self.host);
         let begun = Instant::now();
         let evaluation = compiled.evaluate(&validated.argv, &validated.cwd);
+        if let Some(raw) = &request.raw_command
+            && !raw_command_agrees(raw, &evaluation)
+        {
+            return Err(HostRefusal::RawCommandMismatch);
+        }
         let secrets: Vec<String> = version.token().into_iter().map(str::to_owned).collect();
         let (decided, decider) = self
             .decide(&evaluation, &compiled, &request, &cancelled)
@@ -213,50 +225,30 @@ impl ExecHost {
             template: std::sync::OnceLock::new(),
         };
         let decision_latency = begun.elapsed();
-        let allowed = match decided {
-            Ok(allowed) => allowed,
-            Err(error) => {
+        let runnable = match decided {
+            Ok(runnable) => runnable,
+            Err(refusal) => {
                 // A refusal stands whether or not it could be recorded.
-                trail.refused(&error, &decider, decision_latency).await;
-                return Err(error);
+                trail.refused(&refusal, &decider, decision_latency).await;
+                return Err(refusal);
             }
         };
+        let grant = runnable.grant();
         // Every decision is in the audit log; this is for debugging only.
         tracing::debug!(
             agent = %agent_id,
-            command = %crate::exec::mask_command(&evaluation.command_text, &[]),
-            decision = allowed.wire_name(),
+            command = %crate::exec::mask_command(evaluation.command_text(), &[]),
+            decision = grant.wire_name(),
             run_id = %run_id,
             "allowed"
         );
-        let plan = evaluation.exec_plan(&compiled);
-        let with_overrides = if validated.overrides.is_empty() {
-            Ok(Cow::Borrowed(&self.base_env))
-        } else {
-            self.base_env
-                .with_overrides(&validated.overrides)
-                .map(Cow::Owned)
-        };
-        let env = match with_overrides {
-            Ok(env) => env,
-            Err(refusal) => {
-                let error = ErrorBody::new(
-                    ErrorCode::Unavailable,
-                    format!("SYSTEM_RUN_DENIED: {refusal}"),
-                )
-                .with_reason("env-override-rejected");
-                trail.refused(&error, &decider, decision_latency).await;
-                return Err(error);
-            }
-        };
-        if let Err(error) = self
-            .save_decision_state(&agent_id, &evaluation, allowed)
+        if let Err(refusal) = self
+            .save_decision_state(&agent_id, &evaluation, grant)
             .await
         {
-            trail.refused(&error, &decider, decision_latency).await;
-            return Err(error);
+            trail.refused(&refusal, &decider, decision_latency).await;
+            return Err(refusal);
         }
-
         let limits = ExecLimits {
             timeout: request
                 .timeout_ms
@@ -266,16 +258,16 @@ impl ExecHost {
             output_cap: self.config.output_cap,
             kill_grace: self.config.kill_grace,
         };
+        let env = validated.env.as_ref().unwrap_or(&self.base_env);
         let known: Vec<&str> = secrets.iter().map(String::as_str).collect();
-        trail.allowed(allowed, &decider, decision_latency).await?;
+        trail.allowed(grant, &decider, decision_latency).await?;
         let ran = Instant::now();
         let outcome = tokio::select! {
-            outcome = run_plan_masked(&plan, &env, &limits, &known) => outcome,
+            outcome = run_masked(&runnable, env, &limits, &known) => outcome,
             () = cancelled.cancelled() => {
                 // Dropping the run kills its children and their process groups.
-                tracing::info!(command = %crate::exec::mask_command(&evaluation.command_text, &[]), "request cancelled while running; processes killed");
-                return Err(ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while running; its processes were killed")
-                    .with_reason("cancelled"));
+                tracing::info!(command = %crate::exec::mask_command(evaluation.command_text(), &[]), "request cancelled while running; processes killed");
+                return Err(HostRefusal::CancelledWhileRunning);
             }
         };
         let payload = ExecPayload {
@@ -287,7 +279,7 @@ impl ExecHost {
             error: outcome.error,
             truncated: outcome.truncated,
             run_id: Some(run_id.clone()),
-            decision: Some(allowed.wire_name().to_owned()),
+            decision: Some(grant.wire_name().to_owned()),
         };
         trail.finished(&payload, ran.elapsed()).await;
         Ok(payload)
@@ -297,13 +289,10 @@ impl ExecHost {
     /// (`defaults.approvers`); `None` accepts anyone. An unusable file is an
     /// error: no answer counts until it is fixed.
     pub fn approver_identities(&self) -> Result<Option<Vec<String>>, ErrorBody> {
-        let version = self.policies.current().map_err(|Unusable(error)| {
-            ErrorBody::new(
-                ErrorCode::Unavailable,
-                format!("approvals file unusable: {error}"),
-            )
-            .with_reason("approvals-file-unusable")
-        })?;
+        let version = self
+            .policies
+            .current()
+            .map_err(|Unusable(error)| HostRefusal::ApprovalsFileUnusable(error).to_wire())?;
         Ok(version
             .file
             .defaults
@@ -364,7 +353,7 @@ impl ExecHost {
         let Ok(agent_id) = agent_of(&request) else {
             return false;
         };
-        let Ok(validated) = validate(&request, self.host.home.as_deref()) else {
+        let Ok(validated) = validate(&request, self.host.home.as_deref(), &self.base_env) else {
             return false;
         };
         let Ok(version) = self.policies.current() else {
@@ -382,10 +371,17 @@ impl ExecHost {
         compiled: &CompiledPolicy,
         request: &ExecRequest,
         cancelled: &CancellationToken,
-    ) -> (Result<Allowed, ErrorBody>, Decider) {
+    ) -> (Result<Runnable, HostRefusal>, Decider) {
+        let refused = |not| HostRefusal::not_granted(not, evaluation.reason.as_ref());
         match evaluation.decision {
-            Verdict::Allow => (Ok(Allowed::Policy), Decider::policy(evaluation)),
-            Verdict::Deny => (Err(denial(evaluation)), Decider::of(DecidedBy::Policy)),
+            Verdict::Allow => (
+                evaluation.runnable(None).map_err(refused),
+                Decider::policy(evaluation),
+            ),
+            Verdict::Deny => (
+                evaluation.runnable(None).map_err(refused),
+                Decider::of(DecidedBy::Policy),
+            ),
             Verdict::Ask => {
                 let timeout = self
                     .approval_timeout
@@ -396,9 +392,7 @@ impl ExecHost {
                 let answer = tokio::select! {
                     answer = tokio::time::timeout(timeout + ASK_GRACE, asked) => answer.ok().flatten(),
                     () = cancelled.cancelled() => {
-                        let error = ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DENIED: request cancelled while waiting for approval")
-                            .with_reason("approval-required");
-                        return (Err(error), Decider::of(DecidedBy::Policy));
+                        return (Err(HostRefusal::CancelledWhileAsking), Decider::of(DecidedBy::Policy));
                     }
                 };
                 let decider = match &answer {
@@ -410,7 +404,9 @@ impl ExecHost {
                     None => Decider::of(DecidedBy::Fallback),
                 };
                 (
-                    outcome::apply_answer(evaluation, answer.map(|a| a.decision)),
+                    evaluation
+                        .runnable(answer.map(|a| a.decision))
+                        .map_err(refused),
                     decider,
                 )
             }
@@ -423,14 +419,14 @@ impl ExecHost {
         &self,
         agent_id: &str,
         evaluation: &Evaluation,
-        allowed: Allowed,
-    ) -> Result<(), ErrorBody> {
-        let Some(edit) = outcome::StateEdit::for_run(agent_id, evaluation, allowed) else {
+        grant: Grant,
+    ) -> Result<(), HostRefusal> {
+        let Some(edit) = outcome::StateEdit::for_run(agent_id, evaluation, grant) else {
             return Ok(());
         };
         let now = Instant::now();
         let keys: Vec<(String, String)> = evaluation
-            .matched_patterns
+            .matched_patterns()
             .iter()
             .map(|p| (agent_id.to_owned(), p.clone()))
             .collect();
@@ -467,19 +463,11 @@ impl ExecHost {
             }
             Ok(Err(error)) => {
                 tracing::error!(%error, "cannot save approval state; refusing to run");
-                Err(ErrorBody::new(
-                    ErrorCode::Unavailable,
-                    format!("SYSTEM_RUN_DENIED: approval state could not be persisted: {error}"),
-                )
-                .with_reason("approval-state-write-failed"))
+                Err(HostRefusal::StateNotSaved(Some(error.to_string())))
             }
             Err(error) => {
                 tracing::error!(%error, "approval state writer failed; refusing to run");
-                Err(ErrorBody::new(
-                    ErrorCode::Unavailable,
-                    "SYSTEM_RUN_DENIED: approval state could not be persisted",
-                )
-                .with_reason("approval-state-write-failed"))
+                Err(HostRefusal::StateNotSaved(None))
             }
         }
     }
@@ -532,15 +520,10 @@ pub(crate) fn agent_named(request: &ExecRequest) -> &str {
 }
 
 /// The agent named by the request, or `main`; refuses ids no policy file could hold.
-fn agent_of(request: &ExecRequest) -> Result<String, ErrorBody> {
+fn agent_of(request: &ExecRequest) -> Result<String, HostRefusal> {
     let agent = agent_named(request);
     if agent.len() > MAX_AGENT_ID_LEN || agent.chars().any(char::is_control) {
-        return Err(ErrorBody::new(
-            ErrorCode::InvalidRequest,
-            format!(
-                "agentId must be at most {MAX_AGENT_ID_LEN} characters without control characters"
-            ),
-        ));
+        return Err(HostRefusal::BadAgentId);
     }
     Ok(agent.to_owned())
 }

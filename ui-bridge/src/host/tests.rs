@@ -120,27 +120,20 @@ fn validation_refuses_what_cannot_be_judged() {
             ErrorCode::Unavailable,
             Some("env-override-rejected"),
         ),
-        (
-            ExecRequest {
-                raw_command: Some("ls".into()),
-                ..request(&["rm", "-rf", "/"])
-            },
-            ErrorCode::InvalidRequest,
-            Some("raw-command-mismatch"),
-        ),
     ];
+    let base = ChildEnv::exactly(Vec::new());
     for (request, code, reason) in cases {
-        let error = validate(&request, Some(home)).unwrap_err();
+        let error = validate(&request, Some(home), &base).unwrap_err().to_wire();
         assert_eq!(
             (error.code, error.reason.as_deref()),
             (code, reason),
             "{request:?}"
         );
     }
-    let ok = validate(&request(&["ls"]), Some(home)).unwrap();
+    let ok = validate(&request(&["ls"]), Some(home), &base).unwrap();
     assert_eq!(ok.cwd, PathBuf::from("/"), "home is the default cwd");
     assert!(
-        validate(&request(&["ls"]), None).is_err(),
+        validate(&request(&["ls"]), None, &base).is_err(),
         "no home, no cwd: refused"
     );
 }
@@ -159,13 +152,41 @@ fn raw_command_must_be_the_argv_text_or_its_shell_script() {
         (&["ls", "-la "], "ls -la", false),
         (&["echo", "hi"], "echo hi ", false),
     ];
+    let fixture = Fixture::new(&policy("full", "off", "deny", &[]));
     for (words, raw, agrees) in cases {
         assert_eq!(
-            raw_command_agrees(raw, &argv(words)),
+            raw_command_agrees(raw, &evaluation(&fixture, words)),
             *agrees,
             "{words:?} vs {raw:?}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_raw_command_that_disagrees_with_the_argv_is_refused_before_anything_runs() {
+    let fixture = Fixture::new(&policy("full", "off", "deny", &[]));
+    let marker = fixture.dir.path().join("ran");
+    let touch = ["touch", marker.to_str().unwrap()];
+    let request = ExecRequest {
+        raw_command: Some("ls".into()),
+        ..request(&touch)
+    };
+    let error = fixture
+        .host()
+        .handle(request, CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (error.code, error.reason.as_deref()),
+        (ErrorCode::InvalidRequest, Some("raw-command-mismatch"))
+    );
+    assert!(!marker.exists(), "nothing ran");
+}
+
+/// The wire error of an evaluation that may not run after `answer`.
+fn refused(evaluation: &Evaluation, answer: Option<ApprovalDecision>) -> ErrorBody {
+    let not = evaluation.runnable(answer).unwrap_err();
+    HostRefusal::not_granted(not, evaluation.reason.as_ref()).to_wire()
 }
 
 fn evaluation(fixture: &Fixture, words: &[&str]) -> Evaluation {
@@ -198,7 +219,7 @@ fn denials_carry_openclaw_reason_codes() {
     ];
     for (policy, message, reason) in cases {
         let fixture = Fixture::new(policy);
-        let error = denial(&evaluation(&fixture, &["id"]));
+        let error = refused(&evaluation(&fixture, &["id"]), None);
         assert_eq!(error.code, ErrorCode::Unavailable);
         assert!(error.message.starts_with(message), "{policy}: {error:?}");
         assert_eq!(error.reason.as_deref(), Some(*reason), "{policy}");
@@ -209,17 +230,17 @@ fn denials_carry_openclaw_reason_codes() {
 fn answers_and_their_absence_become_runs_or_refusals() {
     let fixture = Fixture::new(&policy("allowlist", "on-miss", "deny", &[]));
     let asked = evaluation(&fixture, &["id"]);
-    let cases: &[(Option<ApprovalDecision>, Result<Allowed, &str>)] = &[
-        (Some(ApprovalDecision::AllowOnce), Ok(Allowed::AllowOnce)),
-        (
-            Some(ApprovalDecision::AllowAlways),
-            Ok(Allowed::AllowAlways),
-        ),
+    let cases: &[(Option<ApprovalDecision>, Result<Grant, &str>)] = &[
+        (Some(ApprovalDecision::AllowOnce), Ok(Grant::AllowOnce)),
+        (Some(ApprovalDecision::AllowAlways), Ok(Grant::AllowAlways)),
         (Some(ApprovalDecision::Deny), Err("approval-required")),
         (None, Err("approval-required")),
     ];
     for (answer, want) in cases {
-        let got = outcome::apply_answer(&asked, *answer).map_err(|e| e.reason.unwrap_or_default());
+        let got = asked
+            .runnable(*answer)
+            .map(|r| r.grant())
+            .map_err(|_| refused(&asked, *answer).reason.unwrap_or_default());
         assert_eq!(
             got.as_ref().map_err(String::as_str),
             want.as_ref().map_err(|r| *r),
@@ -237,14 +258,20 @@ fn answers_and_their_absence_become_runs_or_refusals() {
         "{offered:?}"
     );
     assert_eq!(
-        outcome::apply_answer(&asked_always, Some(ApprovalDecision::AllowAlways)).unwrap(),
-        Allowed::AllowOnce
+        asked_always
+            .runnable(Some(ApprovalDecision::AllowAlways))
+            .unwrap()
+            .grant(),
+        Grant::AllowOnce
     );
 
     let full_fallback = Fixture::new(&policy("full", "always", "full", &[]));
     assert_eq!(
-        outcome::apply_answer(&evaluation(&full_fallback, &["id"]), None).unwrap(),
-        Allowed::Fallback
+        evaluation(&full_fallback, &["id"])
+            .runnable(None)
+            .unwrap()
+            .grant(),
+        Grant::Fallback
     );
 }
 
@@ -315,7 +342,7 @@ fn agent_ids_no_policy_file_could_hold_are_refused() {
             ..request(&["ls"])
         };
         assert_eq!(
-            agent_of(&request).unwrap_err().code,
+            agent_of(&request).unwrap_err().to_wire().code,
             ErrorCode::InvalidRequest
         );
     }
@@ -562,7 +589,7 @@ async fn the_working_directory_is_resolved_once_so_a_retargeted_link_changes_not
         cwd: Some(link.to_string_lossy().into_owned()),
         ..request(&["pwd", "-P"])
     };
-    let validated = validate(&request, None).unwrap();
+    let validated = validate(&request, None, &ChildEnv::exactly(Vec::new())).unwrap();
     assert_eq!(validated.cwd, std::fs::canonicalize(&real_dir).unwrap());
     let payload = fixture
         .host()

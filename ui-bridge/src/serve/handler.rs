@@ -23,7 +23,7 @@ use approvals_ipc::ipc::{
 use tokio_util::sync::CancellationToken;
 
 use crate::broker::Broker;
-use crate::host::ExecHost;
+use crate::host::{ExecHost, HostRefusal};
 
 /// Connects the socket server to one exec host.
 #[derive(Debug)]
@@ -73,11 +73,7 @@ impl Handler for BridgeHandler {
         tokio::select! {
             outcome = self.host.handle(request, ctx.cancelled.clone()) => outcome,
             // Dropping `handle` kills whatever it started.
-            () = self.shutdown.cancelled() => Err(ErrorBody::new(
-                ErrorCode::Unavailable,
-                "SYSTEM_RUN_DENIED: the exec host is shutting down; the request was cancelled",
-            )
-            .with_reason("approval-required")),
+            () = self.shutdown.cancelled() => Err(HostRefusal::ShuttingDown.to_wire()),
         }
     }
 

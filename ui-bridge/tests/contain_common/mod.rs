@@ -13,9 +13,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use approvals_ipc::policy::Runnable;
 use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use ui_bridge::exec::contain::{Requested, choose_for_process};
-use ui_bridge::exec::{ExecLimits, run_plan};
+use ui_bridge::exec::{ExecLimits, run};
 
 /// How long an escapee may take to appear, or to die.
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -41,21 +42,19 @@ pub fn contained(requested: Requested, name: &str) -> bool {
     }
 }
 
-fn sh(script: &str, cwd: &Path) -> Plan {
-    Plan {
-        steps: vec![PlanStep {
-            op: ChainOp::Seq,
-            pipeline: vec![PlannedCommand::Exec(PlannedExec {
-                program: PathBuf::from("/bin/sh"),
-                argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()],
-                env: Vec::new(),
-                cwd: cwd.to_path_buf(),
-                stdin: None,
-                stdout: Sink::Stdout,
-                stderr: Sink::Stderr,
-            })],
-        }],
-    }
+fn sh(script: &str, cwd: &Path) -> Runnable {
+    Runnable::unchecked(Plan::unchecked(vec![PlanStep {
+        op: ChainOp::Seq,
+        pipeline: vec![PlannedCommand::Exec(PlannedExec {
+            program: PathBuf::from("/bin/sh"),
+            argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()],
+            env: Vec::new(),
+            cwd: cwd.to_path_buf(),
+            stdin: None,
+            stdout: Sink::Stdout,
+            stderr: Sink::Stderr,
+        })],
+    }]))
 }
 
 fn env() -> Vec<(String, String)> {
@@ -150,7 +149,7 @@ fn alive(pid: i32) -> bool {
 /// A run that ends normally takes its escapees with it.
 pub async fn escapees_die_when_the_run_completes() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_plan(
+    let out = run(
         &sh(&escaping(dir.path(), "echo done"), dir.path()),
         &env(),
         &limits(None),
@@ -171,7 +170,7 @@ pub async fn escapees_die_when_the_run_completes() {
 pub async fn quiet_escapees_die_when_the_run_completes() {
     let dir = tempfile::tempdir().unwrap();
     let script = escaping_with(dir.path(), "echo done", ">/dev/null 2>&1 </dev/null");
-    let out = run_plan(&sh(&script, dir.path()), &env(), &limits(None)).await;
+    let out = run(&sh(&script, dir.path()), &env(), &limits(None)).await;
     assert_eq!(
         (out.stdout.as_str(), out.exit_code),
         ("done\n", Some(0)),
@@ -186,7 +185,7 @@ pub async fn quiet_escapees_die_when_the_run_completes() {
 /// A run that times out takes its escapees with it.
 pub async fn escapees_die_when_the_run_times_out() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run_plan(
+    let out = run(
         &sh(&escaping(dir.path(), "sleep 100"), dir.path()),
         &env(),
         &limits(Some(1500)),
@@ -206,7 +205,7 @@ pub async fn escapees_die_when_the_run_is_dropped() {
     let env = env();
     let limits = limits(None);
     let escapees = tokio::select! {
-        out = run_plan(&plan, &env, &limits) => panic!("the run ended: {out:?}"),
+        out = run(&plan, &env, &limits) => panic!("the run ended: {out:?}"),
         escapees = Escapees::read(dir.path(), &["a", "b"]) => escapees,
     };
     escapees.assert_gone().await;
@@ -223,7 +222,7 @@ pub async fn an_escapee_of_a_live_run_waits_for_its_own_run() {
     let long_plan = sh(&kept, dir.path());
     let env = env();
     let no_limit = limits(None);
-    let mut long = Box::pin(run_plan(&long_plan, &env, &no_limit));
+    let mut long = Box::pin(run(&long_plan, &env, &no_limit));
     let kept = tokio::select! {
         out = &mut long => panic!("the long run ended: {out:?}"),
         kept = Escapees::read(dir.path(), &["c"]) => kept,
@@ -231,7 +230,7 @@ pub async fn an_escapee_of_a_live_run_waits_for_its_own_run() {
     let other = tempfile::tempdir().unwrap();
     let short = sh(&escaping(other.path(), "echo done"), other.path());
     let out = tokio::select! {
-        out = run_plan(&short, &env, &no_limit) => out,
+        out = run(&short, &env, &no_limit) => out,
         out = &mut long => panic!("the long run ended: {out:?}"),
     };
     assert_eq!(out.exit_code, Some(0), "{out:?}");

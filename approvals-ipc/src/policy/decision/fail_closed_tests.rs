@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::tests::{compiled, eval, real};
+use super::tests::{compiled, eval, real, said};
 use super::*;
 use crate::policy::risk::RiskLevel;
 
@@ -45,13 +45,13 @@ fn a_path_denylist_refuses_rm_that_the_analysis_did_not_understand() {
     let c = full(json!([{"pattern": real("rm"), "reason": "no rm"}]));
     let e = eval(&c, &["rm", "-rf", "/tmp/x"]);
     assert_eq!(e.decision, Verdict::Deny);
-    assert_eq!(e.reason.as_deref(), Some("denylist: no rm"));
+    assert_eq!(said(&e).as_deref(), Some("denylist: no rm"));
     for argv in HIDDEN_RM {
         let e = eval(&c, argv);
         assert!(!e.analysis.ok, "{argv:?}");
         assert_eq!(e.decision, Verdict::Deny, "{argv:?}: {:?}", e.reason);
         assert_eq!(
-            e.reason.as_deref(),
+            said(&e).as_deref(),
             Some("denylist: no rm (read from a command that was not understood)"),
             "{argv:?}"
         );
@@ -66,7 +66,7 @@ fn a_command_pattern_denylist_refuses_rm_that_the_analysis_did_not_understand() 
         let e = eval(&c, argv);
         assert_eq!(e.decision, Verdict::Deny, "{argv:?}: {:?}", e.reason);
         assert!(
-            e.reason
+            said(&e)
                 .as_deref()
                 .is_some_and(|r| r.starts_with("denylist: no rm -rf")),
             "{argv:?}: {:?}",
@@ -94,7 +94,7 @@ fn split_reordered_and_quoted_flags_match_a_command_pattern() {
     ] {
         let e = eval(&c, argv);
         assert_eq!(e.decision, Verdict::Deny, "{argv:?}: {:?}", e.reason);
-        assert_eq!(e.reason.as_deref(), Some("denylist: no rm -rf"), "{argv:?}");
+        assert_eq!(said(&e).as_deref(), Some("denylist: no rm -rf"), "{argv:?}");
     }
     for argv in [
         &["rm", "-r", "/tmp/x"][..],
@@ -114,7 +114,11 @@ fn a_command_that_is_not_understood_is_never_auto_allowed_under_full_with_a_deny
     let c = full(json!([{"pattern": "/nonexistent/tool"}]));
     let e = eval(&c, &script);
     assert_eq!(e.decision, Verdict::Ask);
-    let reason = e.reason.clone().unwrap_or_default();
+    assert_eq!(
+        e.reason.as_ref().map(Reason::code),
+        Some("uncertain-with-denylist")
+    );
+    let reason = said(&e).unwrap_or_default();
     assert!(
         reason.starts_with("not understood: ") && reason.contains("never auto-allowed"),
         "{reason}"
@@ -199,7 +203,7 @@ fn an_arg_pattern_allows_git_only_for_the_subcommands_it_names() {
     assert_eq!(eval(&c, &["ls", "-la"]).decision, Verdict::Allow);
     let e = eval(&c, &["git", "status"]);
     assert_eq!(e.decision, Verdict::Allow);
-    assert_eq!(e.matched_patterns, vec![real("git")]);
+    assert_eq!(e.matched_patterns(), vec![real("git")]);
 }
 
 #[test]

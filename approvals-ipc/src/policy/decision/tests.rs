@@ -29,6 +29,11 @@ fn policy(allow: &[&str], scope: &str) -> CompiledPolicy {
     }))
 }
 
+/// The evaluation's reason as people read it.
+pub(super) fn said(e: &Evaluation) -> Option<String> {
+    e.reason.as_ref().map(ToString::to_string)
+}
+
 /// Evaluates `argv` in `/tmp`.
 pub(super) fn eval(c: &CompiledPolicy, argv: &[&str]) -> Evaluation {
     let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
@@ -51,16 +56,16 @@ pub(super) fn real(name: &str) -> String {
 fn allow_always_persists_the_real_path_of_a_plain_program() {
     let e = eval(&policy(&[], "executable"), &["git", "status"]);
     assert_eq!(e.decision, Verdict::Ask);
-    assert_eq!(e.persist_patterns, vec![real("git")]);
+    assert_eq!(e.persist_patterns(), vec![real("git")]);
     assert!(e.allowed_decisions.contains(&ApprovalDecision::AllowAlways));
 }
 
 #[test]
 fn allow_always_persists_inner_executables_of_a_shell_wrapper_regression_issue_23276() {
     let e = eval(&policy(&[], "executable"), &["bash", "-c", "git status"]);
-    assert_eq!(e.persist_patterns, vec![real("git")]);
+    assert_eq!(e.persist_patterns(), vec![real("git")]);
     let e = eval(&policy(&[], "executable"), &["zsh", "-lc", "whoami"]);
-    assert!(!e.persist_patterns.iter().any(|p| p.ends_with("sh")));
+    assert!(!e.persist_patterns().iter().any(|p| p.ends_with("sh")));
 }
 
 #[test]
@@ -75,15 +80,15 @@ fn allow_always_never_persists_a_shell_interpreter_or_wrapper_path() {
     ] {
         let e = eval(&policy(&[], "executable"), argv);
         assert_eq!(
-            e.persist_patterns.len(),
+            e.persist_patterns().len(),
             1,
             "{argv:?}: {:?}",
-            e.persist_patterns
+            e.persist_patterns()
         );
         assert!(
-            e.persist_patterns[0].starts_with("=command:"),
+            e.persist_patterns()[0].starts_with("=command:"),
             "{argv:?} must persist an exact-command marker, got {:?}",
-            e.persist_patterns
+            e.persist_patterns()
         );
     }
 }
@@ -110,8 +115,8 @@ fn an_exact_command_marker_allows_only_that_command() {
 #[test]
 fn command_scope_persists_markers_only() {
     let e = eval(&policy(&[], "command"), &["git", "status"]);
-    assert_eq!(e.persist_patterns.len(), 1);
-    assert!(e.persist_patterns[0].starts_with("=command:"));
+    assert_eq!(e.persist_patterns().len(), 1);
+    assert!(e.persist_patterns()[0].starts_with("=command:"));
 }
 
 #[test]
@@ -122,7 +127,7 @@ fn guarded_commands_persist_a_marker_not_the_path() {
         &["git", "-c", "core.pager=sh", "log"],
     );
     assert_eq!(e.decision, Verdict::Ask);
-    assert!(e.persist_patterns[0].starts_with("=command:"));
+    assert!(e.persist_patterns()[0].starts_with("=command:"));
 }
 
 #[test]
@@ -191,8 +196,8 @@ fn a_plan_runs_the_resolved_target_without_wrappers() {
     let c = policy(&[&real("ls")], "executable");
     let e = eval(&c, &["nice", "-n", "5", "ls", "-la"]);
     assert_eq!(e.decision, Verdict::Allow);
-    let plan = e.plan.expect("plan");
-    match &plan.steps[0].pipeline[0] {
+    let plan = e.checked_plan().expect("plan");
+    match &plan.steps()[0].pipeline[0] {
         PlannedCommand::Exec(exec) => {
             assert_eq!(exec.argv, vec!["ls".to_owned(), "-la".to_owned()]);
             assert!(exec.program.is_absolute());
@@ -211,11 +216,11 @@ fn allow_always_never_persists_an_interpreter_behind_another_name() {
         .map(|s| s.to_string())
         .collect();
     let e = c.evaluate(&argv, dir.path());
-    assert_eq!(e.persist_patterns.len(), 1, "{:?}", e.persist_patterns);
+    assert_eq!(e.persist_patterns().len(), 1, "{:?}", e.persist_patterns());
     assert!(
-        e.persist_patterns[0].starts_with("=command:"),
+        e.persist_patterns()[0].starts_with("=command:"),
         "{:?}",
-        e.persist_patterns
+        e.persist_patterns()
     );
 }
 
@@ -237,7 +242,7 @@ fn a_denylist_command_pattern_that_cannot_be_parsed_refuses_everything() {
         let e = eval(&c, command);
         assert_eq!(e.decision, Verdict::Deny, "{command:?}");
         assert_eq!(
-            e.reason.as_deref(),
+            said(&e).as_deref(),
             Some("denylist: the denylist commandPattern \"(\" cannot be parsed")
         );
     }

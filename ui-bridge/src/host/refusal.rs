@@ -1,0 +1,164 @@
+//! Every way the exec host refuses a request, and the one place that turns
+//! each into its wire error.
+//!
+//! [`HostRefusal::to_wire`] holds every error code, every `reason` code
+//! (OpenClaw's, so its node host maps them) and every
+//! `SYSTEM_RUN_DENIED: …` message in one match. Nothing decides by a
+//! message's text: the type decides, the text only explains.
+
+use approvals_ipc::ipc::{ErrorBody, ErrorCode};
+use approvals_ipc::policy::env::EnvRefusal;
+use approvals_ipc::policy::{NotGranted, Reason};
+
+/// Why the exec host refused a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostRefusal {
+    /// The request has no command.
+    CommandRequired,
+    /// The agent id is too long or holds control characters.
+    BadAgentId,
+    /// The working directory is missing, relative or not a directory.
+    CwdUnavailable(String),
+    /// An environment override the blocklist refuses.
+    EnvOverride(EnvRefusal),
+    /// `rawCommand` says something other than the argv.
+    RawCommandMismatch,
+    /// The approvals file cannot be used, so nothing runs (invariant 6).
+    ApprovalsFileUnusable(String),
+    /// The policy denied the request.
+    Policy(Option<Reason>),
+    /// A person denied it.
+    UserDenied,
+    /// Nobody answered and the ask fallback refused; `reason` is the
+    /// evaluation's, `code` the fallback's OpenClaw code.
+    NoAnswer {
+        /// Why it was asked.
+        reason: Option<Reason>,
+        /// The fallback's reason code.
+        code: &'static str,
+    },
+    /// Allowed as text, but the program does not exist.
+    NotFound(String),
+    /// The requester went away, or the host stopped, while asking.
+    CancelledWhileAsking,
+    /// The requester went away while it ran; its processes were killed.
+    CancelledWhileRunning,
+    /// The host is shutting down.
+    ShuttingDown,
+    /// Last use or an allow-always entry could not be saved before the run.
+    StateNotSaved(Option<String>),
+    /// The decision could not be written to the audit log.
+    AuditNotWritten(String),
+}
+
+impl HostRefusal {
+    /// The refusal for an evaluation that may not run.
+    pub fn not_granted(not: NotGranted, reason: Option<&Reason>) -> Self {
+        match not {
+            NotGranted::Denied => Self::Policy(reason.cloned()),
+            NotGranted::UserDenied => Self::UserDenied,
+            NotGranted::NoAnswer { code } => Self::NoAnswer {
+                reason: reason.cloned(),
+                code,
+            },
+            NotGranted::NotFound { word } => Self::NotFound(word),
+        }
+    }
+
+    /// The error sent to the requester.
+    pub fn to_wire(&self) -> ErrorBody {
+        let denied = |message: String, reason: &str| {
+            ErrorBody::new(
+                ErrorCode::Unavailable,
+                format!("SYSTEM_RUN_DENIED: {message}"),
+            )
+            .with_reason(reason)
+        };
+        match self {
+            Self::CommandRequired => ErrorBody::new(ErrorCode::InvalidRequest, "command required"),
+            Self::BadAgentId => ErrorBody::new(
+                ErrorCode::InvalidRequest,
+                format!(
+                    "agentId must be at most {} characters without control characters",
+                    super::MAX_AGENT_ID_LEN
+                ),
+            ),
+            Self::CwdUnavailable(why) => denied(why.clone(), "cwd-unavailable"),
+            Self::EnvOverride(refusal) => denied(refusal.to_string(), "env-override-rejected"),
+            Self::RawCommandMismatch => ErrorBody::new(
+                ErrorCode::InvalidRequest,
+                "rawCommand does not match command",
+            )
+            .with_reason("raw-command-mismatch"),
+            Self::ApprovalsFileUnusable(error) => denied(
+                format!("approvals file unusable: {error}"),
+                "approvals-file-unusable",
+            ),
+            Self::Policy(Some(Reason::SecurityDeny)) => {
+                ErrorBody::new(ErrorCode::Unavailable, "SYSTEM_RUN_DISABLED: security=deny")
+                    .with_reason("security=deny")
+            }
+            Self::Policy(reason) => {
+                let code = match reason {
+                    // No approval can lift a denylist hit, so
+                    // `approval-required` would mislead; OpenClaw's node
+                    // host maps codes it does not know to
+                    // `approval-required`, so it still reads as a refusal.
+                    Some(r) if r.is_denylist() => "denylist",
+                    Some(Reason::AllowlistMiss(_)) => "allowlist-miss",
+                    _ => "approval-required",
+                };
+                let message = reason
+                    .as_ref()
+                    .map_or_else(|| "denied by policy".to_owned(), ToString::to_string);
+                denied(message, code)
+            }
+            Self::UserDenied => denied("user denied".to_owned(), "approval-required"),
+            Self::NoAnswer { reason, code } => {
+                let why = reason
+                    .as_ref()
+                    .map_or_else(|| "approval required".to_owned(), ToString::to_string);
+                denied(
+                    format!(
+                        "approval required ({why}); no approver answered and askFallback does not allow it"
+                    ),
+                    code,
+                )
+            }
+            Self::NotFound(word) => denied(
+                format!("{word}: command not found on the host PATH"),
+                "not-found",
+            ),
+            Self::CancelledWhileAsking => denied(
+                "request cancelled while waiting for approval".to_owned(),
+                "approval-required",
+            ),
+            Self::CancelledWhileRunning => denied(
+                "request cancelled while running; its processes were killed".to_owned(),
+                "cancelled",
+            ),
+            Self::ShuttingDown => denied(
+                "the exec host is shutting down; the request was cancelled".to_owned(),
+                "approval-required",
+            ),
+            Self::StateNotSaved(Some(error)) => denied(
+                format!("approval state could not be persisted: {error}"),
+                "approval-state-write-failed",
+            ),
+            Self::StateNotSaved(None) => denied(
+                "approval state could not be persisted".to_owned(),
+                "approval-state-write-failed",
+            ),
+            Self::AuditNotWritten(why) => denied(
+                format!("the decision could not be recorded in the audit log ({why})"),
+                "audit-write-failed",
+            ),
+        }
+    }
+}
+
+impl From<HostRefusal> for ErrorBody {
+    fn from(refusal: HostRefusal) -> Self {
+        refusal.to_wire()
+    }
+}
