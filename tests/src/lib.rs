@@ -5,6 +5,22 @@
 pub mod baseline;
 pub mod screen;
 
+/// The binaries' exit statuses as `ExitStatus::code` reports them, taken
+/// from their shared table (`ui_bridge::exit::Exit`), so a suite names the
+/// outcome it expects rather than a number.
+pub mod status {
+    use ui_bridge::exit::Exit;
+
+    /// A bad flag or value.
+    pub const USAGE: i32 = Exit::Usage.code() as i32;
+    /// A file that is missing, unreadable, malformed, unsafe or broken.
+    pub const FILE_ERROR: i32 = Exit::FileError.code() as i32;
+    /// Refused by the policy, a person, the approvals file or the bridge.
+    pub const REFUSED: i32 = Exit::Refused.code() as i32;
+    /// The command ran out of time.
+    pub const TIMED_OUT: i32 = Exit::TimedOut.code() as i32;
+}
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;

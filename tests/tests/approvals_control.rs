@@ -7,6 +7,7 @@
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use approvals_tests::status::{REFUSED, USAGE};
 use approvals_tests::{Bridge, TestHome, output};
 use serde_json::{Value, json};
 
@@ -140,7 +141,7 @@ fn two_approvers_answering_at_once_exactly_one_wins() {
     let winners = outs.iter().filter(|o| o.status.success()).count();
     assert_eq!(winners, 1, "exactly one answer wins: {outs:?}");
     let loser = outs.iter().find(|o| !o.status.success()).expect("a loser");
-    assert_eq!(loser.status.code(), Some(1));
+    assert_eq!(loser.status.code(), Some(REFUSED));
     assert!(
         text(&loser.stderr).contains("not found"),
         "{}",
@@ -150,7 +151,7 @@ fn two_approvers_answering_at_once_exactly_one_wins() {
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     // A late answer after the race is NOT_FOUND too.
     let late = output(&mut approvals(&home, &["resolve", &ids[0], "deny"]));
-    assert_eq!(late.status.code(), Some(1));
+    assert_eq!(late.status.code(), Some(REFUSED));
     assert!(text(&late.stderr).contains("approval not found"));
 }
 
@@ -163,7 +164,7 @@ fn ambiguous_and_short_prefixes_are_refused_with_the_candidates() {
     // UUIDv7 ids made moments apart share their first characters.
     assert_eq!(ids[0][..4], ids[1][..4]);
     let out = output(&mut approvals(&home, &["resolve", &ids[0][..4], "once"]));
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(REFUSED));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("ambiguous"), "{stderr}");
     assert!(
@@ -171,7 +172,7 @@ fn ambiguous_and_short_prefixes_are_refused_with_the_candidates() {
         "{stderr}"
     );
     let short = output(&mut approvals(&home, &["resolve", &ids[0][..3], "once"]));
-    assert_eq!(short.status.code(), Some(1));
+    assert_eq!(short.status.code(), Some(REFUSED));
     assert!(text(&short.stderr).contains("too short"));
     assert_eq!(wait_pending(&home, 2), ids, "nothing was answered");
     for id in &ids {
@@ -191,7 +192,7 @@ fn chat_text_for_another_bot_is_refused_and_ours_is_applied() {
     let ids = wait_pending(&home, 1);
     let other = format!("/approve@otherbot {} once", ids[0]);
     let out = output(&mut approvals(&home, &["answer", &other]));
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(REFUSED));
     assert!(
         text(&out.stderr).contains("different bot"),
         "{}",
@@ -205,7 +206,7 @@ fn chat_text_for_another_bot_is_refused_and_ours_is_applied() {
 }
 
 #[test]
-fn without_a_running_bridge_every_subcommand_fails_clearly_with_1() {
+fn without_a_running_bridge_every_subcommand_is_refused_clearly() {
     let home = TestHome::new();
     let bridge = start_bridge(&home);
     drop(bridge);
@@ -216,7 +217,7 @@ fn without_a_running_bridge_every_subcommand_fails_clearly_with_1() {
         &["answer", "/deny 0190abcd"],
     ] {
         let out = output(&mut approvals(&home, args));
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(REFUSED), "{args:?}");
         let stderr = text(&out.stderr);
         assert!(stderr.contains("no ui-bridge is running"), "{stderr}");
         assert!(out.stdout.is_empty());
@@ -230,12 +231,15 @@ fn without_a_running_bridge_every_subcommand_fails_clearly_with_1() {
 }
 
 #[test]
-fn usage_errors_exit_2_and_help_has_examples() {
+fn usage_errors_exit_with_the_usage_status_and_help_has_examples() {
     let home = TestHome::new();
     let bad = output(&mut approvals(&home, &["resolve", "0190abcd", "maybe"]));
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(bad.status.code(), Some(USAGE));
     let help = output(&mut approvals(&home, &["--help"]));
     assert!(text(&help.stdout).contains("ui-bridge approvals resolve 0199a3f2 once"));
+    let help = output(home.command("ui-bridge").arg("--help"));
+    assert!(text(&help.stdout).contains("Exit status:\n  0 "));
+    assert!(text(&help.stdout).contains("\n  126  refused"));
 }
 
 #[test]
@@ -297,7 +301,7 @@ fn with_approvers_listed_only_they_may_answer() {
         &home,
         &["resolve", &ids[0], "once", "--approver", "mallory"],
     ));
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert_eq!(out.status.code(), Some(REFUSED), "{}", text(&out.stdout));
     assert!(
         text(&out.stderr).contains("not one of the approvers"),
         "{}",

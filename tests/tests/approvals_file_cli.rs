@@ -11,6 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use approvals_ipc::approvals::{ApprovalsStore, sha256_hex};
+use approvals_tests::status::{FILE_ERROR, REFUSED, USAGE};
 use approvals_tests::{TestHome, allowlist_patterns, output};
 use serde_json::{Value, json};
 
@@ -134,7 +135,7 @@ fn allow_then_revoke_round_trips_for_one_agent() {
 
     // Another agent's entry is not revoked by naming the wrong agent.
     let wrong = approvals(&home, &["revoke", "/opt/tool/bin/x"]);
-    assert_exit(&wrong, 1, "revoke from main");
+    assert_exit(&wrong, REFUSED, "revoke from main");
     assert!(text(&wrong.stderr).contains("ops"), "hint names the holder");
 
     assert_exit(
@@ -156,14 +157,14 @@ fn revoke_of_an_absent_entry_is_refused_and_changes_nothing() {
     assert_exit(&approvals(&home, &["allow", "/usr/bin/env"]), 0, "allow");
     let before = std::fs::read(home.approvals()).unwrap();
     let out = approvals(&home, &["revoke", "/usr/bin/absent"]);
-    assert_exit(&out, 1, "revoke absent");
+    assert_exit(&out, REFUSED, "revoke absent");
     assert!(text(&out.stderr).contains("no allowlist entry"));
     assert_eq!(std::fs::read(home.approvals()).unwrap(), before);
 
     let missing = TestHome::new();
     assert_exit(
         &approvals(&missing, &["revoke", "/usr/bin/git"]),
-        1,
+        REFUSED,
         "no file",
     );
     assert!(!missing.approvals().exists(), "revoke created the file");
@@ -192,7 +193,7 @@ fn edits_refuse_blank_and_invisible_patterns() {
     let home = TestHome::new();
     for pattern in ["", "   ", "/usr/bin/g\u{200b}it", "/usr/bin/\u{202e}tig"] {
         let out = approvals(&home, &["allow", pattern]);
-        assert_exit(&out, 2, pattern);
+        assert_exit(&out, USAGE, pattern);
     }
     assert!(!home.approvals().exists());
 }
@@ -215,7 +216,7 @@ fn set_with_a_stale_base_hash_is_refused_and_changes_nothing() {
         &home,
         &["set", new_policy.to_str().unwrap(), "--base-hash", &base],
     );
-    assert_exit(&out, 1, "stale set");
+    assert_exit(&out, REFUSED, "stale set");
     assert!(text(&out.stderr).contains("changed since it was read"));
     assert_eq!(std::fs::read(home.approvals()).unwrap(), before);
 }
@@ -262,14 +263,23 @@ fn set_refuses_unreadable_input_and_malformed_hashes_as_usage_errors() {
     let base = sha256_hex(&before);
     let bad_json = home.path().join("bad.json");
     std::fs::write(&bad_json, "{ nope").unwrap();
-    let cases: [&[&str]; 4] = [
-        &["set", "/nonexistent/policy.json", "--base-hash", &base],
-        &["set", bad_json.to_str().unwrap(), "--base-hash", &base],
-        &["set", bad_json.to_str().unwrap(), "--base-hash", "abc"],
-        &["set", bad_json.to_str().unwrap()],
+    let cases: [(&[&str], i32); 4] = [
+        (
+            &["set", "/nonexistent/policy.json", "--base-hash", &base],
+            FILE_ERROR,
+        ),
+        (
+            &["set", bad_json.to_str().unwrap(), "--base-hash", &base],
+            FILE_ERROR,
+        ),
+        (
+            &["set", bad_json.to_str().unwrap(), "--base-hash", "abc"],
+            USAGE,
+        ),
+        (&["set", bad_json.to_str().unwrap()], USAGE),
     ];
-    for args in cases {
-        assert_exit(&approvals(&home, args), 2, &format!("{args:?}"));
+    for (args, code) in cases {
+        assert_exit(&approvals(&home, args), code, &format!("{args:?}"));
     }
     assert_eq!(std::fs::read(home.approvals()).unwrap(), before);
 }
@@ -286,12 +296,12 @@ fn a_malformed_file_refuses_every_edit_and_stays_byte_for_byte() {
     let hash = sha256_hex(broken);
     let stale = sha256_hex(b"something else");
     let cases: [(&[&str], i32); 6] = [
-        (&["get"], 2),
-        (&["allow", "/usr/bin/git"], 2),
-        (&["allow", "/usr/bin/git", "--agent", "*"], 2),
-        (&["revoke", "/usr/bin/git"], 2),
-        (&["set", policy, "--base-hash", &hash], 2),
-        (&["set", policy, "--base-hash", &stale], 1),
+        (&["get"], FILE_ERROR),
+        (&["allow", "/usr/bin/git"], FILE_ERROR),
+        (&["allow", "/usr/bin/git", "--agent", "*"], FILE_ERROR),
+        (&["revoke", "/usr/bin/git"], FILE_ERROR),
+        (&["set", policy, "--base-hash", &hash], FILE_ERROR),
+        (&["set", policy, "--base-hash", &stale], REFUSED),
     ];
     for (args, code) in cases {
         let out = approvals(&home, args);
@@ -454,7 +464,7 @@ fn set_on_a_missing_file_takes_the_hash_of_no_bytes_and_creates_a_token() {
     let wrong = sha256_hex(b"x");
     assert_exit(
         &approvals(&home, &["set", policy, "--base-hash", &wrong]),
-        1,
+        REFUSED,
         "stale",
     );
     assert!(!home.approvals().exists());

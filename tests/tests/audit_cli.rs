@@ -11,6 +11,7 @@ use std::process::{Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use approvals_tests::status::{FILE_ERROR, USAGE};
 use approvals_tests::{TestHome, output};
 use serde_json::{Value, json};
 use ui_bridge::audit::{
@@ -118,7 +119,7 @@ fn verify_names_the_line_whose_byte_was_changed() {
         assert_eq!(lines[2].len(), original.lines().nth(2).unwrap().len());
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
         let out = audit(&home, &["verify"]);
-        assert_exit(&out, 1, what);
+        assert_exit(&out, FILE_ERROR, what);
         assert!(
             text(&out.stderr).contains("first broken line: 3"),
             "{what}: {}",
@@ -135,15 +136,15 @@ fn verify_reports_a_truncated_last_line() {
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
     let out = audit(&home, &["verify", "--audit", path.to_str().unwrap()]);
-    assert_exit(&out, 1, "truncated");
+    assert_exit(&out, FILE_ERROR, "truncated");
     assert!(text(&out.stderr).contains("first broken line: 5"));
 }
 
 #[test]
-fn verify_of_a_missing_log_is_a_usage_error_with_a_hint() {
+fn verify_of_a_missing_log_is_a_file_error_with_a_hint() {
     let home = TestHome::new();
     let out = audit(&home, &["verify"]);
-    assert_exit(&out, 2, "missing");
+    assert_exit(&out, FILE_ERROR, "missing");
     assert!(
         text(&out.stderr).contains("no audit log at"),
         "{}",
@@ -212,7 +213,7 @@ fn query_refuses_filters_it_does_not_understand() {
         &["query", "--since", "1.5h"][..],
         &["query", "--since", "-5m"][..],
     ] {
-        assert_exit(&audit(&home, args), 2, &format!("{args:?}"));
+        assert_exit(&audit(&home, args), USAGE, &format!("{args:?}"));
     }
 }
 

@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use approvals_ipc::ipc::{Client, ClientError, ExecRequest, ExecResponse};
+use approvals_tests::status::FILE_ERROR;
 use approvals_tests::{Bridge, TestHome, output, unique};
 use serde_json::json;
 
@@ -37,7 +38,7 @@ fn refused_start(home: &TestHome, args: &[&str]) -> String {
     cmd.arg("serve").args(args);
     let out = output(&mut cmd);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.status.code(), Some(FILE_ERROR), "{stderr}");
     stderr
 }
 

@@ -7,6 +7,7 @@
 
 use std::path::Path;
 
+use approvals_tests::status::{FILE_ERROR, USAGE};
 use approvals_tests::{TestHome, output, real_path};
 use serde_json::{Value, json};
 
@@ -430,7 +431,7 @@ fn malformed_file_fails_closed_naming_file_line_and_column() {
     std::fs::write(&path, "{\n  \"version\": 1,\n  \"agents\": {,}\n}\n").expect("write");
     let before = std::fs::read(&path).expect("read");
     let out = output(home.command("node-host").args(["explain", "--", "ls"]));
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(FILE_ERROR));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(path.to_str().expect("utf-8")), "{err}");
     assert!(err.contains("line 3"), "{err}");
@@ -443,15 +444,15 @@ fn malformed_file_fails_closed_naming_file_line_and_column() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_exit_with_the_usage_status() {
     let home = TestHome::new();
     let out = output(home.command("node-host").arg("explain"));
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(USAGE));
     let out = output(
         home.command("node-host")
             .args(["explain", "--shell", "ls", "--", "ls"]),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(USAGE));
 }
 
 #[test]

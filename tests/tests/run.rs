@@ -4,6 +4,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use approvals_tests::status::USAGE;
 use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
 
@@ -161,10 +162,24 @@ fn killing_the_bridge_mid_request_gives_a_clear_error() {
 }
 
 #[test]
-fn usage_errors_exit_2() {
+fn usage_errors_exit_with_the_usage_status() {
     let home = TestHome::new();
     let (code, _, _) = run(&home, &[]);
-    assert_eq!(code, Some(2));
+    assert_eq!(code, Some(USAGE));
     let (code, _, _) = run(&home, &["--env", "NOEQUALS", "--", "true"]);
-    assert_eq!(code, Some(2));
+    assert_eq!(code, Some(USAGE));
+    // `--help` teaches the exit statuses, the ones scripts rely on pinned.
+    let help = output(home.command("node-host").arg("--help"));
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8_lossy(&help.stdout);
+    for row in [
+        "Exit status:",
+        "  64 ",
+        "  66 ",
+        "  124 ",
+        "  126 ",
+        "  127 ",
+    ] {
+        assert!(help.contains(row), "{row:?} missing from --help: {help}");
+    }
 }

@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 /// The exec host: serves the approvals socket, decides under your policy,
 /// and runs only what was checked.
 #[derive(Debug, Parser)]
-#[command(name = "ui-bridge", version, about, long_about = None)]
+#[command(name = "ui-bridge", version, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -57,8 +57,8 @@ pub enum Command {
     /// Every decision and outcome is one line of a hash-chained JSON-lines
     /// log (exec-audit.jsonl beside the approvals file). `tail` and `query`
     /// print records (escaped, or --json); `verify` checks that no line was
-    /// changed, removed or inserted. Exit status: 0 done, 1 the chain is
-    /// broken, 2 usage error or unreadable log.
+    /// changed, removed or inserted. Exit status: 0 done, 66 the chain is
+    /// broken or the log unreadable, 64 usage error.
     ///
     /// Examples:
     ///   ui-bridge audit tail -n 20 -f
@@ -74,7 +74,8 @@ pub enum Command {
     /// first answer wins: when another approver (the terminal, a hook, a
     /// second `resolve`) was first, yours fails with "approval not found".
     ///
-    /// Exit status: 0 done, 1 refused or no bridge running, 2 usage error.
+    /// Exit status: 0 done, 126 refused or no bridge running, 64 usage error,
+    /// 66 the approvals file is unusable.
     ///
     /// Examples:
     ///   ui-bridge approvals list

@@ -1,6 +1,7 @@
 //! The exec host: runs checked plans (`exec`), holds pending approvals
 //! (`broker`), asks people (`approvers`), lets other processes list and
-//! answer approvals (`control`), and keeps the decision log (`audit`).
+//! answer approvals (`control`), and keeps the decision log (`audit`);
+//! `exit` holds the exit statuses both binaries share.
 //!
 //! Layering (DESIGN.md section 2): nothing here knows about the gateway;
 //! `node-host` embeds this library when no bridge process runs.
@@ -17,5 +18,6 @@ pub mod audit;
 pub mod broker;
 pub mod control;
 pub mod exec;
+pub mod exit;
 pub mod host;
 pub mod serve;

@@ -1,5 +1,6 @@
 //! `ui-bridge`: the exec host binary. Thin: parse the command line, run the
-//! subcommand, map the outcome to an exit code.
+//! subcommand, map the outcome to an exit code (`ui_bridge::exit::Exit`,
+//! the table both binaries share).
 
 // No `unsafe`: among other things, the process environment children
 // inherit cannot change after start (`set_var` needs `unsafe`).
@@ -13,30 +14,36 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use cli::{ApprovalsArgs, ApprovalsCommand, Cli, Command};
-
-/// Exit code for usage errors and for a bridge that cannot start.
-const EXIT_FAILURE: u8 = 2;
-
-/// Exit code for a control request the bridge refused, or no bridge to ask.
-const EXIT_REFUSED: u8 = 1;
+use ui_bridge::exit::{Exit, Failure};
 
 fn main() -> ExitCode {
     init_tracing();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage(&error).into(),
+    };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(exit) => exit.into(),
         Err(error) => {
             eprintln!("error: {error:#}");
-            if error.is::<ui_bridge::control::ControlError>() {
-                ExitCode::from(EXIT_REFUSED)
-            } else {
-                ExitCode::from(EXIT_FAILURE)
-            }
+            Exit::of_error(error.chain()).into()
         }
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<()> {
+/// Prints clap's message; `--help` and `--version` succeed, anything else
+/// is a usage error.
+fn usage(error: &clap::Error) -> Exit {
+    // Nothing better to do if stderr is gone; the exit status still tells.
+    let _ = error.print();
+    if error.use_stderr() {
+        Exit::Usage
+    } else {
+        Exit::Success
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<Exit> {
     match cli.command {
         Command::Serve(args) => {
             let options = args.options()?;
@@ -45,19 +52,19 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
-                .build()?;
+                .build()
+                .map_err(|error| {
+                    Failure::internal(format!("cannot start the async runtime: {error}"))
+                })?;
             runtime.block_on(ui_bridge::serve::run(options))?;
             // Tasks still holding a request after the grace period are
             // dropped here, which kills their processes.
             runtime.shutdown_timeout(std::time::Duration::from_secs(1));
-            Ok(())
+            Ok(Exit::Success)
         }
-        Command::Audit(args) => match cli::audit::run(args)? {
-            0 => Ok(()),
-            // stdout was flushed by the subcommand; nothing else is pending.
-            code => std::process::exit(i32::from(code)),
-        },
-        Command::Approvals(args) => approvals(&args),
+        // stdout was flushed by the subcommand; nothing else is pending.
+        Command::Audit(args) => cli::audit::run(args),
+        Command::Approvals(args) => approvals(&args).map(|()| Exit::Success),
     }
 }
 
@@ -68,7 +75,8 @@ fn approvals(args: &ApprovalsArgs) -> anyhow::Result<()> {
     let request = args.request();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        .build()?;
+        .build()
+        .map_err(|error| Failure::internal(format!("cannot start the async runtime: {error}")))?;
     let payload = runtime.block_on(ui_bridge::control::send(&target, &request))?;
     let out = match args.command {
         ApprovalsCommand::List { json: true } => serde_json::to_string_pretty(&payload)? + "\n",

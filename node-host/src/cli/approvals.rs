@@ -12,14 +12,14 @@
 //! writers lose nothing; a killed writer leaves the old or the new file)
 //! and 9 (the token never leaves the file).
 //!
-//! Exit status: 0 done, 1 edit refused (conflict, absent entry), 2 usage
-//! error or an unreadable or malformed file.
+//! Exit status (`ui_bridge::exit::Exit`): 0 done, 126 edit refused
+//! (conflict, absent entry), 64 usage error, 66 an unreadable or malformed
+//! file.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use approvals_ipc::approvals::{
     ApprovalsError, ApprovalsFile, ApprovalsStore, LoadWarning, MAX_FILE_BYTES,
 };
@@ -27,15 +27,13 @@ use approvals_ipc::policy::matcher::{CASE_INSENSITIVE_PATHS, PathMatcher};
 use approvals_ipc::policy::unicode::{check_text, escape_for_display};
 use serde_json::json;
 
+use ui_bridge::exit::{Exit, Failure};
+
 use super::ApprovalsArg;
 
 mod summary;
 
 use self::summary::write_summary;
-
-/// Exit status of an edit the file refused (a conflict or an absent entry),
-/// distinct from 2 so scripts can reload and retry.
-pub const EXIT_REFUSED_EDIT: u8 = 1;
 
 /// The `source` recorded on entries added here, so a reviewer can tell them
 /// from allow-always entries.
@@ -144,7 +142,7 @@ struct SetArgs {
 }
 
 /// Runs `node-host approvals`.
-pub fn run(args: ApprovalsArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: ApprovalsArgs) -> anyhow::Result<Exit> {
     match args.action {
         Action::Get(args) => get(&args),
         Action::Allow(args) => allow(&args),
@@ -153,7 +151,7 @@ pub fn run(args: ApprovalsArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn get(args: &GetArgs) -> anyhow::Result<ExitCode> {
+fn get(args: &GetArgs) -> anyhow::Result<Exit> {
     let path = args.approvals.path()?;
     // Invariant 9: everything below sees only the redacted snapshot.
     let snapshot = ApprovalsStore::open(&path).load()?.redacted();
@@ -174,10 +172,10 @@ fn get(args: &GetArgs) -> anyhow::Result<ExitCode> {
         write_summary(&mut out, &path, &snapshot)?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
-fn allow(args: &EntryArgs) -> anyhow::Result<ExitCode> {
+fn allow(args: &EntryArgs) -> anyhow::Result<Exit> {
     let (pattern, agent) = checked_entry(args)?;
     if let Some(warning) = never_matches(pattern) {
         eprintln!("warning: {warning}");
@@ -195,10 +193,10 @@ fn allow(args: &EntryArgs) -> anyhow::Result<ExitCode> {
     } else {
         eprintln!("{shown} is already allowed for agent {agent_shown}; nothing changed");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
-fn revoke(args: &EntryArgs) -> anyhow::Result<ExitCode> {
+fn revoke(args: &EntryArgs) -> anyhow::Result<Exit> {
     let (pattern, agent) = checked_entry(args)?;
     let path = args.approvals.path()?;
     let store = ApprovalsStore::open(&path);
@@ -218,7 +216,7 @@ fn revoke(args: &EntryArgs) -> anyhow::Result<ExitCode> {
             "revoked {shown} for agent {agent_shown} in {}",
             path.display()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
     let hint = if holders.is_empty() {
         "`node-host approvals get` lists the entries".to_owned()
@@ -232,7 +230,7 @@ fn revoke(args: &EntryArgs) -> anyhow::Result<ExitCode> {
     )))
 }
 
-fn set(args: &SetArgs) -> anyhow::Result<ExitCode> {
+fn set(args: &SetArgs) -> anyhow::Result<Exit> {
     let (bytes, origin) = read_input(&args.file)?;
     let loaded = ApprovalsFile::parse(&bytes, &origin)?;
     print_warnings(&origin, &loaded.warnings);
@@ -263,13 +261,14 @@ fn set(args: &SetArgs) -> anyhow::Result<ExitCode> {
     }
     println!("{}", snapshot.hash);
     eprintln!("replaced the policy in {}", path.display());
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
-/// Prints a refusal and returns exit status 1.
-fn refused(message: &str) -> ExitCode {
+/// Prints a refusal and returns [`Exit::Refused`], distinct from usage and
+/// file errors so scripts can reload and retry.
+fn refused(message: &str) -> Exit {
     eprintln!("error: {message}");
-    ExitCode::from(EXIT_REFUSED_EDIT)
+    Exit::Refused
 }
 
 fn print_warnings(path: &Path, warnings: &[LoadWarning]) {
@@ -284,22 +283,28 @@ fn checked_entry(args: &EntryArgs) -> anyhow::Result<(&str, &str)> {
     let pattern = args.pattern.trim();
     let agent = args.agent.trim();
     if pattern.is_empty() {
-        bail!("the pattern is empty\nhint: node-host approvals allow /usr/bin/git");
+        return Err(Failure::usage(
+            "the pattern is empty\nhint: node-host approvals allow /usr/bin/git",
+        )
+        .into());
     }
     if agent.is_empty() {
-        bail!("the agent id is empty\nhint: --agent main, or --agent '*' for every agent");
+        return Err(Failure::usage(
+            "the agent id is empty\nhint: --agent main, or --agent '*' for every agent",
+        )
+        .into());
     }
-    check_text(pattern).with_context(|| {
-        format!(
-            "refusing the pattern {}\nhint: type the pattern without invisible characters",
+    check_text(pattern).map_err(|err| {
+        Failure::usage(format!(
+            "refusing the pattern {}: {err}\nhint: type the pattern without invisible characters",
             escape_for_display(pattern)
-        )
+        ))
     })?;
-    check_text(agent).with_context(|| {
-        format!(
-            "refusing the agent id {}\nhint: type the id without invisible characters",
+    check_text(agent).map_err(|err| {
+        Failure::usage(format!(
+            "refusing the agent id {}: {err}\nhint: type the id without invisible characters",
             escape_for_display(agent)
-        )
+        ))
     })?;
     Ok((pattern, agent))
 }
@@ -340,10 +345,11 @@ fn read_input(file: &Path) -> anyhow::Result<(Vec<u8>, PathBuf)> {
         file.to_owned()
     };
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        bail!(
+        return Err(Failure::file(format!(
             "{} is larger than {MAX_FILE_BYTES} bytes\nhint: it is probably not an approvals file",
             origin.display()
-        );
+        ))
+        .into());
     }
     Ok((bytes, origin))
 }

@@ -7,13 +7,14 @@
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore};
 use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext};
 use serde::Deserialize;
+
+use ui_bridge::exit::{Exit, Failure};
 
 use super::ApprovalsArg;
 
@@ -52,7 +53,7 @@ pub struct ExplainArgs {
 }
 
 /// Runs `node-host explain`.
-pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
     let path = args.approvals.path()?;
     let file = load(&path)?;
     let host = HostContext::from_process();
@@ -69,7 +70,9 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         None => args.argv.clone(),
     };
     if argv.is_empty() || argv[0].is_empty() {
-        bail!("no command to explain\nhint: node-host explain -- git status");
+        return Err(
+            Failure::usage("no command to explain\nhint: node-host explain -- git status").into(),
+        );
     }
     let compiled = policies.get(&args.agent);
     let evaluation = compiled.evaluate(&argv, &cwd);
@@ -80,7 +83,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         write_text(&mut out, &evaluation, &args.agent, compiled.warnings())?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
 fn load(path: &Path) -> anyhow::Result<ApprovalsFile> {
@@ -148,7 +151,7 @@ fn run_batch(
     policies: &mut Policies<'_>,
     default_agent: &str,
     default_cwd: &Path,
-) -> anyhow::Result<ExitCode> {
+) -> anyhow::Result<Exit> {
     let reader: Box<dyn BufRead> = if source == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -202,9 +205,9 @@ fn run_batch(
     }
     out.flush()?;
     Ok(if bad_lines == 0 {
-        ExitCode::SUCCESS
+        Exit::Success
     } else {
-        ExitCode::from(super::exit::USAGE)
+        Exit::FileError
     })
 }
 

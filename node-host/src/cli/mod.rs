@@ -8,17 +8,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-/// Exit codes shared by every subcommand.
-pub mod exit {
-    /// Usage errors and unreadable or malformed files.
-    pub const USAGE: u8 = 2;
-}
+use ui_bridge::exit::Exit;
 
 /// Runs shell commands for an AI agent only when your exec-approvals policy
 /// says so.
 #[derive(Debug, Parser)]
-#[command(name = "node-host", version, about, long_about = None)]
+#[command(name = "node-host", version, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -32,7 +27,8 @@ enum Command {
     /// `system.run` request would be analysed (shell wrappers parsed,
     /// dispatch wrappers unwrapped, executables resolved on this host's
     /// PATH), and prints the decision taken before any person is asked.
-    /// Exit status is 0 whatever the decision; 2 for usage or file errors.
+    /// Exit status is 0 whatever the decision; 64 for usage errors, 66 for
+    /// file errors (a batch file with bad lines included).
     ///
     /// Examples:
     ///   node-host explain -- git status
@@ -49,7 +45,7 @@ enum Command {
     /// bridge answers in `auto` mode, decides and runs it in this process.
     /// Prints the command's stdout and stderr and exits with its status; a
     /// refusal prints `SYSTEM_RUN_DENIED: <reason>` and exits 126; a timeout
-    /// exits 124.
+    /// exits 124; a command that cannot be started exits 127.
     ///
     /// Examples:
     ///   node-host run -- git status
@@ -62,8 +58,9 @@ enum Command {
     /// `get` prints the policy without the socket token, and the file's
     /// hash; `allow` and `revoke` edit one agent's allowlist under the
     /// file's lock; `set` replaces the policy only if the file still has
-    /// the hash you read. Exit status: 0 done, 1 edit refused (the file
-    /// changed, or the entry is absent), 2 usage or unreadable file.
+    /// the hash you read. Exit status: 0 done, 126 edit refused (the file
+    /// changed, or the entry is absent), 64 usage error, 66 unreadable or
+    /// malformed file.
     ///
     /// Examples:
     ///   node-host approvals get
@@ -96,21 +93,36 @@ impl ApprovalsArg {
 /// Parses the command line, runs it and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
     init_tracing();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage(&error).into(),
+    };
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
         Command::Run(args) => run::run(args),
         Command::Approvals(args) => approvals::run(args),
     };
     match result {
-        Ok(code) => code,
+        Ok(exit) => exit.into(),
         Err(err) => {
             if is_broken_pipe(&err) {
-                return ExitCode::SUCCESS;
+                return Exit::Success.into();
             }
             eprintln!("error: {err:#}");
-            ExitCode::from(exit::USAGE)
+            Exit::of_error(err.chain()).into()
         }
+    }
+}
+
+/// Prints clap's message; `--help` and `--version` succeed, anything else
+/// is a usage error.
+fn usage(error: &clap::Error) -> Exit {
+    // Nothing better to do if stderr is gone; the exit status still tells.
+    let _ = error.print();
+    if error.use_stderr() {
+        Exit::Usage
+    } else {
+        Exit::Success
     }
 }
 

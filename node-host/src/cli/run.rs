@@ -3,7 +3,8 @@
 //!
 //! Prints the command's stdout and stderr as its own and exits with the
 //! command's status; a refusal prints `SYSTEM_RUN_DENIED: <reason>` (or the
-//! error code and message) and exits 126, a timeout exits 124. With
+//! error code and message) and exits 126, a timeout exits 124, a command
+//! that cannot be started 127 (`ui_bridge::exit::Exit`). With
 //! `--exec-host bridge` a missing bridge fails closed.
 //!
 //! The embedded exec host asks the person at the terminal when stdin and
@@ -14,10 +15,9 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use approvals_ipc::approvals::{ApprovalsStore, socket_path};
 use approvals_ipc::ipc::{
     Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse,
@@ -26,14 +26,10 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 use ui_bridge::approvers::terminal::{self, Tty};
 use ui_bridge::broker::Broker;
+use ui_bridge::exit::{Exit, Failure};
 use ui_bridge::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
 use super::ApprovalsArg;
-
-/// Exit status when the command was refused or could not be run at all.
-pub const EXIT_REFUSED: u8 = 126;
-/// Exit status when the command ran out of time.
-pub const EXIT_TIMEOUT: u8 = 124;
 
 /// Which exec host decides and runs the command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -104,22 +100,22 @@ fn parse_env(text: &str) -> Result<(String, String), String> {
 }
 
 /// Runs `node-host run`.
-pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .context("cannot start the async runtime")?;
+        .map_err(|error| Failure::internal(format!("cannot start the async runtime: {error}")))?;
     runtime.block_on(run_async(args))
 }
 
-async fn run_async(args: RunArgs) -> anyhow::Result<ExitCode> {
+async fn run_async(args: RunArgs) -> anyhow::Result<Exit> {
     let approvals_path = args.approvals.path()?;
     let command = match &args.shell {
         Some(script) => vec!["/bin/sh".to_owned(), "-c".to_owned(), script.clone()],
         None => args.argv.clone(),
     };
     if command.is_empty() || command[0].is_empty() {
-        bail!("no command to run\nhint: node-host run -- git status");
+        return Err(Failure::usage("no command to run\nhint: node-host run -- git status").into());
     }
     let cwd = match &args.cwd {
         Some(dir) if dir.is_absolute() => dir.clone(),
@@ -343,7 +339,7 @@ fn respond(outcome: Result<ExecPayload, ErrorBody>) -> ExecResponse {
     }
 }
 
-fn report(response: ExecResponse, json: bool) -> anyhow::Result<ExitCode> {
+fn report(response: ExecResponse, json: bool) -> anyhow::Result<Exit> {
     let code = exit_code(&response);
     if json {
         let value = match &response {
@@ -389,14 +385,18 @@ fn write_output(payload: &ExecPayload) -> std::io::Result<()> {
     Ok(())
 }
 
-fn exit_code(response: &ExecResponse) -> ExitCode {
+/// How `node-host run` ends for a response: the command's own status when
+/// it ran to an end, else the shared code for what happened instead.
+fn exit_code(response: &ExecResponse) -> Exit {
     match response {
-        ExecResponse::Refused(_) => ExitCode::from(EXIT_REFUSED),
-        ExecResponse::Completed(p) if p.timed_out => ExitCode::from(EXIT_TIMEOUT),
+        ExecResponse::Refused(_) => Exit::Refused,
+        ExecResponse::Completed(p) if p.timed_out => Exit::TimedOut,
         ExecResponse::Completed(p) => match p.exit_code {
-            Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
-            None if p.error.is_some() => ExitCode::from(127),
-            None => ExitCode::from(1),
+            // A status outside 0..=255 cannot come from a Unix process;
+            // report it as the generic failure rather than truncate it.
+            Some(code) => Exit::Command(u8::try_from(code).unwrap_or(1)),
+            None if p.error.is_some() => Exit::NotFound,
+            None => Exit::Signalled,
         },
     }
 }

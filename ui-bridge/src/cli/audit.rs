@@ -8,10 +8,12 @@
 //! does not understand and never writes to the log. `verify` upholds the
 //! audit chain of DESIGN.md section 9 (invariant 10: every decision is in
 //! the log, and a changed line is found): exit 0 with a one-line summary
-//! when intact, exit 1 naming the first broken line otherwise.
+//! when intact, exit 66 (a file error) naming the first broken line
+//! otherwise.
 //!
-//! Exit status: 0 done (`tail -f` stopped by SIGINT or SIGTERM included),
-//! 1 the chain is broken, 2 usage error or an unreadable log.
+//! Exit status (`ui_bridge::exit::Exit`): 0 done (`tail -f` stopped by
+//! SIGINT or SIGTERM included), 66 the chain is broken or the log
+//! unreadable, 64 usage error.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,9 +28,7 @@ use ui_bridge::audit::{
     AuditError, AuditFilter, default_audit_path, follow, format_human, now_ms, parse_duration,
     read, tail, verify,
 };
-
-/// Exit status when `verify` finds the chain broken.
-pub const EXIT_BROKEN: u8 = 1;
+use ui_bridge::exit::{Exit, Failure};
 
 /// How often `tail -f` looks for new lines.
 const FOLLOW_POLL: Duration = Duration::from_millis(200);
@@ -66,7 +66,7 @@ enum Action {
     /// Check the hash chain: every line unchanged, none removed or inserted
     ///
     /// Exit 0 and one summary line (records, last sequence number, head
-    /// hash) when intact; exit 1 naming the first broken line otherwise.
+    /// hash) when intact; exit 66 naming the first broken line otherwise.
     /// Lines removed from the end cannot be seen by the chain alone: keep
     /// the printed head hash elsewhere and compare it later.
     ///
@@ -130,15 +130,15 @@ struct QueryArgs {
     json: bool,
 }
 
-/// Runs `ui-bridge audit`; returns the exit status.
-pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
+/// Runs `ui-bridge audit`; returns how it ended.
+pub fn run(args: AuditArgs) -> anyhow::Result<Exit> {
     let result = match args.action {
         Action::Tail(args) => run_tail(&args),
         Action::Query(args) => run_query(&args),
         Action::Verify(args) => run_verify(&args),
     };
     match result {
-        Err(err) if is_broken_pipe(&err) => Ok(0),
+        Err(err) if is_broken_pipe(&err) => Ok(Exit::Success),
         other => other,
     }
 }
@@ -155,7 +155,7 @@ impl LogArg {
     }
 }
 
-fn run_tail(args: &TailArgs) -> anyhow::Result<u8> {
+fn run_tail(args: &TailArgs) -> anyhow::Result<Exit> {
     let path = args.log.path()?;
     // Block the stop signals before any thread exists, so every thread
     // inherits the mask and only the waiter below receives them.
@@ -171,7 +171,7 @@ fn run_tail(args: &TailArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     let Some(stop) = stop else {
-        return Ok(0);
+        return Ok(Exit::Success);
     };
     let mut write_error = None;
     follow(&path, last.end, &stop, FOLLOW_POLL, |line| {
@@ -184,11 +184,11 @@ fn run_tail(args: &TailArgs) -> anyhow::Result<u8> {
     .map_err(|err| read_error(&path, err))?;
     match write_error {
         Some(err) => Err(err.into()),
-        None => Ok(0),
+        None => Ok(Exit::Success),
     }
 }
 
-fn run_query(args: &QueryArgs) -> anyhow::Result<u8> {
+fn run_query(args: &QueryArgs) -> anyhow::Result<Exit> {
     let path = args.log.path()?;
     let since_ms = args.since.map(|since| {
         let back = i64::try_from(since.as_millis()).unwrap_or(i64::MAX);
@@ -206,10 +206,10 @@ fn run_query(args: &QueryArgs) -> anyhow::Result<u8> {
         print_value(&mut out, record, args.json)?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(Exit::Success)
 }
 
-fn run_verify(args: &LogArg) -> anyhow::Result<u8> {
+fn run_verify(args: &LogArg) -> anyhow::Result<Exit> {
     let path = args.path()?;
     match verify(&path) {
         Ok(report) => {
@@ -220,7 +220,7 @@ fn run_verify(args: &LogArg) -> anyhow::Result<u8> {
                 report.last_seq,
                 report.head
             );
-            Ok(0)
+            Ok(Exit::Success)
         }
         Err(err) => match broken_line(&err) {
             Some(line) => {
@@ -229,7 +229,7 @@ fn run_verify(args: &LogArg) -> anyhow::Result<u8> {
                      the lines before {line} are intact",
                     path.display()
                 );
-                Ok(EXIT_BROKEN)
+                Ok(Exit::FileError)
             }
             None => Err(read_error(&path, err)),
         },
@@ -257,10 +257,11 @@ fn broken_line(err: &AuditError) -> Option<u64> {
 fn read_error(path: &Path, err: AuditError) -> anyhow::Error {
     match &err {
         AuditError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-            anyhow::anyhow!(
+            Failure::file(format!(
                 "no audit log at {}\nhint: the bridge creates it with the first decision; pass --audit FILE for another log",
                 path.display()
-            )
+            ))
+            .into()
         }
         _ => anyhow::Error::new(err),
     }
