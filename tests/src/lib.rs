@@ -19,6 +19,8 @@ pub mod status {
     pub const REFUSED: i32 = Exit::Refused.code() as i32;
     /// The command ran out of time.
     pub const TIMED_OUT: i32 = Exit::TimedOut.code() as i32;
+    /// The command was not found or could not be started.
+    pub const NOT_FOUND: i32 = Exit::NotFound.code() as i32;
 }
 
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use approvals_tests::status::USAGE;
+use approvals_tests::status::{NOT_FOUND, USAGE};
 use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
 
@@ -122,6 +122,18 @@ fn text_the_policy_did_not_understand_never_reaches_a_shell_without_approval() {
     let (code, _, stderr) = run(&home, &["--exec-host", "local", "--shell", &script]);
     assert_eq!(code, Some(126), "{stderr}");
     assert!(!marker.exists(), "the substitution must not have run");
+}
+
+#[test]
+fn a_program_that_does_not_resolve_is_not_found() {
+    let home = TestHome::new();
+    home.write_approvals(&json!({"version": 1, "defaults": {"security": "full", "ask": "off"}}));
+    let (code, _, stderr) = run(&home, &["--exec-host", "local", "--", "no-such-tool-xyz"]);
+    assert_eq!(code, Some(NOT_FOUND), "{stderr}");
+    assert!(
+        stderr.contains("no-such-tool-xyz: command not found"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -27,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 use ui_bridge::approvers::terminal::{self, Tty};
 use ui_bridge::broker::Broker;
 use ui_bridge::exit::{Exit, Failure};
-use ui_bridge::host::{BrokerApprovals, ExecHost, ExecHostConfig};
+use ui_bridge::host::{BrokerApprovals, ExecHost, ExecHostConfig, NOT_FOUND};
 
 use super::ApprovalsArg;
 
@@ -389,6 +389,10 @@ fn write_output(payload: &ExecPayload) -> std::io::Result<()> {
 /// it ran to an end, else the shared code for what happened instead.
 fn exit_code(response: &ExecResponse) -> Exit {
     match response {
+        // The host refused to look up a command it could not resolve.
+        ExecResponse::Refused(error) if error.reason.as_deref() == Some(NOT_FOUND) => {
+            Exit::NotFound
+        }
         ExecResponse::Refused(_) => Exit::Refused,
         ExecResponse::Completed(p) if p.timed_out => Exit::TimedOut,
         ExecResponse::Completed(p) => match p.exit_code {

@@ -45,7 +45,7 @@ pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
 use audit_trail::{Decider, Trail};
 pub use broker_approvals::BrokerApprovals;
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
-pub use refusal::HostRefusal;
+pub use refusal::{HostRefusal, NOT_FOUND};
 pub use validate::{Validated, raw_command_agrees, validate};
 
 /// The agent whose policy applies when a request names none.

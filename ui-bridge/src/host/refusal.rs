@@ -10,6 +10,10 @@ use approvals_ipc::ipc::{ErrorBody, ErrorCode};
 use approvals_ipc::policy::env::EnvRefusal;
 use approvals_ipc::policy::{NotGranted, Reason};
 
+/// The wire reason of [`HostRefusal::NotFound`], which `node-host run`
+/// reports as exit status 127, as shells do.
+pub const NOT_FOUND: &str = "not-found";
+
 /// Why the exec host refused a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HostRefusal {
@@ -127,7 +131,7 @@ impl HostRefusal {
             }
             Self::NotFound(word) => denied(
                 format!("{word}: command not found on the host PATH"),
-                "not-found",
+                NOT_FOUND,
             ),
             Self::CancelledWhileAsking => denied(
                 "request cancelled while waiting for approval".to_owned(),
