@@ -176,3 +176,54 @@ fn a_safe_bin_miss_carries_the_profile_rule_that_refused() {
         "unknown-flag"
     );
 }
+
+#[test]
+fn docs_policy_md_lists_every_code() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/policy.md");
+    let doc = std::fs::read_to_string(&path).unwrap();
+    let hit = DenyHit {
+        entry: 0,
+        why: String::new(),
+        salvaged: false,
+    };
+    let mut codes: Vec<&str> = refusals().iter().map(Refusal::code).collect();
+    codes.extend(
+        [
+            Reason::SecurityDeny,
+            Reason::AskAlways,
+            Reason::Denylist(hit),
+            Reason::DenylistUnparsable {
+                pattern: String::new(),
+            },
+            Reason::NotUnderstood(Refusal::CdChain),
+            Reason::ArgumentGuard(Vec::new()),
+            Reason::AllowlistMiss(Vec::new()),
+            Reason::Uncertain(Refusal::CdChain),
+        ]
+        .iter()
+        .map(Reason::code),
+    );
+    codes.extend(
+        [
+            Miss::NotFound {
+                word: String::new(),
+            },
+            Miss::NotAllowlisted {
+                real: String::new(),
+            },
+            Miss::SafeBinUntrusted {
+                name: String::new(),
+                real: String::new(),
+            },
+        ]
+        .iter()
+        .map(Miss::code),
+    );
+    codes.push("safe-bin-usage");
+    for code in codes {
+        assert!(
+            doc.contains(&format!("`{code}`")),
+            "docs/policy.md does not list {code}"
+        );
+    }
+}
