@@ -528,37 +528,7 @@ fn path_string(path: Option<&Path>) -> Option<String> {
 /// Programs that run code given to them; allow-always never persists them
 /// by path.
 pub fn is_interpreter(name: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "awk",
-        "bun",
-        "deno",
-        "gawk",
-        "irb",
-        "jshell",
-        "julia",
-        "lua",
-        "mawk",
-        "nawk",
-        "node",
-        "perl",
-        "php",
-        "pwsh",
-        "powershell",
-        "pypy",
-        "python",
-        "r",
-        "rscript",
-        "ruby",
-        "tclsh",
-        "wish",
-    ];
-    let lower = name.to_ascii_lowercase();
-    let family = lower.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    PREFIXES.contains(&family)
-        || matches!(
-            family,
-            "nodejs" | "osascript" | "java" | "erl" | "guile" | "sbcl" | "ghci" | "scala"
-        )
+    crate::policy::programs::is_interpreter(name)
 }
 
 #[cfg(test)]
