@@ -99,6 +99,11 @@ pub const PROGRAMS: &[Program] = &[
         "a shell builtin that runs its operand as a command, skipping functions",
     ),
     p(
+        "coreutils",
+        &[MultiCall],
+        "a single-binary coreutils (uutils, or GNU built multi-call): installed as ls, cat … and acting by invoked name",
+    ),
+    p(
         "csh",
         &[OtherShell, CodeOnStdin],
         "a C shell: runs shell code in a language the analysis does not parse",

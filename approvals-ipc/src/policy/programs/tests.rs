@@ -436,3 +436,17 @@ fn allow_always_never_persists_interpreters_only_the_guards_knew() {
         );
     }
 }
+/// Old lists disagreed: the risk rules knew `bash5.2`-style versioned shells,
+/// `wrappers::is_shell` matched only exact names, so `ksh93` (Debian's real
+/// ksh) was persisted by path and then ran any script file.
+#[test]
+fn allow_always_never_persists_a_versioned_shell() {
+    for name in ["ksh93", "bash5.2", "zsh.exe"] {
+        let persisted = persisted_for(name);
+        assert_eq!(persisted.len(), 1, "{name}: {persisted:?}");
+        assert!(
+            persisted[0].starts_with("=command:"),
+            "{name}: {persisted:?}"
+        );
+    }
+}
