@@ -2,6 +2,8 @@
 //! matchers they name. Matchers look at argv as written; they never touch
 //! the file system.
 
+use crate::policy::programs::{self, Kind};
+
 use super::RiskLevel::{self, Critical, High, Medium};
 
 /// What a rule looks at.
@@ -268,17 +270,10 @@ fn rm_root(argv: &[&str]) -> bool {
             || (rm_recursive(argv) && operands(argv).any(catastrophic_target)))
 }
 
-const INTERPRETERS: &[&str] = &[
-    "ash", "bash", "dash", "fish", "ksh", "node", "perl", "php", "python", "ruby", "sh", "zsh",
-];
-
+/// A shell or interpreter that runs what it reads on stdin as code, from
+/// the programs table (matched by family: `python3.12`, `pypy3`, `ksh93`).
 fn is_interpreter(name: &str) -> bool {
-    INTERPRETERS.iter().any(|i| {
-        name == *i
-            || name.strip_prefix(i).is_some_and(|v| {
-                !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            })
-    })
+    programs::has(name, Kind::CodeOnStdin)
 }
 
 fn download_to_interpreter(pipeline: &[Vec<&[&str]>]) -> bool {
