@@ -649,3 +649,23 @@ fn family_names_accept_versions_only_where_declared() {
         );
     }
 }
+
+/// The guard data depends only on the types it is written in, never on the
+/// parser or the inspections that read it (no import cycle).
+#[test]
+fn the_guard_table_depends_only_on_its_types() {
+    let table = include_str!("table.rs");
+    let uses: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("use super::"))
+        .collect();
+    assert_eq!(
+        uses,
+        ["use super::types::{Guard, Inspection, Layout, ProgramSpec, Trigger};"]
+    );
+    for code in ["scripts::", "parse::", "Invocation"] {
+        assert!(!table.contains(code), "table.rs names {code}");
+    }
+    let types = include_str!("types.rs");
+    assert!(!types.contains("use super::"), "types.rs imports its users");
+}
