@@ -77,20 +77,26 @@ impl Program {
     }
 }
 
-/// The family a program name belongs to, the one name-matching rule: the
-/// basename's ASCII letters lowercased (case-insensitive file systems, and
-/// Windows, run `Python` as `python`), a trailing `.exe` removed (any case),
-/// then trailing version digits and dots removed (`python3.12` is `python`,
-/// `pypy3` is `pypy`, `ksh93` is `ksh`).
-pub fn family(name: &str) -> Cow<'_, str> {
+/// The name an executable goes by: its basename without a trailing `.exe`
+/// (any case), the first step of [`family`]. Windows runs `git.exe` as
+/// `git`; a policy that only knew `git` must not miss it.
+pub fn executable_name(name: &str) -> &str {
     let name = name.rsplit('/').next().unwrap_or(name);
-    let name = match name.len().checked_sub(4) {
+    match name.len().checked_sub(4) {
         Some(cut) if name.is_char_boundary(cut) && name[cut..].eq_ignore_ascii_case(".exe") => {
             &name[..cut]
         }
         _ => name,
-    };
-    let name = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    }
+}
+
+/// The family a program name belongs to, the one name-matching rule: the
+/// [`executable_name`], without trailing version digits and dots
+/// (`python3.12` is `python`, `pypy3` is `pypy`, `ksh93` is `ksh`), ASCII
+/// letters lowercased (case-insensitive file systems run `Python` as
+/// `python`).
+pub fn family(name: &str) -> Cow<'_, str> {
+    let name = executable_name(name).trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     if name.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(name.to_ascii_lowercase())
     } else {

@@ -25,6 +25,7 @@ mod tests;
 
 use std::path::Path;
 
+use crate::policy::programs::{self, Kind};
 use parse::{Invocation, OptName};
 use types::{Guard, Layout, Trigger};
 
@@ -42,13 +43,15 @@ pub struct GuardHit {
 /// carries data (a pipe or a heredoc). Unknown programs trip nothing.
 pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -> Vec<GuardHit> {
     let args = argv.get(1..).unwrap_or(&[]);
-    let (program, args) = match program {
-        // A multi-call binary runs its first operand as the program.
-        "busybox" | "toybox" => match args.split_first() {
+    // A multi-call binary that runs its first operand as the program
+    // (`busybox awk …`), from the programs table.
+    let (program, args) = if programs::has(program, Kind::AppletRunner) {
+        match args.split_first() {
             Some((applet, rest)) => (applet.as_str(), rest),
             None => return Vec::new(),
-        },
-        _ => (program, args),
+        }
+    } else {
+        (program, args)
     };
     let Some(spec) = table::program_spec(program) else {
         return Vec::new();

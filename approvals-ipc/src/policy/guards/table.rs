@@ -7,6 +7,7 @@
 //! inspected as an option or operand (over-guarding, never under-guarding).
 
 use super::types::{Guard, Inspection, Layout, ProgramSpec, Trigger};
+use crate::policy::programs;
 
 const fn spec(
     family: &'static str,
@@ -662,17 +663,16 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
 ];
 
-/// The spec of `program`'s family, by exact name or name plus version.
+/// The spec of `program`'s family: by exact name (after the programs
+/// table's `.exe` rule), or for versioned specs by the programs table's
+/// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`).
 pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
-    let name = program.strip_suffix(".exe").unwrap_or(program);
+    let name = programs::executable_name(program);
+    let family = programs::family(program);
     PROGRAMS.iter().find(|s| {
-        s.names.iter().any(|n| {
-            name == *n
-                || (s.versioned
-                    && name
-                        .strip_prefix(n)
-                        .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
-        })
+        s.names
+            .iter()
+            .any(|n| name == *n || (s.versioned && programs::family(n) == family))
     })
 }
 

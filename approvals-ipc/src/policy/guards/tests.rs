@@ -641,11 +641,34 @@ fn family_names_accept_versions_only_where_declared() {
         ("gitk", None),
         ("sedx", None),
         ("awk2", None),
+        // The programs table's name rule: `.exe` in any case, and for
+        // versioned families any case too.
+        ("Python3.exe", Some("python")),
+        ("python.EXE", Some("python")),
+        ("rscript", Some("rscript")),
+        ("Rscript4.3", Some("rscript")),
+        ("git.EXE", Some("git")),
+        ("Git", None),
     ] {
         assert_eq!(
             table::program_spec(name).map(|s| s.family),
             family,
             "{name}"
+        );
+    }
+}
+
+/// Multi-call binaries that run their first operand come from the programs
+/// table, so every applet runner is looked through.
+#[test]
+fn applet_runners_of_the_programs_table_are_looked_through() {
+    use crate::policy::programs::{Kind, PROGRAMS};
+    for row in PROGRAMS.iter().filter(|p| p.is(Kind::AppletRunner)) {
+        assert_eq!(
+            hits(&[row.name, "python3", "-c", "1"], false),
+            ["python.inline-code"],
+            "{}",
+            row.name
         );
     }
 }
