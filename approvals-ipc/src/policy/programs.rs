@@ -56,6 +56,11 @@ pub struct Program {
     pub name: &'static str,
     /// Every kind the program has; never empty (tested).
     pub kinds: &'static [Kind],
+    /// For shells and wrappers: the short options that take a separate
+    /// value, so the risk rules and salvage can read through the wrapper to
+    /// the command it runs (`sudo -u root rm …` runs `rm …`). Empty when
+    /// none or not known; a crude reading then only sees less.
+    pub value_shorts: &'static str,
     /// Why it is special, in words a reviewer can check.
     pub reason: &'static str,
 }
@@ -138,6 +143,13 @@ pub fn is_interpreter(name: &str) -> bool {
 /// Whether `name` is a transparent or semantic wrapper, by family.
 pub fn is_wrapper(name: &str) -> bool {
     program(name).is_some_and(Program::is_wrapper)
+}
+
+/// The row of a shell or wrapper that the risk rules and salvage read
+/// through, by family: a POSIX shell (for `sh -c 'a b'` split into words),
+/// a transparent or semantic wrapper.
+pub fn looked_through(name: &str) -> Option<&'static Program> {
+    program(name).filter(|p| p.is(Kind::PosixShell) || p.is_wrapper())
 }
 
 /// Whether `name` runs code other than its own: a shell, an interpreter or

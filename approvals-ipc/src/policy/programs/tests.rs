@@ -450,3 +450,52 @@ fn allow_always_never_persists_a_versioned_shell() {
         );
     }
 }
+
+#[test]
+fn value_options_belong_to_shells_and_wrappers_and_are_letters() {
+    for row in PROGRAMS {
+        if !row.value_shorts.is_empty() {
+            assert_eq!(looked_through(row.name), Some(row), "{}", row.name);
+        }
+        let mut letters: Vec<char> = row.value_shorts.chars().collect();
+        assert!(
+            letters.iter().all(char::is_ascii_alphabetic),
+            "{}",
+            row.name
+        );
+        letters.sort_unstable();
+        letters.dedup();
+        assert_eq!(letters.len(), row.value_shorts.len(), "{}", row.name);
+    }
+}
+
+/// The risk rules' old `WRAPPERS` list, with its value options: every one
+/// is still read through with the same options.
+#[test]
+fn every_wrapper_the_risk_rules_knew_is_read_through_alike() {
+    for (name, values) in [
+        ("ash", "o"),
+        ("bash", "o"),
+        ("dash", "o"),
+        ("doas", "uCL"),
+        ("env", "uSC"),
+        ("exec", "a"),
+        ("ksh", "o"),
+        ("nice", "n"),
+        ("nohup", ""),
+        ("pkexec", ""),
+        ("sh", "o"),
+        ("stdbuf", "ioe"),
+        ("sudo", "ugCDhprtUT"),
+        ("time", "fo"),
+        ("timeout", "sk"),
+        ("xargs", "adEeIiLlnPs"),
+        ("zsh", "o"),
+    ] {
+        assert_eq!(
+            looked_through(name).map(|p| p.value_shorts),
+            Some(values),
+            "{name}"
+        );
+    }
+}

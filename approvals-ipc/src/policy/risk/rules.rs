@@ -147,29 +147,6 @@ pub(crate) const RULES: &[Rule] = &[
     ),
 ];
 
-/// Wrappers whose target also runs; each with the options that take a value.
-/// Shells are here for the crude text reading, where `sh -c 'a b'` arrives
-/// as separate words.
-pub(crate) const WRAPPERS: &[(&str, &str)] = &[
-    ("ash", "o"),
-    ("bash", "o"),
-    ("dash", "o"),
-    ("doas", "uCL"),
-    ("env", "uSC"),
-    ("exec", "a"),
-    ("ksh", "o"),
-    ("nice", "n"),
-    ("nohup", ""),
-    ("pkexec", ""),
-    ("sh", "o"),
-    ("stdbuf", "ioe"),
-    ("sudo", "ugCDhprtUT"),
-    ("time", "fo"),
-    ("timeout", "sk"),
-    ("xargs", "adEeIiLlnPs"),
-    ("zsh", "o"),
-];
-
 /// `argv` and every command its wrappers would run, outermost first.
 pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
     let mut layers = vec![argv];
@@ -178,10 +155,13 @@ pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
         let Some((head, rest)) = cur.split_first() else {
             break;
         };
-        let head = base(head);
-        let Some((name, values)) = WRAPPERS.iter().find(|(n, _)| *n == head) else {
+        // POSIX shells and wrappers of the programs table, each with the
+        // short options that take a value; shells are here for the crude
+        // text reading, where `sh -c 'a b'` arrives as separate words.
+        let Some(wrapper) = programs::looked_through(base(head)) else {
             break;
         };
+        let (name, values) = (&wrapper.name, wrapper.value_shorts);
         let mut i = 0;
         while let Some(tok) = rest.get(i) {
             if *tok == "--" {

@@ -225,8 +225,22 @@ fn rule_table_is_sorted_unique_and_explained() {
     assert!(rules::RULES.iter().all(|r| !r.reason.is_empty()));
 }
 
+/// The risk rules read through every POSIX shell and wrapper of the
+/// programs table. The old list here missed most semantic wrappers, so
+/// `setsid rm -rf /` was low; and `command`, `mksh` and a versioned or
+/// upper-case spelling were not read through.
 #[test]
-fn wrapper_table_is_sorted_and_unique() {
-    let names: Vec<&str> = rules::WRAPPERS.iter().map(|(n, _)| *n).collect();
-    assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+fn every_wrapper_of_the_programs_table_is_read_through() {
+    for cmd in [
+        "setsid rm -rf /",
+        "command rm -rf /",
+        "mksh -c rm -rf /",
+        "SUDO rm -rf /",
+        "watch -n 1 rm -rf /",
+        "ionice -c 3 rm -rf /",
+        "busybox rm -rf /",
+        "strace -o /tmp/t rm -rf /",
+    ] {
+        assert_eq!(assess(&pipes(cmd), None).level, Critical, "{cmd}");
+    }
 }
