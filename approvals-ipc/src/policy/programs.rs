@@ -5,7 +5,7 @@
 //! Every other module asks here instead of keeping its own list, so a shell
 //! the analysis unwraps is also a shell that allow-always never persists by
 //! path (DESIGN.md invariant 5), and an interpreter the risk rules know is
-//! one the decision knows. Names are matched through one rule, [`family`]:
+//! one the decision knows. Names are matched through one rule, [`program`]:
 //! `python3.12`, `Python3`, `python.exe` are all `python`. Lookups that
 //! make a command *stricter* (is this code-running? is this a semantic
 //! wrapper?) match by family; lookups that *see through* a word (unwrap a
@@ -46,13 +46,17 @@ pub enum Kind {
     MultiCall,
     /// Runs the applet named by its first operand (`busybox sh`).
     AppletRunner,
+    /// Runs the command with another user's privileges, usually root's
+    /// (`sudo`); the risk rules rate any use high.
+    Privileged,
 }
 
 /// One program the engine has special knowledge of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Program {
-    /// The normalized name: lowercase, no `.exe`, no version suffix.
-    /// Invariant: `family(name) == name` (tested).
+    /// The normalized name: lowercase, no `.exe`, no version suffix
+    /// unless the digits are part of the name (`run0`). Invariant:
+    /// `program(name)` finds this row (tested).
     pub name: &'static str,
     /// Every kind the program has; never empty (tested).
     pub kinds: &'static [Kind],
@@ -95,24 +99,27 @@ pub fn executable_name(name: &str) -> &str {
     }
 }
 
-/// The family a program name belongs to, the one name-matching rule: the
-/// [`executable_name`], without trailing version digits and dots
-/// (`python3.12` is `python`, `pypy3` is `pypy`, `ksh93` is `ksh`), ASCII
-/// letters lowercased (case-insensitive file systems run `Python` as
-/// `python`).
+/// The family a program name belongs to: the [`executable_name`], without
+/// trailing version digits and dots (`python3.12` is `python`, `pypy3` is
+/// `pypy`, `ksh93` is `ksh`), ASCII letters lowercased (case-insensitive
+/// file systems run `Python` as `python`).
 pub fn family(name: &str) -> Cow<'_, str> {
-    let name = executable_name(name).trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    lowercase(executable_name(name).trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'))
+}
+
+/// The row for `name`, the one name-matching rule, for checks that only
+/// make a command stricter: the lowercased [`executable_name`] if a row has
+/// it (`run0`), else its [`family`] (`python3.12` is `python`).
+pub fn program(name: &str) -> Option<&'static Program> {
+    program_exact(&lowercase(executable_name(name))).or_else(|| program_exact(&family(name)))
+}
+
+fn lowercase(name: &str) -> Cow<'_, str> {
     if name.bytes().any(|b| b.is_ascii_uppercase()) {
         Cow::Owned(name.to_ascii_lowercase())
     } else {
         Cow::Borrowed(name)
     }
-}
-
-/// The row for `name`'s [`family`], for checks that only make a command
-/// stricter.
-pub fn program(name: &str) -> Option<&'static Program> {
-    program_exact(&family(name))
 }
 
 /// The row whose name is exactly `name`, for checks that see through a

@@ -7,8 +7,8 @@
 //! unless it is a transparent wrapper or a POSIX shell.
 
 use super::Kind::{
-    AppletRunner, CodeOnStdin, Interpreter, MultiCall, OtherShell, PosixShell, SemanticWrapper,
-    TransparentWrapper,
+    AppletRunner, CodeOnStdin, Interpreter, MultiCall, OtherShell, PosixShell, Privileged,
+    SemanticWrapper, TransparentWrapper,
 };
 use super::{Kind, Program};
 
@@ -156,7 +156,7 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "doas",
-        &[SemanticWrapper],
+        &[SemanticWrapper, Privileged],
         "uCL",
         "runs the command as another user",
     ),
@@ -384,7 +384,7 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "pkexec",
-        &[SemanticWrapper],
+        &[SemanticWrapper, Privileged],
         "",
         "runs the command as another user",
     ),
@@ -435,6 +435,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs Ruby code from `-e`, files or stdin",
+    ),
+    p(
+        "run0",
+        &[SemanticWrapper, Privileged],
+        "Dgu",
+        "runs the command as another user (systemd's sudo)",
     ),
     p(
         "runuser",
@@ -540,13 +546,13 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "su",
-        &[SemanticWrapper],
+        &[SemanticWrapper, Privileged],
         "cgGsw",
         "runs a shell as another user",
     ),
     p(
         "sudo",
-        &[SemanticWrapper],
+        &[SemanticWrapper, Privileged],
         "ugCDhprtUT",
         "runs the command as another user",
     ),

@@ -123,12 +123,17 @@ fn table_is_sorted_unique_and_explained() {
 }
 
 #[test]
-fn table_names_are_their_own_family() {
+fn table_names_are_normalized_and_found_by_the_name_rule() {
     for row in PROGRAMS {
         assert!(!row.name.is_empty());
-        assert_eq!(family(row.name), row.name, "{} is not normalized", row.name);
+        assert_eq!(row.name, row.name.to_ascii_lowercase(), "{}", row.name);
+        assert_eq!(executable_name(row.name), row.name, "{}", row.name);
         assert_eq!(program(row.name), Some(row));
         assert_eq!(program_exact(row.name), Some(row));
+        // A name ending in a digit (`run0`) must not shadow another row.
+        if family(row.name) != row.name {
+            assert_eq!(program_exact(&family(row.name)), None, "{}", row.name);
+        }
     }
 }
 
@@ -170,6 +175,8 @@ fn family_lookups_classify_versioned_and_windows_names() {
     assert!(is_wrapper("busybox"));
     assert!(has("busybox", Kind::AppletRunner));
     assert!(has("cargo", Kind::MultiCall));
+    assert!(has("run0", Kind::Privileged));
+    assert!(has("RUN0.exe", Kind::Privileged));
     for plain in ["git", "ls", "cargo", "rustc", "rustup", "", "python-config"] {
         assert!(!runs_other_code(plain), "{plain}");
     }
@@ -497,5 +504,28 @@ fn every_wrapper_the_risk_rules_knew_is_read_through_alike() {
             Some(values),
             "{name}"
         );
+    }
+}
+
+/// The risk rules' old privilege list: each is `Privileged` and a semantic
+/// wrapper. `run0` was known to the risk rules only, so the analysis took
+/// it for a plain program and allow-always persisted its path, after which
+/// `run0 anything` ran as root without asking.
+#[test]
+fn every_privileged_program_the_risk_rules_knew_is_a_semantic_wrapper() {
+    for name in ["sudo", "doas", "su", "pkexec", "run0"] {
+        let row = program_exact(name);
+        assert!(row.is_some_and(|p| p.is(Kind::Privileged)), "{name}");
+        assert!(row.is_some_and(|p| p.is(Kind::SemanticWrapper)), "{name}");
+    }
+    let persisted = persisted_for("run0");
+    assert_eq!(persisted.len(), 1, "{persisted:?}");
+    assert!(persisted[0].starts_with("=command:"), "{persisted:?}");
+}
+
+#[test]
+fn privileged_programs_are_semantic_wrappers() {
+    for row in PROGRAMS.iter().filter(|p| p.is(Kind::Privileged)) {
+        assert!(row.is(Kind::SemanticWrapper), "{}", row.name);
     }
 }

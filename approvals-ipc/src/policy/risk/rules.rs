@@ -313,7 +313,7 @@ fn fork_bomb(text: &str) -> bool {
 }
 
 fn privilege(argv: &[&str]) -> bool {
-    matches!(program(argv), "sudo" | "doas" | "su" | "pkexec" | "run0")
+    programs::has(program(argv), Kind::Privileged)
 }
 
 fn chmod_world(argv: &[&str]) -> bool {

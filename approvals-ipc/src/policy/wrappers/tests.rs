@@ -107,6 +107,7 @@ fn semantic_wrappers_are_refused_regression_ghsa_796m_2973_wc5q() {
         &["time", "-o", "/tmp/x", "ls"],
         &["busybox", "awk", "BEGIN{system(\"id\")}"],
         &["toybox", "ls"],
+        &["run0", "ls"],
     ] {
         assert!(unwrap(&argv(case)).is_err(), "{case:?} must be refused");
     }
