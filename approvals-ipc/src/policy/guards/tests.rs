@@ -673,6 +673,21 @@ fn applet_runners_of_the_programs_table_are_looked_through() {
     }
 }
 
+/// The guards' interpreter specs (versioned, options-first) and the awk,
+/// bun, deno and pwsh families name only programs the programs table knows
+/// as interpreters, so allow-always never persists one by path.
+#[test]
+fn guarded_interpreters_are_interpreters_in_the_programs_table() {
+    use crate::policy::programs;
+    for spec in table::PROGRAMS {
+        if spec.versioned || matches!(spec.family, "awk" | "bun" | "deno" | "pwsh") {
+            for name in spec.names {
+                assert!(programs::is_interpreter(name), "{name}");
+            }
+        }
+    }
+}
+
 /// The guard data depends only on the types it is written in, never on the
 /// parser or the inspections that read it (no import cycle).
 #[test]
