@@ -57,53 +57,6 @@ impl Analysis {
     }
 }
 
-/// Shell builtins that have no program of their own or that change the
-/// shell itself; our executor cannot run them faithfully.
-const SHELL_ONLY_BUILTINS: &[&str] = &[
-    ".",
-    ":",
-    "alias",
-    "bg",
-    "break",
-    "continue",
-    "declare",
-    "disown",
-    "enable",
-    "eval",
-    "exit",
-    "export",
-    "fc",
-    "fg",
-    "getopts",
-    "hash",
-    "history",
-    "jobs",
-    "let",
-    "local",
-    "logout",
-    "mapfile",
-    "popd",
-    "pushd",
-    "read",
-    "readarray",
-    "readonly",
-    "return",
-    "set",
-    "shift",
-    "shopt",
-    "source",
-    "suspend",
-    "times",
-    "trap",
-    "type",
-    "typeset",
-    "ulimit",
-    "umask",
-    "unalias",
-    "unset",
-    "wait",
-];
-
 /// Analyses `argv` as requested to run in `cwd`.
 pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analysis {
     if argv.is_empty() || argv[0].is_empty() {
@@ -274,7 +227,7 @@ fn plan_command(
         }
         return cd_target(compiled, &target[1..], cwd).map(Planned::Cd);
     }
-    if SHELL_ONLY_BUILTINS.contains(&word.as_str()) {
+    if crate::policy::programs::builtins::is_shell_only(word) {
         return Err(Refusal::ShellBuiltin { word: word.clone() });
     }
     let resolution = compiled.resolver.resolve(word, cwd);

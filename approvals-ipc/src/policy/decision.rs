@@ -17,7 +17,7 @@ use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, 
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
-use crate::policy::{guards, quote, safe_bins, salvage, wrappers};
+use crate::policy::{guards, programs, quote, safe_bins, salvage, wrappers};
 
 /// What happens before any person is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -449,9 +449,7 @@ fn runs_code(segment: &Segment, real: &Path) -> bool {
         program_name(segment),
         real.file_name().and_then(|n| n.to_str()).unwrap_or(""),
     ];
-    names
-        .iter()
-        .any(|name| wrappers::is_shell(name) || wrappers::is_wrapper(name) || is_interpreter(name))
+    names.iter().any(|name| programs::runs_other_code(name))
 }
 
 /// The risk of the exact pipelines, or for a command that was not
@@ -728,42 +726,6 @@ fn program_name(segment: &Segment) -> &str {
 
 fn path_string(path: Option<&Path>) -> Option<String> {
     path.map(|p| p.to_string_lossy().into_owned())
-}
-
-/// Programs that run code given to them; allow-always never persists them
-/// by path.
-pub fn is_interpreter(name: &str) -> bool {
-    const PREFIXES: &[&str] = &[
-        "awk",
-        "bun",
-        "deno",
-        "gawk",
-        "irb",
-        "jshell",
-        "julia",
-        "lua",
-        "mawk",
-        "nawk",
-        "node",
-        "perl",
-        "php",
-        "pwsh",
-        "powershell",
-        "pypy",
-        "python",
-        "r",
-        "rscript",
-        "ruby",
-        "tclsh",
-        "wish",
-    ];
-    let lower = name.to_ascii_lowercase();
-    let family = lower.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    PREFIXES.contains(&family)
-        || matches!(
-            family,
-            "nodejs" | "osascript" | "java" | "erl" | "guile" | "sbcl" | "ghci" | "scala"
-        )
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ pub mod env;
 pub mod guards;
 pub mod matcher;
 pub mod plan;
+pub mod programs;
 pub mod quote;
 pub mod reason;
 pub mod resolve;

@@ -12,7 +12,7 @@
 //! scripts up to [`MAX_DEPTH`] shells deep. Upholds DESIGN.md invariant 3:
 //! the decision still treats the command as not understood.
 
-use crate::policy::{risk, unicode, wrappers};
+use crate::policy::{programs, risk, unicode};
 
 /// How many nested `sh -c` scripts are followed.
 pub const MAX_DEPTH: usize = 3;
@@ -60,7 +60,7 @@ fn read_pipeline(pipeline: Vec<Vec<String>>, depth: usize, out: &mut Vec<Vec<Vec
     let mut scripts = Vec::new();
     for argv in pipeline.into_iter().filter(|argv| !argv.is_empty()) {
         for layer in risk::wrapper_layers(&argv) {
-            if wrappers::is_shell(risk::base_name(&layer[0])) {
+            if programs::is_shell(risk::base_name(&layer[0])) {
                 scripts.extend(layer[1..].iter().filter(|a| !a.starts_with('-')).cloned());
             }
             expanded.push(layer);

@@ -7,9 +7,13 @@
 //! target alone. Semantic wrappers (`sudo`, `env -S`, `setsid`, `xargs`, …)
 //! change what runs and are never auto-allowed (openclaw.md section 10,
 //! classes 7, 16 and 18). Shell wrappers (`sh -c SCRIPT`) are recognised
-//! only in forms whose every flag is understood.
+//! only in forms whose every flag is understood. Which programs are
+//! shells and wrappers, and why, is the [`programs`] table; this module
+//! holds only how each transparent wrapper's options are read.
 
 use thiserror::Error;
+
+use crate::policy::programs::{self, Kind};
 
 /// Why a wrapper could not be seen through.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -46,63 +50,6 @@ pub enum WrapperRefusal {
 /// How many wrappers are unwrapped before giving up.
 pub const MAX_WRAPPERS: usize = 4;
 
-/// Shells whose `-c` script the analysis parses with a POSIX/bash grammar.
-pub const POSIX_SHELLS: &[&str] = &["ash", "bash", "dash", "ksh", "mksh", "sh", "zsh"];
-
-/// Wrappers that change what runs, with the reason shown to the user.
-/// Sorted by name.
-pub const SEMANTIC_WRAPPERS: &[(&str, &str)] = &[
-    ("bwrap", "runs the command in a sandbox it configures"),
-    ("caffeinate", "runs the command under a power assertion"),
-    ("cgexec", "runs the command in another control group"),
-    ("chroot", "runs the command under another root directory"),
-    ("chrt", "changes the scheduling policy"),
-    ("dbus-launch", "runs the command with a new session bus"),
-    ("doas", "runs the command as another user"),
-    ("fakeroot", "runs the command with faked root privileges"),
-    ("firejail", "runs the command in a sandbox it configures"),
-    (
-        "flock",
-        "runs the command, or a shell command, under a lock",
-    ),
-    (
-        "gdb",
-        "runs the command under a debugger that can change it",
-    ),
-    ("ionice", "changes the I/O scheduling class"),
-    (
-        "ltrace",
-        "runs the command under a tracer that can write files",
-    ),
-    ("newgrp", "runs a shell with another group"),
-    ("nsenter", "runs the command in other namespaces"),
-    ("numactl", "changes memory and CPU placement"),
-    ("parallel", "builds and runs commands from its input"),
-    ("pkexec", "runs the command as another user"),
-    ("proot", "runs the command under a fake root"),
-    ("runuser", "runs the command as another user"),
-    (
-        "script",
-        "runs a shell or command and writes a typescript file",
-    ),
-    ("setsid", "detaches the command from its session"),
-    ("sg", "runs a command with another group"),
-    (
-        "strace",
-        "runs the command under a tracer that can write files",
-    ),
-    ("su", "runs a shell as another user"),
-    ("sudo", "runs the command as another user"),
-    ("systemd-run", "runs the command as a system unit"),
-    ("taskset", "changes the CPU affinity"),
-    ("unbuffer", "runs the command under expect"),
-    ("unshare", "runs the command in new namespaces"),
-    ("valgrind", "runs the command under an instrumenting tool"),
-    ("watch", "runs the command repeatedly through a shell"),
-    ("xargs", "builds and runs commands from its input"),
-    ("xvfb-run", "runs the command through a shell script"),
-];
-
 /// What the leading words of an argv turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unwrapped<'a> {
@@ -136,29 +83,34 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
             return Ok(Unwrapped::Target { start, wrappers });
         };
         let name = basename(word);
-        if let Some((_, reason)) = SEMANTIC_WRAPPERS.iter().find(|(n, _)| *n == name) {
+        let rest = &argv[start + 1..];
+        // Seeing through a word needs its exact name; refusing one does not.
+        let exact = programs::program_exact(name);
+        if let Some(runner) = exact.filter(|p| p.is(Kind::AppletRunner)) {
+            let applet = rest.first().map(|a| basename(a));
+            if applet
+                .and_then(programs::program_exact)
+                .is_some_and(|p| p.is(Kind::PosixShell))
+            {
+                return shell(argv, start + 1, wrappers);
+            }
             return Err(WrapperRefusal::Semantic {
                 name: name.to_owned(),
-                reason,
+                reason: runner.reason,
             });
         }
-        let rest = &argv[start + 1..];
-        if name == "busybox" || name == "toybox" {
-            match rest.first().map(|a| basename(a)) {
-                Some(applet) if POSIX_SHELLS.contains(&applet) => {
-                    return shell(argv, start + 1, wrappers);
-                }
-                _ => {
-                    return Err(WrapperRefusal::Semantic {
-                        name: name.to_owned(),
-                        reason: "a multi-call binary whose applets include interpreters",
-                    });
-                }
-            }
+        if let Some(wrapper) = programs::program(name).filter(|p| p.is(Kind::SemanticWrapper)) {
+            return Err(WrapperRefusal::Semantic {
+                name: name.to_owned(),
+                reason: wrapper.reason,
+            });
         }
-        if POSIX_SHELLS.contains(&name) {
+        if exact.is_some_and(|p| p.is(Kind::PosixShell)) {
             return shell(argv, start, wrappers);
         }
+        let Some(wrapper) = exact.filter(|p| p.is(Kind::TransparentWrapper)) else {
+            return Ok(Unwrapped::Target { start, wrappers });
+        };
         let skip = match name {
             "env" => env_options(rest)?,
             "nice" => nice_options(rest)?,
@@ -167,7 +119,9 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
             "timeout" => timeout_options(rest)?,
             "time" => time_options(rest)?,
             "command" | "builtin" | "exec" => plain_builtin_options(name, rest)?,
-            _ => return Ok(Unwrapped::Target { start, wrappers }),
+            // A transparent wrapper whose options this module cannot read
+            // is not seen through (a table test keeps this unreachable).
+            _ => return Err(option_error(name, rest.first().map_or("", String::as_str))),
         };
         if rest.len() <= skip {
             // `env` or `nice` alone: the wrapper is the program itself.
@@ -176,53 +130,26 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
         if wrappers.len() == MAX_WRAPPERS {
             return Err(WrapperRefusal::TooDeep);
         }
-        wrappers.push(static_name(name));
+        wrappers.push(wrapper.name);
         start += 1 + skip;
     }
 }
 
-/// Whether a program name is a shell, for allow-always and guards.
+/// Whether a program name is a shell of any kind (by [`programs::family`]),
+/// for allow-always and the analysis's renamed-program check.
 pub fn is_shell(name: &str) -> bool {
-    POSIX_SHELLS.contains(&name)
-        || matches!(name, "csh" | "fish" | "tcsh" | "nu" | "elvish" | "xonsh")
+    programs::is_shell(name)
 }
 
-/// Whether a program name is a wrapper of either kind.
+/// Whether a program name is a wrapper of either kind (by
+/// [`programs::family`]), for allow-always and the renamed-program check.
 pub fn is_wrapper(name: &str) -> bool {
-    SEMANTIC_WRAPPERS.iter().any(|(n, _)| *n == name)
-        || matches!(
-            name,
-            "env"
-                | "nice"
-                | "nohup"
-                | "stdbuf"
-                | "timeout"
-                | "time"
-                | "command"
-                | "builtin"
-                | "exec"
-                | "busybox"
-                | "toybox"
-        )
+    programs::is_wrapper(name)
 }
 
 /// The last path component of a command word.
 pub fn basename(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
-}
-
-fn static_name(name: &str) -> &'static str {
-    match name {
-        "env" => "env",
-        "nice" => "nice",
-        "nohup" => "nohup",
-        "stdbuf" => "stdbuf",
-        "timeout" => "timeout",
-        "time" => "time",
-        "command" => "command",
-        "builtin" => "builtin",
-        _ => "exec",
-    }
 }
 
 fn shell<'a>(

@@ -10,18 +10,24 @@
 //! Long options match any prefix of a guarded name (GNU abbreviation); short
 //! clusters are read letter by letter. Upholds DESIGN.md section 6 (Argument
 //! guards) and invariant 3.
+//!
+//! Layout, one way: `types` (the shapes of the data) ← `table` (the data)
+//! and `parse` (argv as the program reads it) ← `scripts` (inspections) ←
+//! this module, which runs the table's guards.
 
 mod parse;
 mod scripts;
 mod table;
+mod types;
 
 #[cfg(test)]
 mod tests;
 
 use std::path::Path;
 
+use crate::policy::programs::{self, Kind};
 use parse::{Invocation, OptName};
-use table::{Guard, Layout};
+use types::{Guard, Layout, Trigger};
 
 /// One guard that fired: which, and why in words a human can judge.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -32,41 +38,20 @@ pub struct GuardHit {
     pub reason: String,
 }
 
-/// What makes a guard fire.
-#[derive(Clone, Copy)]
-pub(crate) enum Trigger {
-    /// Any use of the program.
-    Always,
-    /// One of these options (`-x` letters in clusters, `--long` by prefix).
-    Opt(&'static [&'static str]),
-    /// One of these options with a directory value outside cwd.
-    OptOutsideCwd(&'static [&'static str]),
-    /// One of these options with one of these values.
-    OptValueIs(&'static [&'static str], &'static [&'static str]),
-    /// An option of these subcommands (empty: any subcommand).
-    SubOpt(&'static [&'static str], &'static [&'static str]),
-    /// The subcommand is one of these.
-    Subcommand(&'static [&'static str]),
-    /// An argument is exactly one of these words (find's expression).
-    Word(&'static [&'static str]),
-    /// An interpreter reading its program from stdin.
-    CodeOnStdin,
-    /// A program-specific inspection returning what it found.
-    Inspect(fn(&Invocation<'_>) -> Option<String>),
-}
-
 /// The guards `argv` trips. `program` is the basename of the resolved real
 /// path or of argv[0]; `argv` includes argv[0]; `stdin_is_input` says stdin
 /// carries data (a pipe or a heredoc). Unknown programs trip nothing.
 pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -> Vec<GuardHit> {
     let args = argv.get(1..).unwrap_or(&[]);
-    let (program, args) = match program {
-        // A multi-call binary runs its first operand as the program.
-        "busybox" | "toybox" => match args.split_first() {
+    // A multi-call binary that runs its first operand as the program
+    // (`busybox awk …`), from the programs table.
+    let (program, args) = if programs::has(program, Kind::AppletRunner) {
+        match args.split_first() {
             Some((applet, rest)) => (applet.as_str(), rest),
             None => return Vec::new(),
-        },
-        _ => (program, args),
+        }
+    } else {
+        (program, args)
     };
     let Some(spec) = table::program_spec(program) else {
         return Vec::new();
@@ -127,7 +112,7 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
             .find(|a| words.contains(&a.as_str()))
             .map(|a| a.to_owned()),
         Trigger::CodeOnStdin => code_on_stdin(inv),
-        Trigger::Inspect(f) => f(inv),
+        Trigger::Inspect(which) => scripts::inspect(which, inv),
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::table::{Layout, ProgramSpec};
+use super::types::{Layout, ProgramSpec};
 
 /// An option's name as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,6 +7,20 @@
 //! script is shown to a human rather than trusted.
 
 use super::parse::{Invocation, OptName};
+use super::types::Inspection;
+
+/// Runs the inspection `which` names on `inv`: what it found, or `None`.
+pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String> {
+    match which {
+        Inspection::AwkProgram => awk_program(inv),
+        Inspection::CurlFileData => curl_file_data(inv),
+        Inspection::GitConfig => git_config(inv),
+        Inspection::GitRunsCommand => git_runs_command(inv),
+        Inspection::MakeAssignment => make_assignment(inv),
+        Inspection::PwshCommand => pwsh_command(inv),
+        Inspection::SedScripts => sed_scripts(inv),
+    }
+}
 
 /// Config keys (lowercase; `*` at either end is a wildcard) that make git
 /// run a program or load config from elsewhere, each with why.

@@ -6,43 +6,8 @@
 //! list only options known to take a separate value; anything unlisted is
 //! inspected as an option or operand (over-guarding, never under-guarding).
 
-use super::Trigger;
-use super::scripts;
-
-/// How a program's arguments are laid out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Layout {
-    /// Options anywhere (GNU permutation) until `--`.
-    Permuted,
-    /// Options until the first operand; the rest belongs to a script.
-    OptionsFirst,
-    /// Global options, then a subcommand with its own options (git).
-    GlobalThenSubcommand,
-    /// Options anywhere; the first operand is a subcommand (npm, pnpm).
-    SubcommandAnywhere,
-    /// Like `Permuted`, but a first argument without `-` is a bundle of
-    /// short options (`tar xzf`).
-    OldStyleBundle,
-}
-
-/// One program family.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ProgramSpec {
-    /// The family's name, used as the prefix of its guard ids.
-    pub family: &'static str,
-    /// Executable names of the family (`gawk`, `mawk` …).
-    pub names: &'static [&'static str],
-    /// Also accept `name` followed by a version (`python3.11`, `perl5.36`).
-    pub versioned: bool,
-    /// How arguments are laid out.
-    pub layout: Layout,
-    /// Short options that take a value (attached or the next token).
-    pub value_shorts: &'static str,
-    /// Long options that take a value (after `=` or the next token).
-    pub value_longs: &'static [&'static str],
-    /// Options that name the code to run, so stdin is data, not code.
-    pub program_opts: &'static [&'static str],
-}
+use super::types::{Guard, Inspection, Layout, ProgramSpec, Trigger};
+use crate::policy::programs;
 
 const fn spec(
     family: &'static str,
@@ -346,16 +311,6 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
 ];
 
-/// One built-in guard.
-pub(crate) struct Guard {
-    /// `family.construct`, stable, shown in audit records.
-    pub id: &'static str,
-    /// What triggers it.
-    pub trigger: Trigger,
-    /// Why it escalates to a human, shown in the prompt.
-    pub reason: &'static str,
-}
-
 const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
     Guard {
         id,
@@ -381,7 +336,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "awk.program",
-        Inspect(scripts::awk_program),
+        Inspect(Inspection::AwkProgram),
         "the awk program can run commands or write files",
     ),
     g(
@@ -445,7 +400,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "curl.send-file",
-        Inspect(scripts::curl_file_data),
+        Inspect(Inspection::CurlFileData),
         "sends the contents of a local file",
     ),
     g(
@@ -483,7 +438,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "git.config-write",
-        Inspect(scripts::git_config),
+        Inspect(Inspection::GitConfig),
         "sets git config that names a program to run",
     ),
     g(
@@ -508,7 +463,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "git.run-command",
-        Inspect(scripts::git_runs_command),
+        Inspect(Inspection::GitRunsCommand),
         "the subcommand runs a command it is given",
     ),
     g(
@@ -538,7 +493,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "make.variable-override",
-        Inspect(scripts::make_assignment),
+        Inspect(Inspection::MakeAssignment),
         "a command-line variable can replace the commands make runs (CC=, SHELL=)",
     ),
     g(
@@ -607,7 +562,7 @@ pub(crate) const GUARDS: &[Guard] = &[
         OptOutsideCwd(&["--dir", "-C"]),
         "switches to a project outside the working directory",
     ),
-    g("pwsh.inline-code", Inspect(scripts::pwsh_command), INLINE),
+    g("pwsh.inline-code", Inspect(Inspection::PwshCommand), INLINE),
     g("python.code-on-stdin", CodeOnStdin, STDIN),
     g("python.inline-code", Opt(&["-c"]), INLINE),
     g(
@@ -626,7 +581,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "sed.script",
-        Inspect(scripts::sed_scripts),
+        Inspect(Inspection::SedScripts),
         "the sed script can run commands or write files",
     ),
     g(
@@ -708,17 +663,16 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
 ];
 
-/// The spec of `program`'s family, by exact name or name plus version.
+/// The spec of `program`'s family: by exact name (after the programs
+/// table's `.exe` rule), or for versioned specs by the programs table's
+/// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`).
 pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
-    let name = program.strip_suffix(".exe").unwrap_or(program);
+    let name = programs::executable_name(program);
+    let family = programs::family(program);
     PROGRAMS.iter().find(|s| {
-        s.names.iter().any(|n| {
-            name == *n
-                || (s.versioned
-                    && name
-                        .strip_prefix(n)
-                        .is_some_and(|v| v.bytes().all(|b| b.is_ascii_digit() || b == b'.')))
-        })
+        s.names
+            .iter()
+            .any(|n| name == *n || (s.versioned && programs::family(n) == family))
     })
 }
 

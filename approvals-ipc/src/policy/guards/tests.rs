@@ -641,6 +641,14 @@ fn family_names_accept_versions_only_where_declared() {
         ("gitk", None),
         ("sedx", None),
         ("awk2", None),
+        // The programs table's name rule: `.exe` in any case, and for
+        // versioned families any case too.
+        ("Python3.exe", Some("python")),
+        ("python.EXE", Some("python")),
+        ("rscript", Some("rscript")),
+        ("Rscript4.3", Some("rscript")),
+        ("git.EXE", Some("git")),
+        ("Git", None),
     ] {
         assert_eq!(
             table::program_spec(name).map(|s| s.family),
@@ -648,4 +656,54 @@ fn family_names_accept_versions_only_where_declared() {
             "{name}"
         );
     }
+}
+
+/// Multi-call binaries that run their first operand come from the programs
+/// table, so every applet runner is looked through.
+#[test]
+fn applet_runners_of_the_programs_table_are_looked_through() {
+    use crate::policy::programs::{Kind, PROGRAMS};
+    for row in PROGRAMS.iter().filter(|p| p.is(Kind::AppletRunner)) {
+        assert_eq!(
+            hits(&[row.name, "python3", "-c", "1"], false),
+            ["python.inline-code"],
+            "{}",
+            row.name
+        );
+    }
+}
+
+/// The guards' interpreter specs (versioned, options-first) and the awk,
+/// bun, deno and pwsh families name only programs the programs table knows
+/// as interpreters, so allow-always never persists one by path.
+#[test]
+fn guarded_interpreters_are_interpreters_in_the_programs_table() {
+    use crate::policy::programs;
+    for spec in table::PROGRAMS {
+        if spec.versioned || matches!(spec.family, "awk" | "bun" | "deno" | "pwsh") {
+            for name in spec.names {
+                assert!(programs::is_interpreter(name), "{name}");
+            }
+        }
+    }
+}
+
+/// The guard data depends only on the types it is written in, never on the
+/// parser or the inspections that read it (no import cycle).
+#[test]
+fn the_guard_table_depends_only_on_its_types() {
+    let table = include_str!("table.rs");
+    let uses: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("use super::"))
+        .collect();
+    assert_eq!(
+        uses,
+        ["use super::types::{Guard, Inspection, Layout, ProgramSpec, Trigger};"]
+    );
+    for code in ["scripts::", "parse::", "Invocation"] {
+        assert!(!table.contains(code), "table.rs names {code}");
+    }
+    let types = include_str!("types.rs");
+    assert!(!types.contains("use super::"), "types.rs imports its users");
 }

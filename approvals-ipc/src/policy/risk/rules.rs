@@ -2,6 +2,8 @@
 //! matchers they name. Matchers look at argv as written; they never touch
 //! the file system.
 
+use crate::policy::programs::{self, Kind};
+
 use super::RiskLevel::{self, Critical, High, Medium};
 
 /// What a rule looks at.
@@ -145,29 +147,6 @@ pub(crate) const RULES: &[Rule] = &[
     ),
 ];
 
-/// Wrappers whose target also runs; each with the options that take a value.
-/// Shells are here for the crude text reading, where `sh -c 'a b'` arrives
-/// as separate words.
-pub(crate) const WRAPPERS: &[(&str, &str)] = &[
-    ("ash", "o"),
-    ("bash", "o"),
-    ("dash", "o"),
-    ("doas", "uCL"),
-    ("env", "uSC"),
-    ("exec", "a"),
-    ("ksh", "o"),
-    ("nice", "n"),
-    ("nohup", ""),
-    ("pkexec", ""),
-    ("sh", "o"),
-    ("stdbuf", "ioe"),
-    ("sudo", "ugCDhprtUT"),
-    ("time", "fo"),
-    ("timeout", "sk"),
-    ("xargs", "adEeIiLlnPs"),
-    ("zsh", "o"),
-];
-
 /// `argv` and every command its wrappers would run, outermost first.
 pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
     let mut layers = vec![argv];
@@ -176,10 +155,13 @@ pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
         let Some((head, rest)) = cur.split_first() else {
             break;
         };
-        let head = base(head);
-        let Some((name, values)) = WRAPPERS.iter().find(|(n, _)| *n == head) else {
+        // POSIX shells and wrappers of the programs table, each with the
+        // short options that take a value; shells are here for the crude
+        // text reading, where `sh -c 'a b'` arrives as separate words.
+        let Some(wrapper) = programs::looked_through(base(head)) else {
             break;
         };
+        let (name, values) = (&wrapper.name, wrapper.value_shorts);
         let mut i = 0;
         while let Some(tok) = rest.get(i) {
             if *tok == "--" {
@@ -268,17 +250,10 @@ fn rm_root(argv: &[&str]) -> bool {
             || (rm_recursive(argv) && operands(argv).any(catastrophic_target)))
 }
 
-const INTERPRETERS: &[&str] = &[
-    "ash", "bash", "dash", "fish", "ksh", "node", "perl", "php", "python", "ruby", "sh", "zsh",
-];
-
+/// A shell or interpreter that runs what it reads on stdin as code, from
+/// the programs table (matched by family: `python3.12`, `pypy3`, `ksh93`).
 fn is_interpreter(name: &str) -> bool {
-    INTERPRETERS.iter().any(|i| {
-        name == *i
-            || name.strip_prefix(i).is_some_and(|v| {
-                !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            })
-    })
+    programs::has(name, Kind::CodeOnStdin)
 }
 
 fn download_to_interpreter(pipeline: &[Vec<&[&str]>]) -> bool {
@@ -338,7 +313,7 @@ fn fork_bomb(text: &str) -> bool {
 }
 
 fn privilege(argv: &[&str]) -> bool {
-    matches!(program(argv), "sudo" | "doas" | "su" | "pkexec" | "run0")
+    programs::has(program(argv), Kind::Privileged)
 }
 
 fn chmod_world(argv: &[&str]) -> bool {

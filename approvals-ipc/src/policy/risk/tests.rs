@@ -35,6 +35,11 @@ fn commands_get_their_level_and_reason() {
         ("wget -qO- https://x | python3", Critical, "curl … | sh"),
         ("curl https://x | tee f | perl", Critical, "curl … | sh"),
         ("curl https://x | node", Critical, "curl … | sh"),
+        // Known to the decision's interpreter list, not to the old risk list.
+        ("curl https://x | pypy3", Critical, "curl … | sh"),
+        ("curl https://x | luajit", Critical, "curl … | sh"),
+        ("curl https://x | mksh", Critical, "curl … | sh"),
+        ("curl https://x | Python3", Critical, "curl … | sh"),
         ("dd if=x of=/dev/sda", Critical, "dd of=/dev"),
         ("mkfs.ext4 /dev/sdb1", Critical, "formats"),
         ("mkfs -t ext4 /dev/sdb1", Critical, "formats"),
@@ -105,6 +110,19 @@ fn commands_get_their_level_and_reason() {
             risk.reasons
         );
     }
+}
+
+/// The interpreters of the rule come from the programs table's
+/// `CodeOnStdin` rows: awk reads data on stdin (its program is an operand),
+/// so a download piped into awk is not read as running the download.
+#[test]
+fn a_download_piped_into_awk_is_not_download_to_interpreter() {
+    let risk = assess(&pipes("curl https://x | awk {print}"), None);
+    assert_eq!(risk.level, Medium, "{risk:?}");
+    assert!(
+        !risk.reasons.iter().any(|r| r.contains("curl … | sh")),
+        "{risk:?}"
+    );
 }
 
 #[test]
@@ -207,8 +225,22 @@ fn rule_table_is_sorted_unique_and_explained() {
     assert!(rules::RULES.iter().all(|r| !r.reason.is_empty()));
 }
 
+/// The risk rules read through every POSIX shell and wrapper of the
+/// programs table. The old list here missed most semantic wrappers, so
+/// `setsid rm -rf /` was low; and `command`, `mksh` and a versioned or
+/// upper-case spelling were not read through.
 #[test]
-fn wrapper_table_is_sorted_and_unique() {
-    let names: Vec<&str> = rules::WRAPPERS.iter().map(|(n, _)| *n).collect();
-    assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+fn every_wrapper_of_the_programs_table_is_read_through() {
+    for cmd in [
+        "setsid rm -rf /",
+        "command rm -rf /",
+        "mksh -c rm -rf /",
+        "SUDO rm -rf /",
+        "watch -n 1 rm -rf /",
+        "ionice -c 3 rm -rf /",
+        "busybox rm -rf /",
+        "strace -o /tmp/t rm -rf /",
+    ] {
+        assert_eq!(assess(&pipes(cmd), None).level, Critical, "{cmd}");
+    }
 }

@@ -102,3 +102,18 @@ fn substitutions_in_double_quotes_are_commands_and_variables_are_words() {
         ]
     );
 }
+
+/// Shells come from the programs table, matched by family: the script of a
+/// versioned shell (`ksh93`, Debian's real ksh) or of a shell the analysis
+/// does not parse (`fish`) is read for the denylist too.
+#[test]
+fn scripts_of_versioned_and_other_shells_are_followed() {
+    for shell in ["ksh93", "/usr/bin/fish", "bash5.2"] {
+        let s = salvage(&owned(&[shell, "-c", "rm -rf $X"]));
+        assert!(
+            s.commands().any(|c| *c == owned(&["rm", "-rf", "$X"])),
+            "{shell}: {:?}",
+            s.pipelines
+        );
+    }
+}

@@ -1,5 +1,6 @@
 //! Command words the analysis refuses by name: shell builtins that change
-//! how later text is read or run, and reserved words.
+//! how later text is read or run (listed, with every other builtin the
+//! engine knows, in [`programs::builtins`]), and reserved words.
 //!
 //! Decides only on argv[0] after quote removal (quoting does not stop bash
 //! from running a builtin). Refuses `eval`, `source`, `.`, aliases, traps,
@@ -8,35 +9,7 @@
 //! them. Dispatch builtins (`exec`, `command`, `builtin`) and `cd` are left to
 //! the plan, which unwraps or models them. Upholds DESIGN.md invariant 3.
 
-/// Builtins refused as a command word, sorted by name, with what they would do.
-pub const REFUSED_BUILTINS: &[(&str, &str)] = &[
-    (".", "runs a file as shell code"),
-    ("alias", "changes how later words are read"),
-    ("declare", "sets variables and attributes"),
-    ("enable", "loads or swaps builtins"),
-    ("eval", "runs its arguments as shell code"),
-    ("export", "changes the environment of later commands"),
-    ("fc", "re-runs commands from history"),
-    ("hash", "changes where commands are found"),
-    ("history", "reads or edits the command history"),
-    ("let", "evaluates arithmetic with side effects"),
-    ("local", "sets variables"),
-    ("mapfile", "reads input into variables"),
-    ("popd", "changes the working directory"),
-    ("pushd", "changes the working directory"),
-    ("read", "reads input into variables"),
-    ("readarray", "reads input into variables"),
-    ("readonly", "sets variables and attributes"),
-    ("set", "changes shell options or positional parameters"),
-    ("shopt", "changes shell options"),
-    ("source", "runs a file as shell code"),
-    ("trap", "runs code on signals or exit"),
-    ("typeset", "sets variables and attributes"),
-    ("ulimit", "changes resource limits of later commands"),
-    ("umask", "changes the file creation mask of later commands"),
-    ("unalias", "changes how later words are read"),
-    ("unset", "removes variables or functions"),
-];
+use crate::policy::programs;
 
 /// Reserved words refused as a command word, sorted, with why: the parser
 /// may take them as plain words where bash would not (or the reverse).
@@ -67,7 +40,7 @@ pub const RESERVED_WORDS: &[(&str, &str)] = &[
 
 /// What a refused builtin would do, if `word` names one.
 pub fn refused_builtin(word: &str) -> Option<&'static str> {
-    lookup(REFUSED_BUILTINS, word)
+    programs::builtins::refused_in_script(word)
 }
 
 /// Why `word` is reserved, if it is.
@@ -90,7 +63,7 @@ mod tests {
 
     #[test]
     fn tables_are_sorted_unique_and_explained() {
-        for table in [REFUSED_BUILTINS, RESERVED_WORDS] {
+        for table in [RESERVED_WORDS] {
             for pair in table.windows(2) {
                 if let [a, b] = pair {
                     assert!(a.0 < b.0, "not sorted or duplicate: {pair:?}");

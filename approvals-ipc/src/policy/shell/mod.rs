@@ -25,7 +25,7 @@ mod word;
 
 use brush_parser::ParserOptions;
 
-pub use builtins::{REFUSED_BUILTINS, RESERVED_WORDS};
+pub use builtins::RESERVED_WORDS;
 pub use refusal::ShellRefusal;
 
 use crate::policy::plan::{ChainOp, Sink};

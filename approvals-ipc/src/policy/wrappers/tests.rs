@@ -13,13 +13,60 @@ fn target(s: &[&str]) -> Result<usize, WrapperRefusal> {
 }
 
 #[test]
-fn semantic_wrapper_table_is_sorted_unique_and_explained() {
-    let names: Vec<_> = SEMANTIC_WRAPPERS.iter().map(|(n, _)| *n).collect();
-    let mut sorted = names.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    assert_eq!(names, sorted);
-    assert!(SEMANTIC_WRAPPERS.iter().all(|(_, r)| !r.is_empty()));
+fn every_transparent_wrapper_in_the_programs_table_is_unwrapped() {
+    use crate::policy::programs::{Kind, PROGRAMS};
+    for row in PROGRAMS.iter().filter(|p| p.is(Kind::TransparentWrapper)) {
+        // `timeout` takes a duration operand before its target.
+        let case: &[&str] = match row.name {
+            "timeout" => &[row.name, "5", "ls"],
+            _ => &[row.name, "ls"],
+        };
+        let v = argv(case);
+        match unwrap(&v) {
+            Ok(Unwrapped::Target { start, wrappers }) => {
+                assert_eq!((start, wrappers), (case.len() - 1, vec![row.name]));
+            }
+            other => panic!("{case:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn semantic_wrappers_are_refused_with_the_table_reason() {
+    use crate::policy::programs::{Kind, PROGRAMS};
+    for row in PROGRAMS.iter().filter(|p| p.is(Kind::SemanticWrapper)) {
+        let v = argv(&[row.name, "ls"]);
+        let refusal = unwrap(&v);
+        let expected = WrapperRefusal::Semantic {
+            name: row.name.to_owned(),
+            reason: row.reason,
+        };
+        assert_eq!(refusal, Err(expected), "{}", row.name);
+    }
+}
+
+/// A semantic wrapper under a spelling a case-insensitive file system or
+/// Windows runs (`SUDO`, `sudo.exe`) is refused by name, like `sudo`; a
+/// shell or transparent wrapper under such a spelling is not seen through.
+#[test]
+fn unusual_spellings_are_refused_or_left_opaque_never_unwrapped() {
+    for case in [
+        &["SUDO", "ls"][..],
+        &["sudo.exe", "ls"],
+        &["BusyBox", "sh", "-c", "ls"],
+    ] {
+        assert!(
+            matches!(unwrap(&argv(case)), Err(WrapperRefusal::Semantic { .. })),
+            "{case:?}"
+        );
+    }
+    for case in [
+        &["ENV", "ls"][..],
+        &["bash5", "-c", "ls"],
+        &["nice.exe", "ls"],
+    ] {
+        assert_eq!(target(case), Ok(0), "{case:?}");
+    }
 }
 
 #[test]
@@ -60,6 +107,7 @@ fn semantic_wrappers_are_refused_regression_ghsa_796m_2973_wc5q() {
         &["time", "-o", "/tmp/x", "ls"],
         &["busybox", "awk", "BEGIN{system(\"id\")}"],
         &["toybox", "ls"],
+        &["run0", "ls"],
     ] {
         assert!(unwrap(&argv(case)).is_err(), "{case:?} must be refused");
     }

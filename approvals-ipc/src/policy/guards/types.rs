@@ -1,0 +1,95 @@
+//! The shapes of the guard data, shared by the table that holds it and the
+//! code that reads it: how a program lays out its arguments, what a guard
+//! fires on, and which program-specific inspection to run.
+//!
+//! Kept apart so the data (`table`) depends only on these types, never on
+//! the parser or the inspections that use it: the guard table can be read,
+//! and changed, without the code behind it.
+
+/// How a program's arguments are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Layout {
+    /// Options anywhere (GNU permutation) until `--`.
+    Permuted,
+    /// Options until the first operand; the rest belongs to a script.
+    OptionsFirst,
+    /// Global options, then a subcommand with its own options (git).
+    GlobalThenSubcommand,
+    /// Options anywhere; the first operand is a subcommand (npm, pnpm).
+    SubcommandAnywhere,
+    /// Like `Permuted`, but a first argument without `-` is a bundle of
+    /// short options (`tar xzf`).
+    OldStyleBundle,
+}
+
+/// One program family.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProgramSpec {
+    /// The family's name, used as the prefix of its guard ids.
+    pub family: &'static str,
+    /// Executable names of the family (`gawk`, `mawk` …).
+    pub names: &'static [&'static str],
+    /// Also accept `name` followed by a version (`python3.11`, `perl5.36`).
+    pub versioned: bool,
+    /// How arguments are laid out.
+    pub layout: Layout,
+    /// Short options that take a value (attached or the next token).
+    pub value_shorts: &'static str,
+    /// Long options that take a value (after `=` or the next token).
+    pub value_longs: &'static [&'static str],
+    /// Options that name the code to run, so stdin is data, not code.
+    pub program_opts: &'static [&'static str],
+}
+
+/// What makes a guard fire.
+#[derive(Clone, Copy)]
+pub(crate) enum Trigger {
+    /// Any use of the program.
+    Always,
+    /// One of these options (`-x` letters in clusters, `--long` by prefix).
+    Opt(&'static [&'static str]),
+    /// One of these options with a directory value outside cwd.
+    OptOutsideCwd(&'static [&'static str]),
+    /// One of these options with one of these values.
+    OptValueIs(&'static [&'static str], &'static [&'static str]),
+    /// An option of these subcommands (empty: any subcommand).
+    SubOpt(&'static [&'static str], &'static [&'static str]),
+    /// The subcommand is one of these.
+    Subcommand(&'static [&'static str]),
+    /// An argument is exactly one of these words (find's expression).
+    Word(&'static [&'static str]),
+    /// An interpreter reading its program from stdin.
+    CodeOnStdin,
+    /// A program-specific inspection, run by `scripts::inspect`.
+    Inspect(Inspection),
+}
+
+/// The program-specific inspections an `Inspect` guard can run; each is a
+/// function in `scripts`, chosen by `scripts::inspect`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Inspection {
+    /// An awk program that can run commands or write files.
+    AwkProgram,
+    /// A curl data option that reads a local file (`-d @file`).
+    CurlFileData,
+    /// `git config` setting a key that names a program to run.
+    GitConfig,
+    /// A git subcommand that runs a command it is given.
+    GitRunsCommand,
+    /// A make variable override that can replace the commands make runs.
+    MakeAssignment,
+    /// PowerShell given a command or encoded command to run.
+    PwshCommand,
+    /// A sed script that can run commands or write files.
+    SedScripts,
+}
+
+/// One built-in guard.
+pub(crate) struct Guard {
+    /// `family.construct`, stable, shown in audit records.
+    pub id: &'static str,
+    /// What triggers it.
+    pub trigger: Trigger,
+    /// Why it escalates to a human, shown in the prompt.
+    pub reason: &'static str,
+}

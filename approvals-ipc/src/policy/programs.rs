@@ -1,0 +1,167 @@
+//! The programs the policy engine treats specially, as one table: shells,
+//! interpreters, transparent and semantic wrappers, multi-call binaries, and
+//! the shell builtins our executor refuses or models.
+//!
+//! Every other module asks here instead of keeping its own list, so a shell
+//! the analysis unwraps is also a shell that allow-always never persists by
+//! path (DESIGN.md invariant 5), and an interpreter the risk rules know is
+//! one the decision knows. Names are matched through one rule, [`program`]:
+//! `python3.12`, `Python3`, `python.exe` are all `python`. Lookups that
+//! make a command *stricter* (is this code-running? is this a semantic
+//! wrapper?) match by family; lookups that *see through* a word (unwrap a
+//! shell or a transparent wrapper) use [`program_exact`], so an unusual
+//! spelling is never unwrapped, only refused or asked.
+
+pub mod builtins;
+mod table;
+
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+
+pub use builtins::{BUILTINS, Builtin, BuiltinHandling};
+pub use table::PROGRAMS;
+
+/// Why a program is special. A row may have several kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A shell whose `-c` script the analysis parses with a POSIX/bash
+    /// grammar (`sh`, `bash` …).
+    PosixShell,
+    /// A shell whose language the analysis does not parse (`fish`, `csh` …).
+    OtherShell,
+    /// Runs code it is given as an argument, a file or stdin.
+    Interpreter,
+    /// With no program named (or `-`), runs what it reads on stdin as code,
+    /// so a download piped into it runs the download.
+    CodeOnStdin,
+    /// A dispatch wrapper that does not change what runs; unwrapped so its
+    /// target is checked.
+    TransparentWrapper,
+    /// A wrapper that changes what runs or how; never auto-allowed.
+    SemanticWrapper,
+    /// One binary that acts as many programs, chosen by the name it was
+    /// invoked by (or by a `+toolchain` argument).
+    MultiCall,
+    /// Runs the applet named by its first operand (`busybox sh`).
+    AppletRunner,
+    /// Runs the command with another user's privileges, usually root's
+    /// (`sudo`); the risk rules rate any use high.
+    Privileged,
+}
+
+/// One program the engine has special knowledge of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Program {
+    /// The normalized name: lowercase, no `.exe`, no version suffix
+    /// unless the digits are part of the name (`run0`). Invariant:
+    /// `program(name)` finds this row (tested).
+    pub name: &'static str,
+    /// Every kind the program has; never empty (tested).
+    pub kinds: &'static [Kind],
+    /// For shells and wrappers: the short options that take a separate
+    /// value, so the risk rules and salvage can read through the wrapper to
+    /// the command it runs (`sudo -u root rm …` runs `rm …`). Empty when
+    /// none or not known; a crude reading then only sees less.
+    pub value_shorts: &'static str,
+    /// Why it is special, in words a reviewer can check.
+    pub reason: &'static str,
+}
+
+impl Program {
+    /// Whether this program has `kind`.
+    pub fn is(&self, kind: Kind) -> bool {
+        self.kinds.contains(&kind)
+    }
+
+    /// Whether this program is a shell of either kind.
+    pub fn is_shell(&self) -> bool {
+        self.is(Kind::PosixShell) || self.is(Kind::OtherShell)
+    }
+
+    /// Whether this program is a wrapper of either kind.
+    pub fn is_wrapper(&self) -> bool {
+        self.is(Kind::TransparentWrapper) || self.is(Kind::SemanticWrapper)
+    }
+}
+
+/// The name an executable goes by: its basename without a trailing `.exe`
+/// (any case), the first step of [`family`]. Windows runs `git.exe` as
+/// `git`; a policy that only knew `git` must not miss it.
+pub fn executable_name(name: &str) -> &str {
+    let name = name.rsplit('/').next().unwrap_or(name);
+    match name.len().checked_sub(4) {
+        Some(cut) if name.is_char_boundary(cut) && name[cut..].eq_ignore_ascii_case(".exe") => {
+            &name[..cut]
+        }
+        _ => name,
+    }
+}
+
+/// The family a program name belongs to: the [`executable_name`], without
+/// trailing version digits and dots (`python3.12` is `python`, `pypy3` is
+/// `pypy`, `ksh93` is `ksh`), ASCII letters lowercased (case-insensitive
+/// file systems run `Python` as `python`).
+pub fn family(name: &str) -> Cow<'_, str> {
+    lowercase(executable_name(name).trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'))
+}
+
+/// The row for `name`, the one name-matching rule, for checks that only
+/// make a command stricter: the lowercased [`executable_name`] if a row has
+/// it (`run0`), else its [`family`] (`python3.12` is `python`).
+pub fn program(name: &str) -> Option<&'static Program> {
+    program_exact(&lowercase(executable_name(name))).or_else(|| program_exact(&family(name)))
+}
+
+fn lowercase(name: &str) -> Cow<'_, str> {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(name.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
+/// The row whose name is exactly `name`, for checks that see through a
+/// word: an unusual spelling must not be unwrapped.
+pub fn program_exact(name: &str) -> Option<&'static Program> {
+    PROGRAMS
+        .binary_search_by(|p| p.name.cmp(name))
+        .ok()
+        .and_then(|i| PROGRAMS.get(i))
+}
+
+/// Whether `name` (by family) has `kind`.
+pub fn has(name: &str, kind: Kind) -> bool {
+    program(name).is_some_and(|p| p.is(kind))
+}
+
+/// Whether `name` is a shell of any kind, by family.
+pub fn is_shell(name: &str) -> bool {
+    program(name).is_some_and(Program::is_shell)
+}
+
+/// Whether `name` is an interpreter, by family; allow-always never persists
+/// one by path (invariant 5).
+pub fn is_interpreter(name: &str) -> bool {
+    has(name, Kind::Interpreter)
+}
+
+/// Whether `name` is a transparent or semantic wrapper, by family.
+pub fn is_wrapper(name: &str) -> bool {
+    program(name).is_some_and(Program::is_wrapper)
+}
+
+/// The row of a shell or wrapper that the risk rules and salvage read
+/// through, by family: a POSIX shell (for `sh -c 'a b'` split into words),
+/// a transparent or semantic wrapper.
+pub fn looked_through(name: &str) -> Option<&'static Program> {
+    program(name).filter(|p| p.is(Kind::PosixShell) || p.is_wrapper())
+}
+
+/// Whether `name` runs code other than its own: a shell, an interpreter or
+/// a wrapper. Allow-always persists such a program only as an exact command
+/// (DESIGN.md invariant 5).
+pub fn runs_other_code(name: &str) -> bool {
+    program(name).is_some_and(|p| p.is_shell() || p.is_wrapper() || p.is(Kind::Interpreter))
+}
