@@ -166,3 +166,166 @@ impl From<HostRefusal> for ErrorBody {
         refusal.to_wire()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use approvals_ipc::policy::{DenyHit, Miss, Refusal};
+
+    use super::*;
+
+    fn wire(refusal: HostRefusal) -> (ErrorCode, Option<String>, String) {
+        let body = refusal.to_wire();
+        (body.code, body.reason, body.message)
+    }
+
+    #[test]
+    fn every_refusal_has_its_code_reason_and_message() {
+        let hit = Reason::Denylist(DenyHit {
+            entry: 0,
+            why: "no rm".into(),
+            salvaged: false,
+        });
+        let miss = Reason::AllowlistMiss(vec![Miss::NotFound { word: "x".into() }]);
+        let not_understood = Reason::NotUnderstood(Refusal::CdChain);
+        let unavailable = |reason: &str, message: &str| {
+            (
+                ErrorCode::Unavailable,
+                Some(reason.to_owned()),
+                format!("SYSTEM_RUN_DENIED: {message}"),
+            )
+        };
+        let cases = [
+            (
+                HostRefusal::Policy(Some(Reason::SecurityDeny)),
+                (
+                    ErrorCode::Unavailable,
+                    Some("security=deny".to_owned()),
+                    "SYSTEM_RUN_DISABLED: security=deny".to_owned(),
+                ),
+            ),
+            (
+                HostRefusal::Policy(Some(hit.clone())),
+                unavailable("denylist", "denylist: no rm"),
+            ),
+            (
+                HostRefusal::Policy(Some(Reason::DenylistUnparsable {
+                    pattern: "(".into(),
+                })),
+                unavailable(
+                    "denylist",
+                    "denylist: the denylist commandPattern \"(\" cannot be parsed",
+                ),
+            ),
+            (
+                HostRefusal::Policy(Some(miss.clone())),
+                unavailable("allowlist-miss", "allowlist-miss: x was not found"),
+            ),
+            (
+                HostRefusal::Policy(Some(not_understood.clone())),
+                unavailable("approval-required", &not_understood.to_string()),
+            ),
+            (
+                HostRefusal::Policy(None),
+                unavailable("approval-required", "denied by policy"),
+            ),
+            (
+                HostRefusal::UserDenied,
+                unavailable("approval-required", "user denied"),
+            ),
+            (
+                HostRefusal::NoAnswer {
+                    reason: Some(miss),
+                    code: "approval-required",
+                },
+                unavailable(
+                    "approval-required",
+                    "approval required (allowlist-miss: x was not found); no approver answered and askFallback does not allow it",
+                ),
+            ),
+            (
+                HostRefusal::NotFound("tool".into()),
+                unavailable(NOT_FOUND, "tool: command not found on the host PATH"),
+            ),
+            (
+                HostRefusal::CwdUnavailable("working directory /x is not a directory".into()),
+                unavailable("cwd-unavailable", "working directory /x is not a directory"),
+            ),
+            (
+                HostRefusal::ApprovalsFileUnusable("cannot parse".into()),
+                unavailable(
+                    "approvals-file-unusable",
+                    "approvals file unusable: cannot parse",
+                ),
+            ),
+            (
+                HostRefusal::CancelledWhileRunning,
+                unavailable(
+                    "cancelled",
+                    "request cancelled while running; its processes were killed",
+                ),
+            ),
+            (
+                HostRefusal::StateNotSaved(None),
+                unavailable(
+                    "approval-state-write-failed",
+                    "approval state could not be persisted",
+                ),
+            ),
+            (
+                HostRefusal::AuditNotWritten("disk full".into()),
+                unavailable(
+                    "audit-write-failed",
+                    "the decision could not be recorded in the audit log (disk full)",
+                ),
+            ),
+            (
+                HostRefusal::RawCommandMismatch,
+                (
+                    ErrorCode::InvalidRequest,
+                    Some("raw-command-mismatch".to_owned()),
+                    "rawCommand does not match command".to_owned(),
+                ),
+            ),
+            (
+                HostRefusal::CommandRequired,
+                (
+                    ErrorCode::InvalidRequest,
+                    None,
+                    "command required".to_owned(),
+                ),
+            ),
+        ];
+        for (refusal, want) in cases {
+            assert_eq!(wire(refusal.clone()), want, "{refusal:?}");
+        }
+    }
+
+    #[test]
+    fn a_refusal_after_the_verdict_keeps_the_evaluations_reason() {
+        let miss = Reason::AllowlistMiss(Vec::new());
+        assert_eq!(
+            HostRefusal::not_granted(NotGranted::Denied, Some(&miss)),
+            HostRefusal::Policy(Some(miss.clone()))
+        );
+        assert_eq!(
+            HostRefusal::not_granted(NotGranted::UserDenied, Some(&miss)),
+            HostRefusal::UserDenied
+        );
+        assert_eq!(
+            HostRefusal::not_granted(
+                NotGranted::NoAnswer {
+                    code: "approval-required"
+                },
+                Some(&miss)
+            ),
+            HostRefusal::NoAnswer {
+                reason: Some(miss),
+                code: "approval-required"
+            }
+        );
+        assert_eq!(
+            HostRefusal::not_granted(NotGranted::NotFound { word: "t".into() }, None),
+            HostRefusal::NotFound("t".into())
+        );
+    }
+}
