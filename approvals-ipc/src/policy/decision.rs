@@ -293,6 +293,8 @@ fn decide(
     let checked = analysis.plan.is_some();
     let plan = match analysis.plan {
         Some(plan) => Ok(plan),
+        // Nothing of a denied request ever runs: no need to resolve it.
+        None if decision == Verdict::Deny => Err(argv.first().cloned().unwrap_or_default()),
         None => text_plan(compiled, argv, &cwd),
     };
     Evaluation {

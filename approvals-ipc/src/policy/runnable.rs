@@ -3,12 +3,26 @@
 //! fallback) allowed it. The executor takes nothing else (DESIGN.md
 //! invariant 4: run exactly what was checked).
 //!
-//! A runnable cannot be made any other way outside this crate:
+//! The one way to get one is to evaluate a request and ask for it:
+//!
+//! ```no_run
+//! use approvals_ipc::approvals::ApprovalsFile;
+//! use approvals_ipc::policy::{CompiledPolicy, HostContext};
+//!
+//! let file = ApprovalsFile::default();
+//! let compiled = CompiledPolicy::compile(file.resolve(Some("main")), &HostContext::from_process());
+//! let evaluation = compiled.evaluate(&["true".to_owned()], std::path::Path::new("/tmp"));
+//! assert!(evaluation.runnable(None).is_err()); // no `defaults`: the built-in deny
+//! ```
+//!
+//! Outside this crate, a runnable cannot be forged, not even from a checked
+//! plan:
 //!
 //! ```compile_fail
-//! use approvals_ipc::policy::runnable::{Grant, Runnable};
-//! # fn plan() -> approvals_ipc::policy::plan::Plan { unimplemented!() }
-//! let forged = Runnable { plan: plan(), grant: Grant::Policy }; // private fields
+//! use approvals_ipc::policy::{Grant, Runnable};
+//! fn forge(checked: &Runnable) -> Runnable {
+//!     Runnable { plan: checked.plan().clone(), grant: Grant::AllowAlways } // private fields
+//! }
 //! ```
 
 use crate::policy::plan::Plan;

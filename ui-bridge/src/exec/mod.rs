@@ -94,13 +94,21 @@ pub struct ExecOutcome {
 }
 
 /// Runs what `runnable` allows with exactly `env` (plus each command's
-/// inert prefixes),
-/// masking secrets the built-in rules know.
+/// inert prefixes), masking secrets the built-in rules know.
 ///
 /// `env` should come from [`approvals_ipc::policy::env::child_env`]. Callers
 /// that hold secrets of their own (the socket token) use
 /// [`run_masked`], which also lets a host's children inherit its
 /// environment when [`ChildEnv::from_process`] found it clean.
+///
+/// A plan on its own cannot be run, only a [`Runnable`]:
+///
+/// ```compile_fail
+/// async fn f(runnable: &approvals_ipc::policy::Runnable, limits: &ui_bridge::exec::ExecLimits) {
+///     let plan = runnable.plan(); // a checked plan, without its grant
+///     ui_bridge::exec::run(plan, &[], limits).await; // expected `&Runnable`
+/// }
+/// ```
 pub async fn run(
     runnable: &Runnable,
     env: &[(String, String)],
