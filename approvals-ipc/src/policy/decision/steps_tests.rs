@@ -402,3 +402,18 @@ fn matched_patterns_lists_each_entry_once_with_the_marker_last() {
     let e = eval(&c, &["sh", "-c", "id && id -u"]);
     assert_eq!(e.matched_patterns(), [id]);
 }
+
+#[test]
+fn an_evaluation_carries_the_request_it_judged() {
+    let c = compiled(json!({"version": 1, "defaults": {"security": "full", "ask": "off"}}));
+    let argv: Vec<String> = ["env", "sh", "-c", "echo 'a b'"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let e = c.evaluate(&argv, Path::new("/tmp/./x/.."));
+    assert_eq!(e.argv(), argv.as_slice());
+    assert_eq!(e.cwd(), Path::new("/tmp"), "normalized as cd does");
+    assert_eq!(e.command_text(), "env sh -c 'echo '\\''a b'\\'''");
+    assert_eq!(e.shell_script(), Some("echo 'a b'"));
+    assert_eq!(eval(&c, &["ls"]).shell_script(), None);
+}
