@@ -417,3 +417,15 @@ fn an_evaluation_carries_the_request_it_judged() {
     assert_eq!(e.shell_script(), Some("echo 'a b'"));
     assert_eq!(eval(&c, &["ls"]).shell_script(), None);
 }
+
+#[test]
+fn an_allow_always_that_was_not_offered_runs_once_and_keeps_nothing() {
+    let c = compiled(json!({"version": 1, "defaults": {"security": "allowlist", "ask": "always"}}));
+    let e = eval(&c, &["id"]);
+    assert!(!e.allowed_decisions.contains(&ApprovalDecision::AllowAlways));
+    assert_eq!(
+        e.runnable(Some(ApprovalDecision::AllowAlways))
+            .map(|r| r.grant()),
+        Ok(Grant::AllowOnce)
+    );
+}
