@@ -288,7 +288,7 @@ impl<H: Handler> Connection<H> {
     }
 
     async fn on_request(&mut self, token: Token, id: String, request: PromptRequest) -> Next {
-        if !self.shared.config.token.matches(&token) {
+        if !self.shared.config.token.ct_eq(&token) {
             tracing::warn!(id, peer_pid = ?self.peer_pid, "legacy request with a wrong token");
             let deny = Frame::Decision {
                 id,
