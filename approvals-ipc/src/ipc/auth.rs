@@ -168,6 +168,25 @@ mod tests {
     }
 
     #[test]
+    fn wall_clock_reads_the_system_clock_in_milliseconds() {
+        // The TTL check and the replay cache compare frames' `ts` with this
+        // value; a constant here would admit any `ts` near that constant.
+        let read = || {
+            let since = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap();
+            i64::try_from(since.as_millis()).unwrap()
+        };
+        let before = read();
+        let got = wall_clock_ms();
+        let after = read();
+        assert!(
+            before <= got && got <= after,
+            "{before} <= {got} <= {after}"
+        );
+    }
+
+    #[test]
     fn nonces_are_fresh_hex_of_the_right_length() {
         let a = new_nonce().unwrap();
         let b = new_nonce().unwrap();
