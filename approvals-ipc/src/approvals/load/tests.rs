@@ -546,3 +546,26 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn socket_configs_compare_their_tokens_in_constant_time_and_in_full() {
+    let with = |token: Option<&str>| SocketConfig {
+        path: Some("/run/x.sock".into()),
+        token: token.map(Token::new),
+        require_challenge: None,
+        extra: Default::default(),
+    };
+    assert_eq!(with(Some("tok")), with(Some("tok")));
+    assert_eq!(with(None), with(None));
+    for (a, b) in [
+        (Some("tok"), Some("tol")),
+        (Some("tok"), Some("to")),
+        (Some("tok"), None),
+        (None, Some("tok")),
+    ] {
+        assert_ne!(with(a), with(b), "{a:?} {b:?}");
+    }
+    let mut other_path = with(Some("tok"));
+    other_path.path = None;
+    assert_ne!(other_path, with(Some("tok")));
+}
