@@ -103,7 +103,7 @@ impl ApprovalsFile {
 
 /// The `socket` object: where the bridge listens and how clients prove
 /// they may talk to it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SocketConfig {
     /// Unix socket path; `~` is expanded by the user of the value.
@@ -122,6 +122,28 @@ pub struct SocketConfig {
     /// Fields we do not know, kept for the next save.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl PartialEq for SocketConfig {
+    /// Field by field, the token through [`Token::ct_eq`]: `Token` has no
+    /// `==`, so comparing files cannot leak the secret through timing.
+    fn eq(&self, other: &Self) -> bool {
+        let SocketConfig {
+            path,
+            token,
+            require_challenge,
+            extra,
+        } = self;
+        let same_token = match (token, &other.token) {
+            (Some(mine), Some(theirs)) => mine.ct_eq(theirs),
+            (None, None) => true,
+            (Some(_), None) | (None, Some(_)) => false,
+        };
+        same_token
+            && *path == other.path
+            && *require_challenge == other.require_challenge
+            && *extra == other.extra
+    }
 }
 
 /// The policy knobs shared by `defaults` and every agent; `None` means

@@ -17,6 +17,22 @@ use subtle::ConstantTimeEq;
 const TOKEN_BYTES: usize = 24;
 
 /// The shared secret of the socket protocol; prints as `<redacted>`.
+///
+/// It has no `==`: the only comparison is [`Token::ct_eq`], which takes the
+/// same time wherever two secrets of one length differ.
+///
+/// ```compile_fail,E0369
+/// use approvals_ipc::approvals::Token;
+/// let (token_a, token_b) = (Token::new("a"), Token::new("b"));
+/// let _ = token_a == token_b; // `Token` has no `PartialEq`; use `ct_eq`
+/// ```
+///
+/// ```
+/// use approvals_ipc::approvals::Token;
+/// let (token_a, token_b) = (Token::new("a"), Token::new("b"));
+/// assert!(!token_a.ct_eq(&token_b));
+/// assert!(token_a.ct_eq(&Token::new("a")));
+/// ```
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Token(String);
@@ -41,6 +57,15 @@ impl Token {
         &self.0
     }
 
+    /// Compares two secrets in constant time, the only equality `Token` has,
+    /// so no check can leak how much of a guessed token was right.
+    ///
+    /// Only the length may leak (the comparison stops early when lengths
+    /// differ); the token's length is public (32 characters when generated).
+    pub fn ct_eq(&self, other: &Token) -> bool {
+        self.0.as_bytes().ct_eq(other.0.as_bytes()).into()
+    }
+
     /// Whether the secret is empty after trimming, so the loader can unset it.
     pub(crate) fn is_blank(&self) -> bool {
         self.0.trim().is_empty()
@@ -51,15 +76,6 @@ impl Token {
         Self(self.0.trim().to_owned())
     }
 }
-
-impl PartialEq for Token {
-    /// Constant-time comparison, so equality checks cannot leak the secret.
-    fn eq(&self, other: &Self) -> bool {
-        self.0.as_bytes().ct_eq(other.0.as_bytes()).into()
-    }
-}
-
-impl Eq for Token {}
 
 impl fmt::Debug for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -93,15 +109,36 @@ mod tests {
 
     #[test]
     fn generated_tokens_differ() {
-        assert_ne!(Token::generate().unwrap(), Token::generate().unwrap());
+        assert!(
+            !Token::generate()
+                .unwrap()
+                .ct_eq(&Token::generate().unwrap())
+        );
     }
 
     #[test]
     fn debug_and_display_never_show_the_secret() {
         let token = Token::new("hunter2-secret");
-        assert_eq!(format!("{token:?}"), "<redacted>");
-        assert_eq!(format!("{token}"), "<redacted>");
-        assert_eq!(format!("{:?}", Some(&token)), "Some(<redacted>)");
+        let shown = [
+            format!("{token:?}"),
+            format!("{token:#?}"),
+            format!("{token}"),
+            format!("{:?}", Some(&token)),
+            format!("{:?}", std::slice::from_ref(&token)),
+        ];
+        assert_eq!(
+            shown,
+            [
+                "<redacted>",
+                "<redacted>",
+                "<redacted>",
+                "Some(<redacted>)",
+                "[<redacted>]"
+            ]
+        );
+        for text in &shown {
+            assert!(!text.contains("hunter2"), "{text}");
+        }
     }
 
     #[test]
@@ -109,13 +146,19 @@ mod tests {
         let token = Token::new("abc");
         assert_eq!(serde_json::to_string(&token).unwrap(), "\"abc\"");
         let back: Token = serde_json::from_str("\"abc\"").unwrap();
-        assert_eq!(back, token);
+        assert!(back.ct_eq(&token));
     }
 
     #[test]
-    fn equality_compares_the_whole_secret() {
-        assert_ne!(Token::new("abc"), Token::new("abd"));
-        assert_ne!(Token::new("abc"), Token::new("abcd"));
-        assert_eq!(Token::new("abc"), Token::new("abc"));
+    fn ct_eq_accepts_only_the_same_bytes() {
+        let token = Token::new("abc");
+        assert!(token.ct_eq(&Token::new("abc")));
+        assert!(Token::new("").ct_eq(&Token::new("")));
+        // Unequal at the first, middle and last byte; shorter, longer and
+        // empty; case; and a prefix either way round.
+        for other in ["xbc", "axc", "abd", "ab", "abcd", "", "ABC", "abc "] {
+            assert!(!token.ct_eq(&Token::new(other)), "{other:?}");
+            assert!(!Token::new(other).ct_eq(&token), "{other:?} (reversed)");
+        }
     }
 }

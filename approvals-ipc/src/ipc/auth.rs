@@ -4,47 +4,21 @@
 //! It decides whether a signature or a token is right and refuses anything
 //! else without revealing where it differed (constant-time comparisons). The
 //! token never appears in `Debug` output or logs (DESIGN.md invariant 9); the
-//! HMAC check is half of invariant 2.
-
-use std::fmt;
+//! HMAC check is half of invariant 2. The token type itself lives with the
+//! approvals file that holds it ([`crate::approvals::Token`]) and is
+//! re-exported here for the protocol's callers.
 
 use hmac::{Hmac, KeyInit, Mac};
-use serde::{Deserialize, Serialize};
 use sha2::Sha256;
-use subtle::ConstantTimeEq;
+
+/// The socket token is the approvals file's secret; one type, so a second
+/// copy with a non-constant-time `==` cannot creep back in.
+pub use crate::approvals::Token;
 
 type HmacSha256 = Hmac<Sha256>;
 
 /// Length in bytes of a challenge nonce before hex encoding.
 pub const NONCE_BYTES: usize = 32;
-
-/// The shared secret from the approvals file; `Debug` never shows it.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Token(String);
-
-impl Token {
-    /// Wraps the secret; the caller keeps it out of logs from here on.
-    pub fn new(secret: impl Into<String>) -> Self {
-        Token(secret.into())
-    }
-
-    /// The secret itself, for signing; the name makes every use visible in review.
-    pub fn expose_secret(&self) -> &str {
-        &self.0
-    }
-
-    /// Compares with a token a client sent, in constant time (legacy `request` frame).
-    pub fn matches(&self, presented: &Token) -> bool {
-        self.0.as_bytes().ct_eq(presented.0.as_bytes()).into()
-    }
-}
-
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Token(<redacted>)")
-    }
-}
 
 /// Signs a request the way OpenClaw does: lowercase hex HMAC-SHA256 of `nonce:ts:requestJson`.
 pub fn sign(token: &str, nonce: &str, ts: i64, request_json: &str) -> String {
@@ -194,19 +168,22 @@ mod tests {
     }
 
     #[test]
-    fn token_debug_never_shows_the_secret() {
-        let token = Token::new("s3cret-value");
-        assert!(!format!("{token:?}").contains("s3cret"));
-        assert!(!format!("{:?}", Some(&token)).contains("s3cret"));
-    }
-
-    #[test]
-    fn token_matches_only_the_same_bytes() {
-        let token = Token::new("abc");
-        assert!(token.matches(&Token::new("abc")));
-        for other in ["", "ab", "abcd", "abd", "ABC"] {
-            assert!(!token.matches(&Token::new(other)), "{other}");
-        }
+    fn wall_clock_reads_the_system_clock_in_milliseconds() {
+        // The TTL check and the replay cache compare frames' `ts` with this
+        // value; a constant here would admit any `ts` near that constant.
+        let read = || {
+            let since = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap();
+            i64::try_from(since.as_millis()).unwrap()
+        };
+        let before = read();
+        let got = wall_clock_ms();
+        let after = read();
+        assert!(
+            before <= got && got <= after,
+            "{before} <= {got} <= {after}"
+        );
     }
 
     #[test]

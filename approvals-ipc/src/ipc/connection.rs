@@ -9,7 +9,7 @@
 //! reply is always written.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::net::UnixStream;
@@ -20,19 +20,32 @@ use super::auth::{self, Token};
 use serde::de::DeserializeOwned;
 
 use super::codec::{self, LineReader};
+use super::config::ServerConfig;
 use super::control::{ControlRequest, ControlRes};
 use super::error::{FrameError, Refusal};
 use super::frame::{
     Decision, ErrorBody, ErrorCode, ExecFrame, ExecRequest, ExecRes, Frame, PromptRequest,
 };
+use super::handler::{Handler, RequestContext};
+use super::instance::Instance;
 use super::peer;
-use super::server::{Handler, RequestContext, Shared};
+use super::replay::ReplayCache;
 use super::stream::{self, ReadHalf, WriteHalf};
 
 /// How often a pending request checks whether a half-closed client hung up entirely.
 const HANGUP_POLL: Duration = Duration::from_millis(100);
 
 type ReadResult = Result<Option<String>, FrameError>;
+
+/// What every connection task shares; built once by `server::serve`.
+#[derive(Debug)]
+pub(super) struct Shared<H> {
+    pub(super) config: ServerConfig,
+    pub(super) handler: Arc<H>,
+    pub(super) replay: Mutex<ReplayCache>,
+    pub(super) instance: Instance,
+    pub(super) stop: CancellationToken,
+}
 
 /// Serves one accepted stream to the end.
 pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>) {
@@ -288,7 +301,7 @@ impl<H: Handler> Connection<H> {
     }
 
     async fn on_request(&mut self, token: Token, id: String, request: PromptRequest) -> Next {
-        if !self.shared.config.token.matches(&token) {
+        if !self.shared.config.token.ct_eq(&token) {
             tracing::warn!(id, peer_pid = ?self.peer_pid, "legacy request with a wrong token");
             let deny = Frame::Decision {
                 id,

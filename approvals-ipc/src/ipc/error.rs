@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::frame::ErrorBody;
+use super::answer::ErrorBody;
 
 /// Why the server refused a frame; closed so every wire reason has one variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Error)]

@@ -12,11 +12,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use super::answer::{Decision, ErrorBody, ErrorCode};
 use super::auth::Token;
 use super::control::ControlRes;
 
-/// One line on the socket; the `type` field selects the variant.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One line on the socket; the `type` field selects the variant. No `==`:
+/// the `request` variant holds the token, which compares only in constant time.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(
     tag = "type",
     rename_all = "kebab-case",
@@ -223,65 +225,6 @@ pub struct ExecPayload {
     pub decision: Option<String>,
 }
 
-/// The error half of an `exec-res` or an `error` frame.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrorBody {
-    /// Machine-readable class.
-    pub code: ErrorCode,
-    /// Human-readable text (`SYSTEM_RUN_DENIED: …` for policy refusals).
-    pub message: String,
-    /// Short machine-readable cause (`ttl`, `hmac`, `allowlist-miss`, …).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
-
-impl ErrorBody {
-    /// Builds an error body without a reason.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ErrorBody {
-            code,
-            message: message.into(),
-            reason: None,
-        }
-    }
-
-    /// Adds the machine-readable reason.
-    pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
-        self.reason = Some(reason.into());
-        self
-    }
-}
-
-/// The error classes on the wire (SCREAMING_SNAKE_CASE); closed, an unknown code is a protocol error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
-    /// The frame or request was refused (auth, ttl, replay, json, size).
-    InvalidRequest,
-    /// The peer is not allowed to talk to us.
-    Unauthorized,
-    /// Policy refused, or the host cannot serve now.
-    Unavailable,
-    /// Something did not finish in time.
-    Timeout,
-    /// The thing named does not exist (an approval already answered, expired or never pending).
-    NotFound,
-    /// A bug or an unexpected failure on the exec host.
-    Internal,
-}
-
-/// A human's answer to an approval, in the policy file's words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Decision {
-    /// Run this once.
-    AllowOnce,
-    /// Run it and remember the executable (or exact command).
-    AllowAlways,
-    /// Do not run it.
-    Deny,
-}
-
 /// OpenClaw's older prompt request; lenient, since only a human reads it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -321,6 +264,7 @@ pub struct PromptRequest {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipc::control::ControlRequest;
 
     #[test]
     fn frames_round_trip_with_wire_names() {
@@ -383,7 +327,10 @@ mod tests {
         ];
         for (frame, wire) in cases {
             assert_eq!(&serde_json::to_string(frame).unwrap(), wire);
-            assert_eq!(&serde_json::from_str::<Frame>(wire).unwrap(), frame);
+            // `Frame` has no `==` (its `request` variant holds the token),
+            // so the parsed frame is compared by what it puts back on the wire.
+            let parsed = serde_json::from_str::<Frame>(wire).unwrap();
+            assert_eq!(&serde_json::to_string(&parsed).unwrap(), wire);
         }
     }
 
@@ -442,5 +389,17 @@ mod tests {
             Some(vec!["allow-once".into(), "later".into()])
         );
         assert_eq!(request.extra["x"], 1);
+    }
+
+    // Lives here, not in `control`, because `control` must not depend on
+    // `frame`.
+    #[test]
+    fn control_and_exec_request_json_never_parse_as_each_other() {
+        let exec = r#"{"command":["/bin/id"]}"#;
+        let exec_with_op = r#"{"command":["/bin/id"],"op":"list"}"#;
+        assert!(serde_json::from_str::<ControlRequest>(exec).is_err());
+        assert!(serde_json::from_str::<ControlRequest>(exec_with_op).is_err());
+        let control = serde_json::to_string(&ControlRequest::List {}).unwrap();
+        assert!(serde_json::from_str::<ExecRequest>(&control).is_err());
     }
 }

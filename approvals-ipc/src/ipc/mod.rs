@@ -11,21 +11,26 @@
 //! a reused nonce, bad JSON or an oversized line, without stalling other
 //! connections (invariant 2). The token never appears in logs (invariant 9).
 //!
-//! Modules: [`frame`] (wire types), [`auth`] (HMAC, token, nonces),
+//! Modules: [`frame`] (wire types), [`answer`] (error bodies and decisions,
+//! shared by `frame` and `control`), [`auth`] (HMAC, token, nonces),
 //! [`replay`] (nonce memory), [`instance`] (start time and the key that
 //! tags our own challenge nonces), `admit` (the ordered checks, shared by `exec`
 //! and `control`), [`control`] (the control API's types), [`codec`]
 //! (bounded lines), [`peer`] (credentials), `server` and `connection` (the
-//! listener and one connection), [`client`].
+//! listener and one connection; they share `config` and `handler`),
+//! [`client`].
 
 mod admit;
+pub mod answer;
 pub mod auth;
 pub mod client;
 pub mod codec;
+mod config;
 mod connection;
 pub mod control;
 pub mod error;
 pub mod frame;
+mod handler;
 pub mod instance;
 pub mod peer;
 pub mod replay;
@@ -35,11 +40,13 @@ mod stream;
 pub use admit::{AdmitContext, Admitted, ChallengeState, admit};
 pub use auth::{Token, sign, verify};
 pub use client::{Client, ClientConfig};
+pub use config::ServerConfig;
 pub use control::{ControlRequest, ControlRes, ControlResponse};
 pub use error::{ClientError, FrameError, Refusal};
 pub use frame::{
     Decision, ErrorBody, ErrorCode, ExecFrame, ExecPayload, ExecRequest, ExecRes, ExecResponse,
     Frame, PromptRequest,
 };
+pub use handler::{Handler, RequestContext};
 pub use instance::{ClientNonces, Instance};
-pub use server::{Handler, RequestContext, ServerConfig, serve};
+pub use server::serve;

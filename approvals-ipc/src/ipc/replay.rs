@@ -120,6 +120,21 @@ mod tests {
     }
 
     #[test]
+    fn reports_what_it_remembers_until_the_window_passes() {
+        let mut cache = ReplayCache::new(4, 100);
+        assert!(cache.is_empty());
+        assert_eq!(cache.check_and_record("a", 0), Ok(()));
+        // A remembered nonce makes the cache non-empty; a caller that took
+        // `is_empty` as "nothing to replay against" would be wrong.
+        assert!(!cache.is_empty());
+        assert_eq!(cache.len(), 1);
+        // Purged on the next record once its window has passed.
+        assert_eq!(cache.check_and_record("b", 100), Ok(()));
+        assert_eq!(cache.len(), 1);
+        assert!(!cache.is_empty());
+    }
+
+    #[test]
     fn zero_capacity_refuses_everything() {
         let mut cache = ReplayCache::new(0, 100);
         assert_eq!(

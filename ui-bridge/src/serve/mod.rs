@@ -183,7 +183,7 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         broker.clone(),
         shutdown.clone(),
     ));
-    let mut config = ServerConfig::new(ipc::Token::new(token.expose_secret()));
+    let mut config = ServerConfig::new(token);
     let require_challenge = snapshot
         .file
         .socket

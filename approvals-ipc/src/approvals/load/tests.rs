@@ -347,7 +347,7 @@ fn socket_fields_are_trimmed_and_blank_ones_unset() {
     let loaded = parse(r#"{"version": 1, "socket": {"path": "", "token": " tok "}}"#).unwrap();
     let socket = loaded.file.socket.unwrap();
     assert_eq!(socket.path, None);
-    assert_eq!(socket.token, Some(Token::new("tok")));
+    assert_eq!(socket.token.as_ref().map(Token::expose_secret), Some("tok"));
 }
 
 #[test]
@@ -505,7 +505,7 @@ fn redacted_drops_only_the_token() {
     let loaded = parse(OPENCLAW_DOCS_EXAMPLE).unwrap();
     let redacted = loaded.file.redacted();
     let socket = redacted.socket.as_ref().unwrap();
-    assert_eq!(socket.token, None);
+    assert!(socket.token.is_none());
     assert_eq!(
         socket.path.as_deref(),
         Some("~/.clawdbot/exec-approvals.sock")
@@ -545,4 +545,27 @@ mod properties {
             prop_assert_eq!(pretty(&second.file), saved);
         }
     }
+}
+
+#[test]
+fn socket_configs_compare_their_tokens_in_constant_time_and_in_full() {
+    let with = |token: Option<&str>| SocketConfig {
+        path: Some("/run/x.sock".into()),
+        token: token.map(Token::new),
+        require_challenge: None,
+        extra: Default::default(),
+    };
+    assert_eq!(with(Some("tok")), with(Some("tok")));
+    assert_eq!(with(None), with(None));
+    for (a, b) in [
+        (Some("tok"), Some("tol")),
+        (Some("tok"), Some("to")),
+        (Some("tok"), None),
+        (None, Some("tok")),
+    ] {
+        assert_ne!(with(a), with(b), "{a:?} {b:?}");
+    }
+    let mut other_path = with(Some("tok"));
+    other_path.path = None;
+    assert_ne!(other_path, with(Some("tok")));
 }

@@ -354,3 +354,98 @@ fn a_connection_remembers_several_spent_challenges() {
         Refusal::Nonce
     );
 }
+
+/// The system clock in ms, read independently of `auth::wall_clock_ms`.
+fn system_clock_ms() -> i64 {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    i64::try_from(since.as_millis()).unwrap()
+}
+
+#[test]
+fn the_ttl_is_measured_against_the_real_clock() {
+    // The server passes `auth::wall_clock_ms()` as `now_ms`: a line signed
+    // just now must pass, and one signed (or post-dated) past the TTL by the
+    // system clock must not, whatever that clock reads today.
+    let real_now = system_clock_ms();
+    let cases: &[(i64, Result<(), Refusal>)] = &[
+        (real_now, Ok(())),
+        (real_now - 11_000, Err(Refusal::Ttl)),
+        (real_now + 11_000, Err(Refusal::Ttl)),
+    ];
+    for (i, (ts, want)) in cases.iter().enumerate() {
+        let (replay, mut challenge) = fresh();
+        let nonce = format!("{NONCE}{i:02}");
+        let got = check(
+            &frame(&nonce, *ts, JSON),
+            auth::wall_clock_ms(),
+            &replay,
+            &mut challenge,
+        );
+        assert_eq!(&got.map(|_| ()), want, "ts={ts} real_now={real_now}");
+    }
+}
+
+#[test]
+fn a_client_nonce_in_place_of_the_challenge_does_not_spend_the_challenge() {
+    // OpenClaw's client ignores the challenge and signs its own nonce. That
+    // is admitted (default) but must not consume the outstanding challenge,
+    // and must never be taken for it.
+    let instance = long_running();
+    let (replay, mut challenge) = fresh();
+    let issued = instance.issue_nonce().unwrap();
+    challenge.issue(issued.clone());
+    assert!(check(&frame(NONCE, NOW, JSON), NOW, &replay, &mut challenge).is_ok());
+    // The client-made nonce is not a spent challenge: replayed on this
+    // connection it is caught by the replay cache, not the challenge state.
+    assert_eq!(
+        check(&frame(NONCE, NOW, JSON), NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Replay
+    );
+    // The challenge is still outstanding, and usable exactly once.
+    let f = frame(&issued, NOW, JSON);
+    assert!(check(&f, NOW, &replay, &mut challenge).is_ok());
+    assert_eq!(
+        check(&f, NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Nonce
+    );
+}
+
+#[test]
+fn require_challenge_refuses_a_client_nonce_without_spending_the_challenge() {
+    let strict = Instance::started_at(0, ClientNonces::Refuse).unwrap();
+    let (replay, mut challenge) = fresh();
+    let issued = strict.issue_nonce().unwrap();
+    challenge.issue(issued.clone());
+    let got = check_on(
+        &strict,
+        &frame(NONCE, NOW, JSON),
+        NOW,
+        &replay,
+        &mut challenge,
+    );
+    assert_eq!(got.unwrap_err(), Refusal::ClientNonce);
+    // The refused nonce was not recorded either: nothing of it is remembered.
+    assert!(replay.lock().unwrap().is_empty());
+    let f = frame(&issued, NOW, JSON);
+    assert!(check_on(&strict, &f, NOW, &replay, &mut challenge).is_ok());
+}
+
+#[test]
+fn a_fresh_challenge_replaces_an_unused_one() {
+    // A connection has one outstanding challenge: after a new one is sent,
+    // the old one is no longer this connection's challenge but still one
+    // this instance issued, so it is refused as a nonce, not admitted.
+    let instance = long_running();
+    let (replay, mut challenge) = fresh();
+    let first = instance.issue_nonce().unwrap();
+    let second = instance.issue_nonce().unwrap();
+    challenge.issue(first.clone());
+    challenge.issue(second.clone());
+    assert_eq!(
+        check(&frame(&first, NOW, JSON), NOW, &replay, &mut challenge).unwrap_err(),
+        Refusal::Nonce
+    );
+    assert!(check(&frame(&second, NOW, JSON), NOW, &replay, &mut challenge).is_ok());
+}

@@ -1,0 +1,69 @@
+//! What the server hands an authenticated request to: the [`Handler`] the
+//! exec host implements, and the [`RequestContext`] it gets with each
+//! request.
+//!
+//! It decides nothing about policy; it is the seam between the protocol and
+//! the host. Kept apart from `server` so that `server` and `connection` can
+//! both use it while `server` alone depends on `connection`.
+
+use std::future::Future;
+
+use tokio_util::sync::CancellationToken;
+
+use super::control::ControlRequest;
+use super::frame::{Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, PromptRequest};
+
+/// What the exec host does with an authenticated request; the server only carries frames.
+pub trait Handler: Send + Sync + 'static {
+    /// Decides and runs one `system.run`; `Err` becomes an `ok: false` reply.
+    fn exec(
+        &self,
+        request: ExecRequest,
+        ctx: RequestContext,
+    ) -> impl Future<Output = Result<ExecPayload, ErrorBody>> + Send;
+
+    /// Answers OpenClaw's older prompt frame (the token was already checked).
+    fn prompt(
+        &self,
+        request: PromptRequest,
+        ctx: RequestContext,
+    ) -> impl Future<Output = Decision> + Send;
+
+    /// Performs one control operation (list or answer approvals); the frame
+    /// was authenticated like an `exec`. `Err` becomes an `ok: false` reply.
+    ///
+    /// The default refuses with `UNAVAILABLE`, so a handler without
+    /// approvals to control serves no control API at all.
+    fn control(
+        &self,
+        request: ControlRequest,
+        ctx: RequestContext,
+    ) -> impl Future<Output = Result<serde_json::Value, ErrorBody>> + Send {
+        tracing::debug!(id = %ctx.id, op = request.op(), "control request refused: not served");
+        std::future::ready(Err(ErrorBody::new(
+            ErrorCode::Unavailable,
+            "control API not served",
+        )
+        .with_reason("control-unavailable")))
+    }
+}
+
+/// Facts about the requester a handler may use, and a signal that it went away.
+#[derive(Debug, Clone)]
+pub struct RequestContext {
+    /// The frame's id, for logs and audit.
+    pub id: String,
+    /// The peer's UID (equal to the expected one).
+    pub peer_uid: u32,
+    /// The peer's pid when known; a snapshot for display, never for decisions.
+    pub peer_pid: Option<i32>,
+    /// Fires when the client is gone while the request is pending.
+    ///
+    /// # Caveats
+    ///
+    /// End-of-file on the read side alone does not fire it: OpenClaw's
+    /// client half-closes right after sending and still waits for the reply.
+    /// It fires on a socket error, or when the peer has closed both
+    /// directions (hang-up seen while polling), checked every 100 ms.
+    pub cancelled: CancellationToken,
+}
