@@ -429,3 +429,68 @@ fn an_allow_always_that_was_not_offered_runs_once_and_keeps_nothing() {
         Ok(Grant::AllowOnce)
     );
 }
+
+#[test]
+fn the_miss_reason_is_the_refusal_else_the_guards_else_the_misses() {
+    let check = |guards: Vec<GuardHit>, miss: Option<Miss>| SegmentCheck {
+        satisfied_by: guards.is_empty().then_some(SatisfiedBy::Allowlist),
+        entry: None,
+        guards,
+        miss,
+    };
+    let guard = GuardHit {
+        id: "git.config-override",
+        reason: "git -c".into(),
+    };
+    let missing = Miss::NotFound { word: "x".into() };
+    let guarded = check(vec![guard.clone()], None);
+    let unsatisfied = SegmentCheck {
+        satisfied_by: None,
+        ..check(Vec::new(), Some(missing.clone()))
+    };
+    let code = |refusal: Option<&Refusal>, checks: &[SegmentCheck]| miss_reason(refusal, checks);
+    assert_eq!(
+        code(Some(&Refusal::CdChain), std::slice::from_ref(&guarded)),
+        Reason::NotUnderstood(Refusal::CdChain)
+    );
+    assert_eq!(
+        code(None, &[guarded, check(Vec::new(), None)]),
+        Reason::ArgumentGuard(vec![guard])
+    );
+    assert_eq!(
+        code(None, &[check(Vec::new(), None), unsatisfied]),
+        Reason::AllowlistMiss(vec![missing])
+    );
+}
+
+#[test]
+fn allow_always_of_a_command_not_understood_keeps_its_exact_text_unless_there_is_none() {
+    let c =
+        compiled(json!({"version": 1, "defaults": {"security": "allowlist", "ask": "on-miss"}}));
+    let e = eval(&c, &["sh", "-c", "echo $HOME"]);
+    assert!(!e.analysis.ok);
+    assert!(
+        e.allowed_decisions.contains(&ApprovalDecision::AllowAlways),
+        "{:?}",
+        e.allowed_decisions
+    );
+    assert!(e.persist_patterns()[0].starts_with("=command:"));
+    // Refused before any segment was read (an invisible character): no
+    // allow-always.
+    let e = eval(&c, &["ls", "a\u{200B}"]);
+    assert!(!e.analysis.ok && e.analysis.segments.is_empty());
+    assert_eq!(e.decision, Verdict::Ask);
+    assert!(!e.allowed_decisions.contains(&ApprovalDecision::AllowAlways));
+}
+
+#[test]
+fn command_scope_keeps_the_exact_text_of_a_script_with_no_program() {
+    let c = compiled(
+        json!({"version": 1, "defaults": {"security": "allowlist", "ask": "on-miss", "allowAlwaysScope": "command"}}),
+    );
+    let e = eval(&c, &["sh", "-c", "cd /tmp"]);
+    assert!(e.analysis.ok && e.analysis.segments.is_empty());
+    assert_eq!(e.decision, Verdict::Ask);
+    assert!(e.persist_patterns()[0].starts_with("=command:"));
+    assert!(e.allowed_decisions.contains(&ApprovalDecision::AllowAlways));
+}
