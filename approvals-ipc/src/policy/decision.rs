@@ -738,3 +738,6 @@ mod fail_closed_tests;
 
 #[cfg(test)]
 mod steps_tests;
+
+#[cfg(test)]
+mod segment_tests;
