@@ -86,6 +86,63 @@ pub fn base_record(
     }
 }
 
+/// The records of a request refused before it could be evaluated (a bad
+/// agent id, working directory or environment override, an unusable
+/// approvals file): what was asked, as sent, and why it was refused. Masked
+/// with the built-in secret patterns only (the token may be unknown here);
+/// failures are logged, the refusal stands.
+pub(super) async fn refused_unevaluated(
+    audit: Result<Option<&AuditTrail>, String>,
+    request: &ExecRequest,
+    refusal: &HostRefusal,
+) {
+    let trail = match audit {
+        Ok(Some(trail)) => trail,
+        Ok(None) => return,
+        Err(why) => {
+            tracing::error!(%why, "cannot record a refusal in the audit log");
+            return;
+        }
+    };
+    let error = refusal.to_wire();
+    let base = AuditRecord {
+        run_id: Some(
+            request
+                .run_id
+                .clone()
+                .unwrap_or_else(|| uuid::Uuid::now_v7().to_string()),
+        ),
+        agent_id: request.agent_id.clone(),
+        session_key: request.session_key.clone(),
+        argv: Some(request.command.clone()),
+        command_text: Some(approvals_ipc::policy::quote::join(&request.command)),
+        cwd: request.cwd.clone(),
+        host: Some("node".to_owned()),
+        decision: Some(AuditDecision::Deny),
+        ..AuditRecord::new(AuditEvent::Decision)
+    };
+    let mut records = vec![
+        AuditRecord {
+            decided_by: Some(DecidedBy::Policy),
+            reason: Some(error.message.clone()),
+            ..base.clone()
+        },
+        AuditRecord {
+            reason: Some(error.reason.clone().unwrap_or(error.message)),
+            ..AuditRecord {
+                event: AuditEvent::ExecDenied,
+                ..base
+            }
+        },
+    ];
+    for record in &mut records {
+        mask(record, &[]);
+    }
+    if let Err(why) = trail.write(records, false).await {
+        tracing::error!(%why, "cannot record a refusal in the audit log");
+    }
+}
+
 /// Who decided a request, for the decision record.
 #[derive(Debug, Clone)]
 pub(super) struct Decider {
@@ -139,7 +196,7 @@ pub(super) struct Trail<'a> {
     pub(super) template: std::sync::OnceLock<AuditRecord>,
 }
 
-use approvals_ipc::ipc::{ErrorBody, ExecPayload};
+use approvals_ipc::ipc::{ErrorBody, ExecPayload, ExecRequest};
 use approvals_ipc::policy::Grant;
 
 use super::HostRefusal;

@@ -187,26 +187,42 @@ impl ExecHost {
         request: ExecRequest,
         cancelled: CancellationToken,
     ) -> Result<ExecPayload, HostRefusal> {
-        let agent_id = agent_of(&request)?;
-        let validated = validate(&request, self.host.home.as_deref(), &self.base_env)?;
-        if let Some(claimed) = request.approval_decision {
-            // Class 22: an approval must come from a person through our own
-            // approvers, never from the requester.
-            tracing::warn!(?claimed, agent = %agent_id, "ignoring approvalDecision sent by the client");
-        }
-        let version = self
-            .policies
-            .current()
-            .map_err(|Unusable(error)| HostRefusal::ApprovalsFileUnusable(error))?;
+        let (agent_id, validated, version) = match self.admit(&request) {
+            Ok(admitted) => admitted,
+            Err(refusal) => {
+                // Refused before it could be evaluated; still a decision
+                // the audit log must hold.
+                audit_trail::refused_unevaluated(self.audit_trail().await, &request, &refusal)
+                    .await;
+                return Err(refusal);
+            }
+        };
         let compiled = version.compiled(&agent_id, &self.host);
         let begun = Instant::now();
         let evaluation = compiled.evaluate(&validated.argv, &validated.cwd);
+        let secrets: Vec<String> = version.token().into_iter().map(str::to_owned).collect();
         if let Some(raw) = &request.raw_command
             && !raw_command_agrees(raw, &evaluation)
         {
-            return Err(HostRefusal::RawCommandMismatch);
+            let refusal = HostRefusal::RawCommandMismatch;
+            let run_id = request
+                .run_id
+                .clone()
+                .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+            let trail = Trail {
+                audit: self.audit_trail().await,
+                evaluation: &evaluation,
+                agent_id: &agent_id,
+                session_key: request.session_key.as_deref(),
+                run_id: &run_id,
+                secrets: &secrets,
+                template: std::sync::OnceLock::new(),
+            };
+            trail
+                .refused(&refusal, &Decider::of(DecidedBy::Policy), begun.elapsed())
+                .await;
+            return Err(refusal);
         }
-        let secrets: Vec<String> = version.token().into_iter().map(str::to_owned).collect();
         let (decided, decider) = self
             .decide(&evaluation, &compiled, &request, &cancelled)
             .await;
@@ -283,6 +299,26 @@ impl ExecHost {
         };
         trail.finished(&payload, ran.elapsed()).await;
         Ok(payload)
+    }
+
+    /// What a request must pass before it is evaluated: a usable agent id,
+    /// working directory and environment, and a usable approvals file.
+    fn admit(
+        &self,
+        request: &ExecRequest,
+    ) -> Result<(String, Validated, Arc<PolicyVersion>), HostRefusal> {
+        let agent_id = agent_of(request)?;
+        let validated = validate(request, self.host.home.as_deref(), &self.base_env)?;
+        if let Some(claimed) = request.approval_decision {
+            // Class 22: an approval must come from a person through our own
+            // approvers, never from the requester.
+            tracing::warn!(?claimed, agent = %agent_id, "ignoring approvalDecision sent by the client");
+        }
+        let version = self
+            .policies
+            .current()
+            .map_err(|Unusable(error)| HostRefusal::ApprovalsFileUnusable(error))?;
+        Ok((agent_id, validated, version))
     }
 
     /// The approver identities the policy accepts answers from

@@ -686,3 +686,68 @@ fn the_cache_refuses_every_request_once_its_directory_is_swapped_regression_issu
         assert!(error.contains(&state.display().to_string()), "{error}");
     }
 }
+
+#[tokio::test]
+async fn refusals_before_the_evaluation_are_audited_too() {
+    let fixture = Fixture::new(&policy("full", "off", "deny", &[]));
+    let host = fixture.host();
+    let refused = [
+        (
+            ExecRequest {
+                cwd: Some("/nonexistent-dir-xyz".into()),
+                ..request(&["ls"])
+            },
+            "cwd-unavailable",
+        ),
+        (
+            ExecRequest {
+                env: Some(BTreeMap::from([(
+                    "LD_PRELOAD".to_owned(),
+                    "/tmp/x.so".to_owned(),
+                )])),
+                ..request(&["ls"])
+            },
+            "env-override-rejected",
+        ),
+        (
+            ExecRequest {
+                raw_command: Some("ls".into()),
+                ..request(&["id"])
+            },
+            "raw-command-mismatch",
+        ),
+    ];
+    for (request, _) in &refused {
+        host.handle(request.clone(), CancellationToken::new())
+            .await
+            .unwrap_err();
+    }
+    host.flush_audit().await;
+    let log = fixture.dir.path().join(crate::audit::AUDIT_FILE_NAME);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let denied: Vec<(&str, &str)> = records
+        .iter()
+        .filter(|r| r["event"] == "exec.denied")
+        .map(|r| {
+            (
+                r["reason"].as_str().unwrap_or(""),
+                r["argv"][0].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    let want: Vec<(&str, &str)> = refused
+        .iter()
+        .map(|(request, reason)| (*reason, request.command[0].as_str()))
+        .collect();
+    assert_eq!(denied, want, "{text}");
+    let decisions = records
+        .iter()
+        .filter(|r| r["event"] == "decision" && r["decision"] == "deny")
+        .count();
+    assert_eq!(decisions, refused.len(), "{text}");
+    crate::audit::verify(&log).unwrap();
+}
