@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde::ser::SerializeStruct;
 
+use crate::policy::env::NotInert;
 use crate::policy::guards::GuardHit;
 use crate::policy::safe_bins::SafeBinRefusal;
 use crate::policy::shell::ShellRefusal;
@@ -34,14 +35,25 @@ pub enum Refusal {
     #[error(transparent)]
     Shell(ShellRefusal),
     /// A `NAME=value` prefix of a variable that is not inert.
-    #[error(
-        "the assignment {name}={value} is not auto-allowed (only inert variables such as LANG, LC_*, TZ and TERM are)"
-    )]
+    #[error("the assignment {name}={value} is not auto-allowed: {why}")]
     Assignment {
         /// The variable.
         name: String,
         /// Its value as written.
         value: String,
+        /// Why it is not inert.
+        why: NotInert,
+    },
+    /// A request's environment override that is not inert (checked by the
+    /// same list as assignments); a person decides.
+    #[error("the environment override {name}={value:?} is not auto-allowed: {why}")]
+    EnvOverride {
+        /// The variable.
+        name: String,
+        /// Its value as sent.
+        value: String,
+        /// Why it is not inert.
+        why: NotInert,
     },
     /// `sh -c` inside a script.
     #[error("a nested shell ({shell} -c) inside a script is not auto-allowed")]
@@ -98,6 +110,7 @@ impl Refusal {
             Self::Wrapper(WrapperRefusal::TooDeep) => "wrappers-too-deep",
             Self::Shell(refusal) => refusal.code(),
             Self::Assignment { .. } => "assignment",
+            Self::EnvOverride { .. } => "env-override",
             Self::NestedShell { .. } => "nested-shell",
             Self::ShellBuiltin { .. } => "builtin",
             Self::Disguised { .. } => "disguised-program",

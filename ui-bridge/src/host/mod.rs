@@ -200,7 +200,7 @@ impl ExecHost {
             .map_err(|Unusable(error)| HostRefusal::ApprovalsFileUnusable(error))?;
         let compiled = version.compiled(&agent_id, &self.host);
         let begun = Instant::now();
-        let evaluation = compiled.evaluate(&validated.argv, &validated.cwd);
+        let evaluation = compiled.evaluate(&validated.argv, &validated.cwd, &validated.overrides);
         if let Some(raw) = &request.raw_command
             && !raw_command_agrees(raw, &evaluation)
         {
@@ -360,7 +360,10 @@ impl ExecHost {
             return false;
         };
         let compiled = version.compiled(&agent_id, &self.host);
-        compiled.evaluate(&validated.argv, &validated.cwd).decision == Verdict::Allow
+        compiled
+            .evaluate(&validated.argv, &validated.cwd, &validated.overrides)
+            .decision
+            == Verdict::Allow
     }
 
     /// Allow, deny or ask; an ask is answered by the approvers or, when
