@@ -261,12 +261,16 @@ impl CompiledPolicy {
     ) -> Evaluation {
         let cwd = analysis::normalize(cwd);
         let mut analysis = analysis::analyze(self, argv, &cwd);
-        let env_refused = match env::first_not_inert(env) {
+        let mut not_inert = env::not_inert(env).into_iter();
+        let env_refused = match not_inert.next() {
             Some((name, value, why)) => {
                 analysis.refusal = Some(Refusal::EnvOverride {
                     name: name.to_owned(),
                     value: value.to_owned(),
                     why,
+                    others: not_inert
+                        .map(|(name, value, _)| format!("{name}={value:?}"))
+                        .collect(),
                 });
                 true
             }

@@ -802,14 +802,17 @@ pub fn check_inert(name: &str, value: &str) -> Result<(), NotInert> {
     }
 }
 
-/// The first of a request's overrides (in key order) that is not inert,
-/// with its value and why.
-pub fn first_not_inert(overrides: &BTreeMap<String, String>) -> Option<(&str, &str, NotInert)> {
-    overrides.iter().find_map(|(name, value)| {
-        check_inert(name, value)
-            .err()
-            .map(|why| (name.as_str(), value.as_str(), why))
-    })
+/// The request's overrides that are not inert, in key order, each with
+/// its value and why.
+pub fn not_inert(overrides: &BTreeMap<String, String>) -> Vec<(&str, &str, NotInert)> {
+    overrides
+        .iter()
+        .filter_map(|(name, value)| {
+            check_inert(name, value)
+                .err()
+                .map(|why| (name.as_str(), value.as_str(), why))
+        })
+        .collect()
 }
 
 fn only(value: &str, extra: &str) -> bool {

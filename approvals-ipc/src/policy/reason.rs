@@ -45,15 +45,22 @@ pub enum Refusal {
         why: NotInert,
     },
     /// A request's environment override that is not inert (checked by the
-    /// same list as assignments); a person decides.
-    #[error("the environment override {name}={value:?} is not auto-allowed: {why}")]
+    /// same list as assignments); a person decides, and sees every override
+    /// that is not inert, since an approval runs with all of them.
+    #[error(
+        "the environment override {name}={value:?} is not auto-allowed: {why}{}",
+        also(others)
+    )]
     EnvOverride {
-        /// The variable.
+        /// The first variable (in name order) that is not inert.
         name: String,
         /// Its value as sent.
         value: String,
         /// Why it is not inert.
         why: NotInert,
+        /// The request's other overrides that are not inert, as
+        /// `NAME="value"`.
+        others: Vec<String>,
     },
     /// `sh -c` inside a script.
     #[error("a nested shell ({shell} -c) inside a script is not auto-allowed")]
@@ -120,6 +127,15 @@ impl Refusal {
             Self::CdOption { .. } => "cd-option",
             Self::CdOperands => "cd-operands",
         }
+    }
+}
+
+/// `; also not inert: A="1", B="2"`, or nothing.
+fn also(others: &[String]) -> String {
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!("; also not inert: {}", others.join(", "))
     }
 }
 

@@ -179,3 +179,19 @@ fn everyday_inert_prefixes_and_overrides_are_allowed_for_an_allowlisted_program(
     let e = run(&c, &["ls"], &[("NODE_ENV", "$(id)")]);
     assert_eq!(codes(&e), (Some("not-understood"), Some("env-override")));
 }
+
+#[test]
+fn a_person_is_told_every_override_that_is_not_inert() {
+    let c = allowlisted(&["ls"], "on-miss");
+    let e = run(
+        &c,
+        &["ls"],
+        &[("AAA", "1"), ("LANG", "C"), ("ZZZ_HOOK", "/tmp/evil")],
+    );
+    let said = e.reason.as_ref().map(ToString::to_string).unwrap();
+    assert!(
+        said.contains("AAA=\"1\"") && said.contains("also not inert: ZZZ_HOOK=\"/tmp/evil\""),
+        "{said}"
+    );
+    assert!(!said.contains("LANG=\"C\""), "{said}");
+}

@@ -34,6 +34,7 @@ fn refusals() -> Vec<Refusal> {
             name: "TAR_OPTIONS".into(),
             value: "--to-command=sh".into(),
             why: NotInert::Unlisted,
+            others: Vec::new(),
         },
         Refusal::NestedShell { shell: "sh".into() },
         Refusal::ShellBuiltin {
