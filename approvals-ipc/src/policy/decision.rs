@@ -261,6 +261,8 @@ impl CompiledPolicy {
     ) -> Evaluation {
         let cwd = analysis::normalize(cwd);
         let mut analysis = analysis::analyze(self, argv, &cwd);
+        // The environment comes first: a person sees the command in the
+        // prompt, but the overrides only through this reason.
         let mut not_inert = env::not_inert(env).into_iter();
         let env_refused = match not_inert.next() {
             Some((name, value, why)) => {

@@ -503,10 +503,13 @@ pub struct ValueSyntax {
 }
 
 impl ValueSyntax {
-    /// Whether `value` fits: at most [`MAX_INERT_VALUE`] bytes, no NUL, and
-    /// the row's own check.
+    /// Whether `value` fits: at most [`MAX_INERT_VALUE`] bytes, no NUL, no
+    /// `..` (never a way out of a directory), and the row's own check.
     pub fn accepts(&self, value: &str) -> bool {
-        value.len() <= MAX_INERT_VALUE && !value.contains('\0') && (self.check)(value)
+        value.len() <= MAX_INERT_VALUE
+            && !value.contains('\0')
+            && !value.contains("..")
+            && (self.check)(value)
     }
 }
 
@@ -822,7 +825,7 @@ fn only(value: &str, extra: &str) -> bool {
 }
 
 fn is_locale(value: &str) -> bool {
-    only(value, "_.-@") && !value.contains("..") && !value.starts_with('.')
+    only(value, "_.-@") && !value.starts_with('.')
 }
 
 fn is_locale_list(value: &str) -> bool {
@@ -831,7 +834,7 @@ fn is_locale_list(value: &str) -> bool {
 
 fn is_time_zone(value: &str) -> bool {
     let body = value.strip_prefix(':').unwrap_or(value);
-    only(body, "_+-/:.,<>") && !body.starts_with('/') && !body.contains("..")
+    only(body, "_+-/:.,<>") && !body.starts_with('/')
 }
 
 fn is_word(value: &str) -> bool {

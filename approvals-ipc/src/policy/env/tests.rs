@@ -470,6 +470,8 @@ fn lc_all_path_prefix_is_not_inert() {
         ("NODE_ENV", "$(id)"),
         ("DEBUG", "a b"),
         ("CARGO_TERM_COLOR", "sometimes"),
+        ("NODE_ENV", "a..b"),
+        ("TERM", ".."),
     ] {
         assert!(
             matches!(check_inert(name, value), Err(NotInert::Value { .. })),
@@ -581,6 +583,25 @@ fn refusal_messages_name_the_key_and_are_lowercase_phrases() {
 }
 
 proptest! {
+    #[test]
+    fn an_inert_value_is_never_a_path_or_shell_text(
+        row in 0..INERT.len(),
+        value in "[ -~]{0,40}",
+    ) {
+        let row = &INERT[row];
+        if check_inert(row.name, &value).is_ok() {
+            let body = value.strip_prefix(':').unwrap_or(&value);
+            prop_assert!(!body.starts_with('/'), "{}={}", row.name, value);
+            prop_assert!(!value.contains(".."), "{}={}", row.name, value);
+            prop_assert!(
+                !value.chars().any(|c| " \t$`'\"\\;&|()!{}[]~?".contains(c)),
+                "{}={}",
+                row.name,
+                value
+            );
+        }
+    }
+
     #[test]
     fn child_env_never_contains_a_blocked_key(
         keys in proptest::collection::vec("[A-Za-z_][A-Za-z0-9_]{0,12}", 0..20),
