@@ -572,6 +572,7 @@ fn explain_env_shows_the_decision_for_environment_overrides() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("[env-override]"), "{text}");
+    assert!(text.contains("env:      FOO=1"), "{text}");
     // A malformed --env is a usage error.
     let out = output(
         home.command("node-host")

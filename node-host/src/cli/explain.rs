@@ -100,7 +100,13 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
         serde_json::to_writer(&mut out, &evaluation)?;
         writeln!(out)?;
     } else {
-        write_text(&mut out, &evaluation, &args.agent, compiled.warnings())?;
+        write_text(
+            &mut out,
+            &evaluation,
+            &env,
+            &args.agent,
+            compiled.warnings(),
+        )?;
     }
     Ok(Exit::Success)
 }
@@ -283,6 +289,7 @@ fn run_batch(
 fn write_text(
     out: &mut impl Write,
     e: &Evaluation,
+    env: &BTreeMap<String, String>,
     agent: &str,
     warnings: &[String],
 ) -> std::io::Result<()> {
@@ -293,6 +300,14 @@ fn write_text(
         "cwd:      {}",
         escape_for_display(&e.cwd().to_string_lossy())
     )?;
+    for (name, value) in env {
+        writeln!(
+            out,
+            "env:      {}={}",
+            escape_for_display(name),
+            escape_for_display(value)
+        )?;
+    }
     writeln!(
         out,
         "policy:   agent {agent}: security={} ask={} askFallback={}",
