@@ -5,6 +5,7 @@
 //! and 10 000 entries, parsing, wrapper unwrapping and executable resolution
 //! included; and loading an approvals file with 10 000 entries.
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::Path;
 
@@ -55,6 +56,8 @@ fn commands() -> Vec<(&'static str, Vec<String>)> {
 
 fn evaluation(c: &mut Criterion) {
     let host = HostContext::from_process();
+    // The overrides a request carries: none here, as most requests.
+    let no_env = BTreeMap::new();
     let mut group = c.benchmark_group("evaluate");
     group.throughput(Throughput::Elements(1));
     for n in [10usize, 1_000, 10_000] {
@@ -65,7 +68,7 @@ fn evaluation(c: &mut Criterion) {
         let compiled = CompiledPolicy::compile(file.resolve(Some("main")), &host);
         for (name, argv) in commands() {
             group.bench_with_input(BenchmarkId::new(name, n), &argv, |b, argv| {
-                b.iter(|| black_box(compiled.evaluate(black_box(argv), Path::new("/tmp"))))
+                b.iter(|| black_box(compiled.evaluate(black_box(argv), Path::new("/tmp"), &no_env)))
             });
         }
     }

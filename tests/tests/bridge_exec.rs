@@ -231,14 +231,25 @@ async fn env_overrides_of_hooks_and_path_are_refused_and_host_hooks_are_stripped
         );
     }
 
+    // An override that passes the blocklist is still decided: one that is
+    // not inert is not auto-allowed (issue 11, class 6).
+    let mut not_inert = request(&["env"]);
+    not_inert.env = Some(BTreeMap::from([("GREETING".to_owned(), "hi".to_owned())]));
+    let error = refused(&bridge, &not_inert).await;
+    assert_eq!(
+        error.reason.as_deref(),
+        Some("approval-required"),
+        "{error:?}"
+    );
+
     // With and without overrides: a bridge whose own environment holds
     // blocked variables must not let its children inherit it.
     let mut with_override = request(&["env"]);
-    with_override.env = Some(BTreeMap::from([("GREETING".to_owned(), "hi".to_owned())]));
-    for (request, greeting) in [(with_override, true), (request(&["env"]), false)] {
+    with_override.env = Some(BTreeMap::from([("NODE_ENV".to_owned(), "test".to_owned())]));
+    for (request, set) in [(with_override, true), (request(&["env"]), false)] {
         let payload = completed(&bridge, &request).await;
         let vars: Vec<&str> = payload.stdout.lines().collect();
-        assert_eq!(vars.contains(&"GREETING=hi"), greeting, "{vars:?}");
+        assert_eq!(vars.contains(&"NODE_ENV=test"), set, "{vars:?}");
         assert_kept_and_stripped(&vars, &["BASH_ENV", "NODE_OPTIONS"]);
     }
 }

@@ -505,3 +505,123 @@ fn a_shell_or_safe_bin_under_another_name_is_not_trusted() {
     assert_eq!(d, "ask", "cat behind a head link is not a safe bin: {v:#}");
     assert_eq!(v["analysis"]["segments"][0]["satisfiedBy"], Value::Null);
 }
+
+/// Issue 11, class 6: `explain --env NAME=VALUE` decides a request's
+/// environment overrides as the exec host does.
+#[test]
+fn explain_env_shows_the_decision_for_environment_overrides() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    // Everyday overrides of an allowlisted program stay allowed.
+    let (d, v) = decision_of(
+        &home,
+        &[
+            "--env",
+            "NODE_ENV=test",
+            "--env",
+            "RUST_BACKTRACE=1",
+            "--",
+            "ls",
+        ],
+    );
+    assert_eq!(d, "allow", "{v}");
+    // One that is not inert is asked, with its own code, and allow-always
+    // (which keeps the argv, not the environment) is not offered.
+    for env in ["GIT_AUTHOR_NAME=x", "LC_ALL=/tmp/evil", "NODE_ENV=$(id)"] {
+        let (d, v) = decision_of(&home, &["--env", env, "--", "ls"]);
+        assert_eq!(d, "ask", "{env}: {v}");
+        assert_eq!(v["reason"]["code"], "not-understood", "{env}: {v}");
+        assert_eq!(v["reason"]["detail"], "env-override", "{env}: {v}");
+        assert_eq!(v["analysis"]["reason"]["code"], "env-override", "{env}");
+        assert_eq!(
+            v["allowedDecisions"],
+            json!(["allow-once", "deny"]),
+            "{env}"
+        );
+        let name = env.split('=').next().unwrap_or_default();
+        assert!(
+            v["reason"]["message"].as_str().unwrap_or("").contains(name),
+            "{v}"
+        );
+    }
+    // Blocked and override-only keys are refused by the host before the
+    // policy: explain shows that refusal.
+    for env in [
+        "TAR_OPTIONS=--to-command=sh",
+        "LD_PRELOAD=/tmp/x.so",
+        "PATH=/tmp",
+        "CARGO_HOME=/tmp/evil",
+    ] {
+        let (d, v) = decision_of(&home, &["--env", env, "--", "ls"]);
+        assert_eq!(d, "deny", "{env}: {v}");
+        assert_eq!(v["reason"]["code"], "env-override-rejected", "{env}: {v}");
+        assert_eq!(v["allowedDecisions"], json!([]), "{env}");
+    }
+    // The text rendering names the code too.
+    let out =
+        output(
+            home.command("node-host")
+                .args(["explain", "--env", "TAR_OPTIONS=x", "--", "ls"]),
+        );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[env-override-rejected]"), "{text}");
+    let out = output(
+        home.command("node-host")
+            .args(["explain", "--env", "FOO=1", "--", "ls"]),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[env-override]"), "{text}");
+    assert!(text.contains("env:      FOO=1"), "{text}");
+    // A malformed --env is a usage error.
+    let out = output(
+        home.command("node-host")
+            .args(["explain", "--env", "NOEQUALS", "--", "ls"]),
+    );
+    assert_eq!(out.status.code(), Some(USAGE));
+}
+
+#[test]
+fn explain_env_in_batch_matches_single_runs() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let cases = [
+        json!({"argv": ["ls"], "env": {"LANG": "C.UTF-8"}}),
+        json!({"argv": ["ls"], "env": {"GIT_DIR": "/tmp/evil"}}),
+        json!({"shell": "ls", "env": {"FOO": "bar"}}),
+    ];
+    let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
+    let batch = home.path().join("env-cases.jsonl");
+    std::fs::write(&batch, input).expect("write batch");
+    let out = output(
+        home.command("node-host")
+            .args(["explain", "--batch"])
+            .arg(&batch),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), cases.len());
+    assert_eq!(
+        lines[0],
+        home.explain(&["--env", "LANG=C.UTF-8", "--", "ls"])
+    );
+    assert_eq!(lines[0]["decision"], "allow");
+    assert_eq!(
+        lines[1],
+        home.explain(&["--env", "GIT_DIR=/tmp/evil", "--", "ls"])
+    );
+    assert_eq!(lines[1]["reason"]["code"], "env-override-rejected");
+    assert_eq!(
+        lines[2],
+        home.explain(&["--env", "FOO=bar", "--shell", "ls"])
+    );
+    assert_eq!(lines[2]["reason"]["detail"], "env-override");
+}

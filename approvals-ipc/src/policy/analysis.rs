@@ -200,10 +200,11 @@ fn plan_command(
     pipeline_len: usize,
 ) -> Result<Planned, Refusal> {
     for (name, value) in &command.assignments {
-        if !env::is_inert_assignment(name) {
+        if let Err(why) = env::check_inert(name, value) {
             return Err(Refusal::Assignment {
                 name: name.clone(),
                 value: value.clone(),
+                why,
             });
         }
     }

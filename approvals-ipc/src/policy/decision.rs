@@ -5,6 +5,7 @@
 //! Upholds invariants 3 (nothing not understood is auto-allowed) and 5
 //! (allow-always never widens to a shell, interpreter or wrapper).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -17,7 +18,7 @@ use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, 
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
-use crate::policy::{guards, programs, quote, safe_bins, salvage, wrappers};
+use crate::policy::{env, guards, programs, quote, safe_bins, salvage, wrappers};
 
 /// What happens before any person is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -240,11 +241,44 @@ impl Evaluation {
 }
 
 impl CompiledPolicy {
-    /// Evaluates one request: `argv` to run in `cwd`.
-    pub fn evaluate(&self, argv: &[String], cwd: &Path) -> Evaluation {
+    /// Evaluates one request: `argv` to run in `cwd` with the request's
+    /// environment overrides `env` (empty when it sets none).
+    ///
+    /// The overrides are decided by the same list of inert variables as
+    /// `NAME=value` prefixes ([`env::check_inert`]): the first one that is
+    /// not inert makes the request not understood
+    /// ([`Refusal::EnvOverride`]), so it is never auto-allowed under
+    /// `allowlist` (nor under `full` while a denylist is set), no
+    /// exact-command approval covers it (the approval is of the argv, not of
+    /// the environment), and allow-always is not offered. The checked plan
+    /// is kept, so what a person allows still runs as checked. Blocked and
+    /// override-only keys never get here: the host refuses them first.
+    pub fn evaluate(
+        &self,
+        argv: &[String],
+        cwd: &Path,
+        env: &BTreeMap<String, String>,
+    ) -> Evaluation {
         let cwd = analysis::normalize(cwd);
-        let analysis = analysis::analyze(self, argv, &cwd);
-        decide(self, analysis, argv, cwd)
+        let mut analysis = analysis::analyze(self, argv, &cwd);
+        // The environment comes first: a person sees the command in the
+        // prompt, but the overrides only through this reason.
+        let mut not_inert = env::not_inert(env).into_iter();
+        let env_refused = match not_inert.next() {
+            Some((name, value, why)) => {
+                analysis.refusal = Some(Refusal::EnvOverride {
+                    name: name.to_owned(),
+                    value: value.to_owned(),
+                    why,
+                    others: not_inert
+                        .map(|(name, value, _)| format!("{name}={value:?}"))
+                        .collect(),
+                });
+                true
+            }
+            None => false,
+        };
+        decide(self, analysis, argv, cwd, env_refused)
     }
 }
 
@@ -256,6 +290,7 @@ fn decide(
     analysis: Analysis,
     argv: &[String],
     cwd: PathBuf,
+    env_refused: bool,
 ) -> Evaluation {
     let policy = &compiled.policy;
     let command_text = quote::join(argv);
@@ -272,8 +307,11 @@ fn decide(
     let salvaged = (!understood).then(|| salvage::salvage(argv));
     let denied = denylist_hit(compiled, &analysis.segments, salvaged.as_ref(), &cwd);
     let uncertain = !understood && compiled.deny.any();
-    let satisfied = marker.is_some()
-        || (understood && !checks.is_empty() && checks.iter().all(SegmentCheck::satisfied));
+    // An exact-command approval is of the argv alone: it never covers an
+    // environment override that is not inert.
+    let satisfied = !env_refused
+        && (marker.is_some()
+            || (understood && !checks.is_empty() && checks.iter().all(SegmentCheck::satisfied)));
     let matched_patterns = matched_patterns(policy, &checks, marker);
     let (persist_patterns, keepable) = persistence(policy, &analysis, &checks, &command_text);
     let risk = assess_risk(&analysis, salvaged.as_ref());
@@ -287,7 +325,9 @@ fn decide(
     let allowed_decisions = offered(
         decision,
         policy.ask,
-        keepable && !persist_patterns.is_empty(),
+        // What allow-always keeps never holds the environment, so it would
+        // not cover this request again.
+        keepable && !persist_patterns.is_empty() && !env_refused,
         uncertain,
     );
     let checked = analysis.plan.is_some();
@@ -741,3 +781,6 @@ mod steps_tests;
 
 #[cfg(test)]
 mod segment_tests;
+
+#[cfg(test)]
+mod env_tests;

@@ -3,10 +3,18 @@
 //!
 //! It decides which inherited variables are stripped (a blocklist of keys and
 //! prefixes that make a program load or run code it was not asked to run),
-//! which overrides a request may set, and which `NAME=value` prefixes in shell
-//! text are inert enough to auto-allow. It refuses, never silently drops, an
-//! override of `PATH`, of a blocked or override-only key, with an invalid
-//! name, or with a NUL byte. Everything here is a pure function of its
+//! which overrides a request may set at all, and which variables are inert
+//! enough to auto-allow: one positive list, [`INERT`], each row with a value
+//! syntax and a reason, read by [`check_inert`] for both `NAME=value`
+//! prefixes in shell text and a request's overrides (DESIGN.md section 6,
+//! "Environment"). A name on that list with a value outside its syntax is not
+//! inert. It refuses, never silently drops, an override of `PATH`, of a
+//! blocked or override-only key, with an invalid name, or with a NUL byte.
+//!
+//! Blocked keys are option injectors and init hooks no child should inherit;
+//! override-only keys are homes, search paths and config pointers a user
+//! legitimately sets for their own tools, dangerous only when a request sets
+//! them, so the host's value is kept. Each row's reason says which. Everything here is a pure function of its
 //! arguments: callers pass the host environment in. Upholds DESIGN.md
 //! section 8 ("request overrides with a blocked key or `PATH` are refused")
 //! and invariant 4 (what runs is what was checked: no hook variable can change
@@ -82,6 +90,10 @@ const fn rule(name: &'static str, reason: &'static str) -> EnvRule {
 pub const BLOCKED_KEYS: &[EnvRule] = &[
     rule("BASHOPTS", "sets bash shell options at startup"),
     rule("BASH_ENV", "bash sources this file before running a script"),
+    rule(
+        "BASH_XTRACEFD",
+        "bash writes its trace to this file descriptor; blocked: no child needs the host's value",
+    ),
     rule("BROWSER", "programs run this command to open a url"),
     rule("CC", "build tools run this program as the c compiler"),
     rule("CDPATH", "changes where cd lands inside scripts"),
@@ -93,12 +105,24 @@ pub const BLOCKED_KEYS: &[EnvRule] = &[
     ),
     rule("ENV", "sh sources this file at startup"),
     rule(
+        "EXINIT",
+        "vi and ex run these commands at startup, `:!` included; blocked: an init hook",
+    ),
+    rule(
         "GCONV_PATH",
         "glibc loads charset conversion modules from here",
     ),
     rule(
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "git reads objects from another repository's directories; blocked like GIT_DIR",
+    ),
+    rule(
         "GIT_ASKPASS",
         "git runs this program to ask for credentials",
+    ),
+    rule(
+        "GIT_COMMON_DIR",
+        "points git at another repository's config and hooks; blocked like GIT_DIR",
     ),
     rule("GIT_CONFIG", "git reads its configuration from this file"),
     rule("GIT_DIR", "points git at another repository"),
@@ -108,6 +132,14 @@ pub const BLOCKED_KEYS: &[EnvRule] = &[
         "git runs its subcommands from this directory",
     ),
     rule("GIT_EXTERNAL_DIFF", "git runs this program to show diffs"),
+    rule(
+        "GIT_INDEX_FILE",
+        "git reads and writes the index at this path; blocked like GIT_DIR",
+    ),
+    rule(
+        "GIT_OBJECT_DIRECTORY",
+        "git reads and writes objects in this directory; blocked like GIT_DIR",
+    ),
     rule("GIT_PAGER", "git runs this program as the pager"),
     rule("GIT_PROXY_COMMAND", "git runs this program to connect"),
     rule("GIT_SEQUENCE_EDITOR", "git runs this program during rebase"),
@@ -118,6 +150,14 @@ pub const BLOCKED_KEYS: &[EnvRule] = &[
     rule(
         "GLIBC_TUNABLES",
         "glibc tunables, parsed by the loader (CVE-2023-4911)",
+    ),
+    rule(
+        "GNUMAKEFLAGS",
+        "GNU make takes options from here, including --eval; blocked like MAKEFLAGS",
+    ),
+    rule(
+        "GOFLAGS",
+        "the go command takes flags from here, including -toolexec and -exec; blocked: an option injector like NODE_OPTIONS",
     ),
     rule(
         "GOOGLE_APPLICATION_CREDENTIALS",
@@ -134,6 +174,10 @@ pub const BLOCKED_KEYS: &[EnvRule] = &[
     rule("LESSCLOSE", "less runs this command when closing a file"),
     rule("LESSOPEN", "less runs this command to preprocess input"),
     rule(
+        "MAKEFILES",
+        "make reads these makefiles before any other, so their rules run; blocked: an init hook",
+    ),
+    rule(
         "MAKEFLAGS",
         "make takes options from here, including --eval",
     ),
@@ -143,6 +187,10 @@ pub const BLOCKED_KEYS: &[EnvRule] = &[
         "node takes options from here, including --require",
     ),
     rule("NODE_PATH", "node resolves modules from here"),
+    rule(
+        "OPENSSL_ENGINES",
+        "openssl loads engine shared libraries from this directory; blocked: a loader path",
+    ),
     rule("PERL5DB", "perl runs this code as the debugger"),
     rule("PERL5LIB", "perl loads modules from here"),
     rule("PERL5OPT", "perl takes options from here, including -M"),
@@ -179,6 +227,14 @@ pub const BLOCKED_KEYS: &[EnvRule] = &[
         "tls libraries write session keys to this file",
     ),
     rule(
+        "TAR_OPTIONS",
+        "tar takes options from here, including --to-command and --checkpoint-action=exec; blocked: an option injector",
+    ),
+    rule(
+        "VIMINIT",
+        "vim runs these commands at startup instead of the vimrc, `:!` included; blocked: an init hook",
+    ),
+    rule(
         "_JAVA_OPTIONS",
         "the jvm adds these options, agents included",
     ),
@@ -200,6 +256,10 @@ pub const BLOCKED_PREFIXES: &[EnvRule] = &[
         "LD_",
         "the loader injects or redirects libraries (LD_PRELOAD, LD_AUDIT)",
     ),
+    rule(
+        "LUA_INIT",
+        "lua runs this code, or the file it names, at startup (LUA_INIT_5_4 too); blocked: an init hook",
+    ),
 ];
 
 /// Keys a request may not set although the host's own value is inherited:
@@ -208,19 +268,107 @@ pub const BLOCKED_PREFIXES: &[EnvRule] = &[
 pub const OVERRIDE_ONLY_KEYS: &[EnvRule] = &[
     rule("ALL_PROXY", "routes network traffic through another host"),
     rule(
+        "AWS_CONFIG_FILE",
+        "the aws config can name a credential_process to run; override-only: the host's value is kept",
+    ),
+    rule(
+        "AWS_SHARED_CREDENTIALS_FILE",
+        "switches aws credentials; override-only: the host's value is kept",
+    ),
+    rule(
+        "BUNDLE_GEMFILE",
+        "bundler loads this Gemfile, which is ruby code; override-only: the host's value is kept",
+    ),
+    rule(
         "CARGO_ENCODED_RUSTFLAGS",
         "passes compiler flags, such as another linker",
     ),
+    rule(
+        "CARGO_HOME",
+        "cargo reads config (build.rustc-wrapper, aliases) and runs installed binaries from here; override-only: rustup-installed cargo needs the host's value",
+    ),
+    rule(
+        "CFLAGS",
+        "build tools pass these flags to the c compiler, and a flag can load a plugin; override-only: the host's value is kept",
+    ),
+    rule(
+        "CLASSPATH",
+        "java loads classes from here; override-only: a user's own class path is kept",
+    ),
+    rule(
+        "CPPFLAGS",
+        "build tools pass these flags to the preprocessor; override-only: the host's value is kept",
+    ),
     rule("CURL_CA_BUNDLE", "changes which certificates are trusted"),
+    rule(
+        "CURL_HOME",
+        "curl reads its .curlrc (output files, config) from here; override-only: the host's value is kept",
+    ),
+    rule(
+        "CXXFLAGS",
+        "build tools pass these flags to the c++ compiler, and a flag can load a plugin; override-only: the host's value is kept",
+    ),
+    rule(
+        "DOCKER_CONFIG",
+        "docker reads credential helpers, programs it runs, from here; override-only: the host's value is kept",
+    ),
     rule("EDITOR", "programs run this as the editor"),
     rule("FTP_PROXY", "routes network traffic through another host"),
+    rule(
+        "GEM_HOME",
+        "ruby loads and installs gems here; override-only: the host's value is kept",
+    ),
+    rule(
+        "GEM_PATH",
+        "ruby loads gems from here; override-only: the host's value is kept",
+    ),
+    rule(
+        "GIT_ALLOW_PROTOCOL",
+        "can allow ext:: urls, which run commands; override-only: a host value only narrows git",
+    ),
+    rule(
+        "GIT_ATTR_SOURCE",
+        "git reads attributes, which pick filter drivers, from this tree; override-only",
+    ),
+    rule(
+        "GIT_SSL_NO_VERIFY",
+        "turns off certificate checks in git; override-only",
+    ),
+    rule(
+        "GOENV",
+        "the go command reads its settings, GOFLAGS included, from this file; override-only: the host's value is kept",
+    ),
+    rule(
+        "GOPATH",
+        "go installs binaries and caches modules here; override-only: the host's value is needed by go",
+    ),
+    rule(
+        "GOPROXY",
+        "where go downloads modules from; override-only: the host's value is kept",
+    ),
+    rule(
+        "GOTOOLCHAIN",
+        "go downloads and runs this toolchain; override-only: the host's value is kept",
+    ),
     rule(
         "HOME",
         "programs read their configuration and hooks from here",
     ),
     rule("HTTPS_PROXY", "routes network traffic through another host"),
     rule("HTTP_PROXY", "routes network traffic through another host"),
+    rule(
+        "LDFLAGS",
+        "build tools pass these flags to the linker, which can load a plugin; override-only: the host's value is kept",
+    ),
+    rule(
+        "LESSKEY",
+        "less reads key bindings, which can run commands, from this file; override-only",
+    ),
     rule("MANPAGER", "man runs this program as the pager"),
+    rule(
+        "MYVIMRC",
+        "vimrc files often source this file; override-only: vim itself sets it for the programs it runs",
+    ),
     rule(
         "NODE_EXTRA_CA_CERTS",
         "changes which certificates node trusts",
@@ -230,17 +378,65 @@ pub const OVERRIDE_ONLY_KEYS: &[EnvRule] = &[
         "turns off certificate checks in node",
     ),
     rule("NO_PROXY", "changes which hosts bypass the proxy"),
+    rule(
+        "OPENSSL_CONF",
+        "openssl reads this config, which can load engine and provider libraries; override-only: some hosts need their own",
+    ),
     rule("PAGER", "programs run this as the pager"),
+    rule(
+        "PHPRC",
+        "php reads php.ini from here, and auto_prepend_file runs code; override-only: the host's value is kept",
+    ),
+    rule(
+        "PHP_INI_SCAN_DIR",
+        "php reads more ini files from here; override-only: the host's value is kept",
+    ),
+    rule(
+        "PYTHONUSERBASE",
+        "python adds site-packages, and their .pth code, from here; override-only: the host's value is kept",
+    ),
+    rule(
+        "PYTHONWARNINGS",
+        "a warning category names a module python imports; override-only: the host's value is kept",
+    ),
     rule(
         "REQUESTS_CA_BUNDLE",
         "changes which certificates python trusts",
     ),
+    rule(
+        "RSYNC_CONNECT_PROG",
+        "rsync runs this command to reach a daemon; override-only",
+    ),
+    rule(
+        "RSYNC_RSH",
+        "rsync runs this program as the remote shell; override-only: the host's value is kept",
+    ),
     rule("RUSTDOCFLAGS", "passes flags to rustdoc"),
     rule("RUSTFLAGS", "passes compiler flags, such as another linker"),
+    rule(
+        "RUSTUP_HOME",
+        "rustup reads toolchains and settings from here; override-only: rustup needs the host's value",
+    ),
+    rule(
+        "RUSTUP_TOOLCHAIN",
+        "rustup runs this toolchain, which may be a linked one at any path; override-only: the host's value is kept",
+    ),
+    rule(
+        "SSH_ASKPASS",
+        "ssh runs this program to ask for a passphrase; override-only: desktop sessions set it",
+    ),
+    rule(
+        "SSH_AUTH_SOCK",
+        "ssh uses the keys of the agent at this socket; override-only: the host's agent is kept",
+    ),
     rule("SSL_CERT_DIR", "changes which certificates are trusted"),
     rule("SSL_CERT_FILE", "changes which certificates are trusted"),
     rule("TMPDIR", "moves temporary files to another directory"),
     rule("VISUAL", "programs run this as the editor"),
+    rule(
+        "WGETRC",
+        "wget reads commands, such as output files, from this file; override-only: the host's value is kept",
+    ),
     rule(
         "XDG_CONFIG_HOME",
         "programs read their configuration and hooks from here",
@@ -261,6 +457,22 @@ pub const OVERRIDE_ONLY_PREFIXES: &[EnvRule] = &[
         "cargo target settings, such as a runner or linker",
     ),
     rule(
+        "CGO_",
+        "cgo passes these flags to the c compiler and linker; override-only: the host's values are kept",
+    ),
+    rule(
+        "GIT_TRACE",
+        "git writes traces to the file these name; override-only: kept for debugging on the host",
+    ),
+    rule(
+        "LUA_CPATH",
+        "lua loads native modules from here (LUA_CPATH_5_4 too); override-only: luarocks users set it",
+    ),
+    rule(
+        "LUA_PATH",
+        "lua loads modules from here (LUA_PATH_5_4 too); override-only: luarocks users set it",
+    ),
+    rule(
         "NPM_CONFIG_",
         "npm settings, such as the registry or script shell",
     ),
@@ -268,37 +480,257 @@ pub const OVERRIDE_ONLY_PREFIXES: &[EnvRule] = &[
         "PIP_",
         "pip settings, such as the index url or trusted hosts",
     ),
+    rule(
+        "UV_",
+        "uv settings, such as the index url or a python to run; override-only: the host's values are kept",
+    ),
+    rule(
+        "YARN_",
+        "yarn settings, such as yarnPath, a script yarn runs; override-only: the host's values are kept",
+    ),
 ];
 
-/// Variables whose `NAME=value` prefix in shell text is auto-allowed: they
-/// change how a program formats output, never what code it runs. Sorted by
-/// name; matched exactly (case-sensitive, as the shell is).
-pub const INERT_KEYS: &[EnvRule] = &[
-    rule("CLICOLOR", "turns colour output on or off"),
-    rule("CLICOLOR_FORCE", "forces colour output"),
-    rule("COLORTERM", "tells programs the terminal's colour support"),
-    rule("COLUMNS", "output width"),
-    rule("FORCE_COLOR", "forces colour output"),
-    rule("LANG", "locale: message language and formats"),
-    rule("LANGUAGE", "message language preference"),
-    rule("LC_ADDRESS", "locale category"),
-    rule("LC_ALL", "locale: overrides every category"),
-    rule("LC_COLLATE", "locale category: sort order"),
-    rule("LC_CTYPE", "locale category: character classes"),
-    rule("LC_IDENTIFICATION", "locale category"),
-    rule("LC_MEASUREMENT", "locale category"),
-    rule("LC_MESSAGES", "locale category: message language"),
-    rule("LC_MONETARY", "locale category"),
-    rule("LC_NAME", "locale category"),
-    rule("LC_NUMERIC", "locale category: number format"),
-    rule("LC_PAPER", "locale category"),
-    rule("LC_TELEPHONE", "locale category"),
-    rule("LC_TIME", "locale category: date format"),
-    rule("LINES", "output height"),
-    rule("NO_COLOR", "turns colour output off"),
-    rule("TERM", "terminal type for output formatting"),
-    rule("TZ", "time zone for printed dates"),
+/// The longest value an inert variable may hold; longer is not inert.
+const MAX_INERT_VALUE: usize = 256;
+
+/// Which values an inert variable may take: the syntax in words (shown when
+/// a value does not fit) and the check that decides.
+#[derive(Clone, Copy)]
+pub struct ValueSyntax {
+    /// The syntax in words, for people.
+    pub describe: &'static str,
+    check: fn(&str) -> bool,
+}
+
+impl ValueSyntax {
+    /// Whether `value` fits: at most [`MAX_INERT_VALUE`] bytes, no NUL, no
+    /// `..` (never a way out of a directory), and the row's own check.
+    pub fn accepts(&self, value: &str) -> bool {
+        value.len() <= MAX_INERT_VALUE
+            && !value.contains('\0')
+            && !value.contains("..")
+            && (self.check)(value)
+    }
+}
+
+impl std::fmt::Debug for ValueSyntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.describe)
+    }
+}
+
+/// A locale name: `C`, `POSIX`, `C.UTF-8`, `en_US.UTF-8`, `sr_RS@latin`, or
+/// empty (the default). glibc reads a name with `/` as a path to locale
+/// files, and `..` could climb out of the locale directory.
+pub const LOCALE: ValueSyntax = ValueSyntax {
+    describe: "a locale name such as C, POSIX, C.UTF-8, en_US.UTF-8 or en_US@euro (no `/`, no `..`)",
+    check: is_locale,
+};
+
+/// A `:`-separated list of locale names (`LANGUAGE=de_DE:en`).
+pub const LOCALE_LIST: ValueSyntax = ValueSyntax {
+    describe: "a `:`-separated list of locale names such as de_DE:en (no `/`, no `..`)",
+    check: is_locale_list,
+};
+
+/// A time zone: a zone name (`UTC`, `Europe/Berlin`, `:Europe/Berlin`) or a
+/// POSIX rule (`EST5EDT,M3.2.0,M11.1.0`), never an absolute path or `..`
+/// (glibc reads those as a zone file anywhere on disk).
+pub const TIME_ZONE: ValueSyntax = ValueSyntax {
+    describe: "a time zone name such as UTC or Europe/Berlin, or a POSIX TZ rule (no leading `/`, no `..`)",
+    check: is_time_zone,
+};
+
+/// A plain word: letters, digits, `_`, `.` and `-`, possibly empty.
+pub const WORD: ValueSyntax = ValueSyntax {
+    describe: "a plain word of letters, digits, `_`, `.` and `-` (such as 1, true, test or production)",
+    check: is_word,
+};
+
+/// A terminal name (`xterm-256color`, `screen.xterm`, `dumb`).
+pub const TERMINAL: ValueSyntax = ValueSyntax {
+    describe: "a terminal name of letters, digits, `_`, `.`, `+` and `-` such as xterm-256color (no `/`)",
+    check: is_terminal,
+};
+
+/// A decimal number of at most five digits.
+pub const DIGITS: ValueSyntax = ValueSyntax {
+    describe: "a number of at most five digits",
+    check: is_digits,
+};
+
+/// How much of a backtrace Rust prints.
+pub const BACKTRACE: ValueSyntax = ValueSyntax {
+    describe: "0, 1, short or full",
+    check: is_backtrace,
+};
+
+/// A log filter as `env_logger` and `tracing` read it (`info`,
+/// `my_crate=debug,hyper::client=warn`), without `/` (a regex filter).
+pub const LOG_FILTER: ValueSyntax = ValueSyntax {
+    describe: "a log filter of letters, digits, `_`, `:`, `=`, `,`, `.` and `-` such as my_crate=debug,warn",
+    check: is_log_filter,
+};
+
+/// A list of debug namespaces as the `debug` package reads it
+/// (`express:*,-express:router`).
+pub const NAME_LIST: ValueSyntax = ValueSyntax {
+    describe: "a list of names of letters, digits, `_`, `:`, `*`, `,`, `.` and `-` such as app:*,-app:db",
+    check: is_name_list,
+};
+
+/// When cargo colours its output.
+pub const COLOR_CHOICE: ValueSyntax = ValueSyntax {
+    describe: "auto, always or never",
+    check: is_color_choice,
+};
+
+/// One row of [`INERT`]: a variable, the values it may take, and why
+/// setting it to such a value changes only how a program presents its
+/// output, never which code it runs or which files it reads.
+#[derive(Debug, Clone, Copy)]
+pub struct InertRule {
+    /// The variable, matched exactly (case-sensitive, as the shell is).
+    pub name: &'static str,
+    /// The values that keep it inert; any other value is not inert.
+    pub syntax: ValueSyntax,
+    /// Why it is inert, for a reviewer.
+    pub reason: &'static str,
+}
+
+const fn inert(name: &'static str, syntax: ValueSyntax, reason: &'static str) -> InertRule {
+    InertRule {
+        name,
+        syntax,
+        reason,
+    }
+}
+
+/// The one positive list of inert variables (DESIGN.md section 6,
+/// "Environment"): a `NAME=value` prefix in shell text, or a request's
+/// environment override, is auto-allowed only when its name is here and its
+/// value fits the row's syntax. Everything else is asked. Sorted by name.
+pub const INERT: &[InertRule] = &[
+    inert(
+        "CARGO_TERM_COLOR",
+        COLOR_CHOICE,
+        "when cargo colours its output; the value is one of three words",
+    ),
+    inert(
+        "CI",
+        WORD,
+        "tells tools they run unattended (no prompts, no spinners); a word, never a path",
+    ),
+    inert("CLICOLOR", WORD, "turns colour output on or off"),
+    inert("CLICOLOR_FORCE", WORD, "forces colour output"),
+    inert(
+        "COLORTERM",
+        WORD,
+        "tells programs the terminal's colour support (truecolor, 24bit)",
+    ),
+    inert("COLUMNS", DIGITS, "output width in columns"),
+    inert(
+        "DEBUG",
+        NAME_LIST,
+        "which debug namespaces print (node's debug package); names, never a path",
+    ),
+    inert(
+        "FORCE_COLOR",
+        WORD,
+        "forces colour output (0 to 3, true, false)",
+    ),
+    inert(
+        "LANG",
+        LOCALE,
+        "locale: message language and formats; a name, never a path to locale files",
+    ),
+    inert(
+        "LANGUAGE",
+        LOCALE_LIST,
+        "message language preference list; names, never paths to catalogues",
+    ),
+    inert("LC_ADDRESS", LOCALE, "locale category: address format"),
+    inert("LC_ALL", LOCALE, "locale: overrides every category"),
+    inert("LC_COLLATE", LOCALE, "locale category: sort order"),
+    inert("LC_CTYPE", LOCALE, "locale category: character classes"),
+    inert("LC_IDENTIFICATION", LOCALE, "locale category: metadata"),
+    inert("LC_MEASUREMENT", LOCALE, "locale category: units"),
+    inert("LC_MESSAGES", LOCALE, "locale category: message language"),
+    inert("LC_MONETARY", LOCALE, "locale category: currency format"),
+    inert("LC_NAME", LOCALE, "locale category: name format"),
+    inert("LC_NUMERIC", LOCALE, "locale category: number format"),
+    inert("LC_PAPER", LOCALE, "locale category: paper size"),
+    inert(
+        "LC_TELEPHONE",
+        LOCALE,
+        "locale category: phone number format",
+    ),
+    inert("LC_TIME", LOCALE, "locale category: date format"),
+    inert("LINES", DIGITS, "output height in lines"),
+    inert(
+        "NODE_ENV",
+        WORD,
+        "names the environment a node app runs in (test, production); a word, never a path",
+    ),
+    inert("NO_COLOR", WORD, "turns colour output off"),
+    inert(
+        "PYTHONDONTWRITEBYTECODE",
+        WORD,
+        "python writes no .pyc files; a flag",
+    ),
+    inert(
+        "PYTHONUNBUFFERED",
+        WORD,
+        "python does not buffer its output; a flag",
+    ),
+    inert(
+        "RUST_BACKTRACE",
+        BACKTRACE,
+        "how much of a backtrace a panicking Rust program prints",
+    ),
+    inert(
+        "RUST_LIB_BACKTRACE",
+        BACKTRACE,
+        "whether Rust error types capture backtraces",
+    ),
+    inert(
+        "RUST_LOG",
+        LOG_FILTER,
+        "which log lines a Rust program prints (env_logger, tracing); a filter, never a path",
+    ),
+    inert(
+        "TERM",
+        TERMINAL,
+        "terminal type for output formatting; a name, never a path to a terminfo file",
+    ),
+    inert(
+        "TZ",
+        TIME_ZONE,
+        "time zone for printed dates; a zone name, never a path to a zone file",
+    ),
 ];
+
+/// Why a variable is not inert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotInert {
+    /// It is in one of the tables of hook variables; the table's reason.
+    #[error("{reason}")]
+    Listed {
+        /// Why the table lists it.
+        reason: &'static str,
+    },
+    /// Its name is inert, its value is outside the row's syntax.
+    #[error("its value is not {syntax}")]
+    Value {
+        /// The row's syntax in words.
+        syntax: &'static str,
+    },
+    /// Its name is in no table: it is not known to be inert.
+    #[error(
+        "it is not on the list of inert variables (LANG, LC_*, TZ, TERM, NO_COLOR, RUST_LOG, NODE_ENV, …)"
+    )]
+    Unlisted,
+}
 
 /// Checks a request's overrides; the first refusal (in key order) is returned
 /// so the user can fix them one by one.
@@ -337,12 +769,100 @@ pub fn child_env(
     Ok(env.into_iter().collect())
 }
 
-/// Whether a `NAME=value` prefix in shell text may be auto-allowed: only the
-/// short list in [`INERT_KEYS`], matched exactly.
-pub fn is_inert_assignment(name: &str) -> bool {
-    INERT_KEYS
+/// The row of [`INERT`] named exactly `name`.
+pub fn inert_rule(name: &str) -> Option<&'static InertRule> {
+    INERT
         .binary_search_by(|row| row.name.cmp(name))
-        .is_ok()
+        .ok()
+        .and_then(|index| INERT.get(index))
+}
+
+/// Whether `name=value` is inert: the one check for `NAME=value` prefixes in
+/// shell text and for a request's environment overrides. `Err` says why
+/// not: a hook variable (with its table's reason), an inert name with a
+/// value outside its syntax, or a name on no list.
+pub fn check_inert(name: &str, value: &str) -> Result<(), NotInert> {
+    if let Some(row) = inert_rule(name) {
+        return if row.syntax.accepts(value) {
+            Ok(())
+        } else {
+            Err(NotInert::Value {
+                syntax: row.syntax.describe,
+            })
+        };
+    }
+    if name.eq_ignore_ascii_case("PATH") {
+        return Err(NotInert::Listed {
+            reason: "PATH decides which programs every child runs",
+        });
+    }
+    match blocked_rule(name).or_else(|| find_rule(name, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES))
+    {
+        Some(rule) => Err(NotInert::Listed {
+            reason: rule.reason,
+        }),
+        None => Err(NotInert::Unlisted),
+    }
+}
+
+/// The request's overrides that are not inert, in key order, each with
+/// its value and why.
+pub fn not_inert(overrides: &BTreeMap<String, String>) -> Vec<(&str, &str, NotInert)> {
+    overrides
+        .iter()
+        .filter_map(|(name, value)| {
+            check_inert(name, value)
+                .err()
+                .map(|why| (name.as_str(), value.as_str(), why))
+        })
+        .collect()
+}
+
+fn only(value: &str, extra: &str) -> bool {
+    value
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
+}
+
+fn is_locale(value: &str) -> bool {
+    only(value, "_.-@") && !value.starts_with('.')
+}
+
+fn is_locale_list(value: &str) -> bool {
+    value.split(':').all(is_locale)
+}
+
+fn is_time_zone(value: &str) -> bool {
+    let body = value.strip_prefix(':').unwrap_or(value);
+    only(body, "_+-/:.,<>") && !body.starts_with('/')
+}
+
+fn is_word(value: &str) -> bool {
+    only(value, "_.-")
+}
+
+fn is_terminal(value: &str) -> bool {
+    only(value, "_.+-")
+}
+
+fn is_digits(value: &str) -> bool {
+    (1..=5).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_backtrace(value: &str) -> bool {
+    matches!(value, "0" | "1" | "short" | "full")
+}
+
+fn is_log_filter(value: &str) -> bool {
+    only(value, "_:=,.-")
+}
+
+fn is_name_list(value: &str) -> bool {
+    only(value, "_:*,.-")
+}
+
+fn is_color_choice(value: &str) -> bool {
+    matches!(value, "auto" | "always" | "never")
 }
 
 fn check_override(key: &str, value: &str) -> Result<(), EnvRefusal> {

@@ -14,7 +14,7 @@
 //! let file = ApprovalsFile::default();
 //! let compiled = CompiledPolicy::compile(file.resolve(Some("main")), &HostContext::from_process());
 //! let argv = vec!["git".to_owned(), "status".to_owned()];
-//! let evaluation = compiled.evaluate(&argv, std::path::Path::new("/tmp"));
+//! let evaluation = compiled.evaluate(&argv, std::path::Path::new("/tmp"), &Default::default());
 //! assert_eq!(evaluation.decision, Verdict::Deny); // no `defaults`: built-in deny
 //! ```
 

@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde::ser::SerializeStruct;
 
+use crate::policy::env::NotInert;
 use crate::policy::guards::GuardHit;
 use crate::policy::safe_bins::SafeBinRefusal;
 use crate::policy::shell::ShellRefusal;
@@ -34,14 +35,32 @@ pub enum Refusal {
     #[error(transparent)]
     Shell(ShellRefusal),
     /// A `NAME=value` prefix of a variable that is not inert.
-    #[error(
-        "the assignment {name}={value} is not auto-allowed (only inert variables such as LANG, LC_*, TZ and TERM are)"
-    )]
+    #[error("the assignment {name}={value} is not auto-allowed: {why}")]
     Assignment {
         /// The variable.
         name: String,
         /// Its value as written.
         value: String,
+        /// Why it is not inert.
+        why: NotInert,
+    },
+    /// A request's environment override that is not inert (checked by the
+    /// same list as assignments); a person decides, and sees every override
+    /// that is not inert, since an approval runs with all of them.
+    #[error(
+        "the environment override {name}={value:?} is not auto-allowed: {why}{}",
+        also(others)
+    )]
+    EnvOverride {
+        /// The first variable (in name order) that is not inert.
+        name: String,
+        /// Its value as sent.
+        value: String,
+        /// Why it is not inert.
+        why: NotInert,
+        /// The request's other overrides that are not inert, as
+        /// `NAME="value"`.
+        others: Vec<String>,
     },
     /// `sh -c` inside a script.
     #[error("a nested shell ({shell} -c) inside a script is not auto-allowed")]
@@ -98,6 +117,7 @@ impl Refusal {
             Self::Wrapper(WrapperRefusal::TooDeep) => "wrappers-too-deep",
             Self::Shell(refusal) => refusal.code(),
             Self::Assignment { .. } => "assignment",
+            Self::EnvOverride { .. } => "env-override",
             Self::NestedShell { .. } => "nested-shell",
             Self::ShellBuiltin { .. } => "builtin",
             Self::Disguised { .. } => "disguised-program",
@@ -107,6 +127,15 @@ impl Refusal {
             Self::CdOption { .. } => "cd-option",
             Self::CdOperands => "cd-operands",
         }
+    }
+}
+
+/// `; also not inert: A="1", B="2"`, or nothing.
+fn also(others: &[String]) -> String {
+    if others.is_empty() {
+        String::new()
+    } else {
+        format!("; also not inert: {}", others.join(", "))
     }
 }
 

@@ -11,7 +11,7 @@
 //!
 //! let file = ApprovalsFile::default();
 //! let compiled = CompiledPolicy::compile(file.resolve(Some("main")), &HostContext::from_process());
-//! let evaluation = compiled.evaluate(&["true".to_owned()], std::path::Path::new("/tmp"));
+//! let evaluation = compiled.evaluate(&["true".to_owned()], std::path::Path::new("/tmp"), &Default::default());
 //! assert!(evaluation.runnable(None).is_err()); // no `defaults`: the built-in deny
 //! ```
 //!

@@ -4,17 +4,19 @@
 //! process with each agent's policy compiled once, so a user can try a
 //! policy against a shell history before trusting it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore};
+use approvals_ipc::policy::env::{EnvRefusal, check_overrides};
 use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext};
 use serde::Deserialize;
 
 use ui_bridge::exit::{Exit, Failure};
+use ui_bridge::host::HostRefusal;
 
 use super::ApprovalsArg;
 
@@ -37,13 +39,20 @@ pub struct ExplainArgs {
     #[arg(long)]
     json: bool,
 
+    /// An environment override the request carries, as NAME=VALUE
+    /// (repeatable): only inert ones (LANG, TZ, RUST_LOG, …) are
+    /// auto-allowed; a blocked one (PATH, LD_*, …) is refused by the host
+    /// before the policy is consulted (env-override-rejected)
+    #[arg(long = "env", value_name = "NAME=VALUE", value_parser = parse_env)]
+    env: Vec<(String, String)>,
+
     /// Explain a shell script: the same as `-- /bin/sh -c SCRIPT`
     #[arg(long, value_name = "SCRIPT", conflicts_with = "argv")]
     shell: Option<String>,
 
     /// Read one case per line from FILE (or - for stdin): {"argv":[...]} or
-    /// {"shell":"..."}, with optional "agent" and "cwd"; write one JSON result
-    /// per line
+    /// {"shell":"..."}, with optional "agent", "cwd" and "env" (an object of
+    /// overrides, {"NAME":"VALUE"}); write one JSON result per line
     #[arg(long, value_name = "FILE", conflicts_with_all = ["argv", "shell"])]
     batch: Option<String>,
 
@@ -63,7 +72,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
     };
     let mut policies = Policies::new(&file, &host);
     if let Some(batch) = &args.batch {
-        return run_batch(batch, &mut policies, &args.agent, &cwd);
+        return run_batch(batch, &mut policies, &args.agent, &cwd, &args.env);
     }
     let argv = match &args.shell {
         Some(script) => shell_argv(script),
@@ -74,16 +83,72 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
             Failure::usage("no command to explain\nhint: node-host explain -- git status").into(),
         );
     }
-    let compiled = policies.get(&args.agent);
-    let evaluation = compiled.evaluate(&argv, &cwd);
+    let env: BTreeMap<String, String> = args.env.iter().cloned().collect();
     let mut out = std::io::stdout().lock();
+    if let Err(refusal) = check_overrides(&env) {
+        if args.json {
+            serde_json::to_writer(&mut out, &host_refusal(&refusal))?;
+            writeln!(out)?;
+        } else {
+            write_host_refusal(&mut out, &argv, &refusal)?;
+        }
+        return Ok(Exit::Success);
+    }
+    let compiled = policies.get(&args.agent);
+    let evaluation = compiled.evaluate(&argv, &cwd, &env);
     if args.json {
         serde_json::to_writer(&mut out, &evaluation)?;
         writeln!(out)?;
     } else {
-        write_text(&mut out, &evaluation, &args.agent, compiled.warnings())?;
+        write_text(
+            &mut out,
+            &evaluation,
+            &env,
+            &args.agent,
+            compiled.warnings(),
+        )?;
     }
     Ok(Exit::Success)
+}
+
+/// `NAME=VALUE` of `--env`: the name is everything before the first `=`.
+fn parse_env(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("expected NAME=VALUE, got {text:?}")),
+    }
+}
+
+/// The `--json` shape of a request the host refuses before evaluating it
+/// (`HostRefusal::EnvOverride`): a deny whose reason is the wire error's
+/// own code (`env-override-rejected`) and message.
+fn host_refusal(refusal: &EnvRefusal) -> serde_json::Value {
+    let wire = HostRefusal::EnvOverride(refusal.clone()).to_wire();
+    serde_json::json!({
+        "decision": "deny",
+        "reason": {"code": wire.reason, "message": wire.message},
+        "allowedDecisions": [],
+    })
+}
+
+fn write_host_refusal(
+    out: &mut impl Write,
+    argv: &[String],
+    refusal: &EnvRefusal,
+) -> std::io::Result<()> {
+    let command: Vec<String> = argv.iter().map(|a| escape_for_display(a)).collect();
+    writeln!(out, "command:  {}", command.join(" "))?;
+    let wire = HostRefusal::EnvOverride(refusal.clone()).to_wire();
+    writeln!(
+        out,
+        "decision: deny ({}) [{}]",
+        escape_for_display(&wire.message),
+        wire.reason.as_deref().unwrap_or("")
+    )?;
+    writeln!(
+        out,
+        "          refused by the host before the policy is consulted; no approval lifts it"
+    )
 }
 
 fn load(path: &Path) -> anyhow::Result<ApprovalsFile> {
@@ -144,6 +209,7 @@ struct BatchCase {
     shell: Option<String>,
     agent: Option<String>,
     cwd: Option<PathBuf>,
+    env: Option<BTreeMap<String, String>>,
 }
 
 fn run_batch(
@@ -151,6 +217,7 @@ fn run_batch(
     policies: &mut Policies<'_>,
     default_agent: &str,
     default_cwd: &Path,
+    default_env: &[(String, String)],
 ) -> anyhow::Result<Exit> {
     let reader: Box<dyn BufRead> = if source == "-" {
         Box::new(std::io::stdin().lock())
@@ -199,8 +266,16 @@ fn run_batch(
             .map(|c| default_cwd.join(c))
             .unwrap_or_else(|| default_cwd.to_owned());
         let agent = case.agent.as_deref().unwrap_or(default_agent);
-        let evaluation = policies.get(agent).evaluate(&argv, &cwd);
-        serde_json::to_writer(&mut out, &evaluation)?;
+        let env = case
+            .env
+            .unwrap_or_else(|| default_env.iter().cloned().collect());
+        match check_overrides(&env) {
+            Err(refusal) => serde_json::to_writer(&mut out, &host_refusal(&refusal))?,
+            Ok(()) => {
+                let evaluation = policies.get(agent).evaluate(&argv, &cwd, &env);
+                serde_json::to_writer(&mut out, &evaluation)?;
+            }
+        }
         writeln!(out)?;
     }
     out.flush()?;
@@ -214,6 +289,7 @@ fn run_batch(
 fn write_text(
     out: &mut impl Write,
     e: &Evaluation,
+    env: &BTreeMap<String, String>,
     agent: &str,
     warnings: &[String],
 ) -> std::io::Result<()> {
@@ -224,6 +300,14 @@ fn write_text(
         "cwd:      {}",
         escape_for_display(&e.cwd().to_string_lossy())
     )?;
+    for (name, value) in env {
+        writeln!(
+            out,
+            "env:      {}={}",
+            escape_for_display(name),
+            escape_for_display(value)
+        )?;
+    }
     writeln!(
         out,
         "policy:   agent {agent}: security={} ask={} askFallback={}",

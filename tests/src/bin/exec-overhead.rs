@@ -93,7 +93,7 @@ fn true_plan(cwd: PathBuf) -> anyhow::Result<Runnable> {
     let compiled =
         CompiledPolicy::compile(file.resolve(Some("main")), &HostContext::from_process());
     compiled
-        .evaluate(&[TRUE.to_owned()], &cwd)
+        .evaluate(&[TRUE.to_owned()], &cwd, &Default::default())
         .runnable(None)
         .with_context(|| format!("the policy does not let {TRUE} run"))
 }

@@ -199,7 +199,7 @@ impl ExecHost {
         };
         let compiled = version.compiled(&agent_id, &self.host);
         let begun = Instant::now();
-        let evaluation = compiled.evaluate(&validated.argv, &validated.cwd);
+        let evaluation = compiled.evaluate(&validated.argv, &validated.cwd, &validated.overrides);
         let secrets: Vec<String> = version.token().into_iter().map(str::to_owned).collect();
         if let Some(raw) = &request.raw_command
             && !raw_command_agrees(raw, &evaluation)
@@ -396,7 +396,10 @@ impl ExecHost {
             return false;
         };
         let compiled = version.compiled(&agent_id, &self.host);
-        compiled.evaluate(&validated.argv, &validated.cwd).decision == Verdict::Allow
+        compiled
+            .evaluate(&validated.argv, &validated.cwd, &validated.overrides)
+            .decision
+            == Verdict::Allow
     }
 
     /// Allow, deny or ask; an ask is answered by the approvers or, when

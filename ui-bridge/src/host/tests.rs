@@ -194,7 +194,7 @@ fn evaluation(fixture: &Fixture, words: &[&str]) -> Evaluation {
     let version = cache.current().unwrap();
     version
         .compiled("main", &approvals_ipc::policy::HostContext::from_process())
-        .evaluate(&argv(words), Path::new("/"))
+        .evaluate(&argv(words), Path::new("/"), &Default::default())
 }
 
 #[test]
@@ -750,4 +750,100 @@ async fn refusals_before_the_evaluation_are_audited_too() {
         .count();
     assert_eq!(decisions, refused.len(), "{text}");
     crate::audit::verify(&log).unwrap();
+}
+
+fn with_env(mut request: ExecRequest, pairs: &[(&str, &str)]) -> ExecRequest {
+    request.env = Some(
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
+    );
+    request
+}
+
+#[tokio::test]
+async fn an_override_that_is_not_inert_is_never_auto_allowed_and_an_inert_one_runs() {
+    // Issue 11, class 6: overrides that pass the blocklist are decided, not
+    // just filtered.
+    let fixture = Fixture::new(&policy(
+        "allowlist",
+        "on-miss",
+        "allowlist",
+        &[&real("touch")],
+    ));
+    let host = fixture.host();
+    let marker = fixture.dir.path().join("ran");
+    let touch = || request(&["touch", &marker.to_string_lossy()]);
+    let error = host
+        .handle(
+            with_env(touch(), &[("GIT_AUTHOR_NAME", "x")]),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.reason.as_deref(), Some("approval-required"));
+    assert!(!marker.exists());
+    host.handle(
+        with_env(touch(), &[("NODE_ENV", "test"), ("RUST_BACKTRACE", "1")]),
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert!(marker.exists());
+}
+
+#[tokio::test]
+async fn an_override_that_is_not_inert_is_not_auto_allowed_under_full_with_a_denylist() {
+    let mut file = policy("full", "on-miss", "full", &[]);
+    file["defaults"]["denylist"] = json!([{"pattern": "/nonexistent/tool"}]);
+    let fixture = Fixture::new(&file);
+    let marker = fixture.dir.path().join("ran");
+    let error = fixture
+        .host()
+        .handle(
+            with_env(
+                request(&["touch", &marker.to_string_lossy()]),
+                &[("LC_ALL", "/tmp/evil")],
+            ),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.reason.as_deref(), Some("approval-required"));
+    assert!(!marker.exists());
+}
+
+#[tokio::test]
+async fn tar_options_to_command_and_other_hook_overrides_are_refused_by_the_host() {
+    let fixture = Fixture::new(&policy("full", "off", "full", &[]));
+    let host = fixture.host();
+    let marker = fixture.dir.path().join("ran");
+    for (key, value) in [
+        ("TAR_OPTIONS", "--to-command=sh"),
+        ("GOFLAGS", "-toolexec=/tmp/x"),
+        ("GIT_COMMON_DIR", "/tmp/evil"),
+        ("MAKEFILES", "/tmp/evil.mk"),
+        ("LUA_INIT", "os.execute('id')"),
+        ("CARGO_HOME", "/tmp/evil"),
+        ("OPENSSL_CONF", "/tmp/evil.cnf"),
+    ] {
+        let error = host
+            .handle(
+                with_env(
+                    request(&["touch", &marker.to_string_lossy()]),
+                    &[(key, value)],
+                ),
+                CancellationToken::new(),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(
+            error.reason.as_deref(),
+            Some("env-override-rejected"),
+            "{key}"
+        );
+        assert!(error.message.contains(key), "{}", error.message);
+        assert!(!marker.exists());
+    }
 }

@@ -5,12 +5,15 @@
 //! directory that is not an existing absolute directory (`cwd-unavailable`),
 //! and an environment override of `PATH`, of a loader or interpreter hook,
 //! or with a bad name or value (DESIGN.md section 8), checked once, here,
-//! into the environment the child gets. After the evaluation,
+//! into the environment the child gets; the overrides that pass are then
+//! decided by the policy like any other part of the request (only inert
+//! ones are auto-allowed). After the evaluation,
 //! [`raw_command_agrees`] refuses a `rawCommand` that does not say the same
 //! thing as the analysed argv: the text a person or a log sees must be the
 //! argv that is checked and run (openclaw.md section 10, class 3; DESIGN.md
 //! invariant 4).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use approvals_ipc::ipc::ExecRequest;
@@ -29,6 +32,9 @@ pub struct Validated {
     /// The child environment with the request's overrides, when it has
     /// any; `None` runs with the host's filtered environment.
     pub env: Option<ChildEnv>,
+    /// The request's overrides, which passed the blocklist: what the policy
+    /// decides (only inert ones are auto-allowed) and what `env` applies.
+    pub overrides: BTreeMap<String, String>,
 }
 
 /// Checks `request`; `home` is the working directory when the request names
@@ -42,17 +48,20 @@ pub fn validate(
         return Err(HostRefusal::CommandRequired);
     }
     let cwd = working_dir(request.cwd.as_deref(), home)?;
-    let env = match request.env.as_ref().filter(|o| !o.is_empty()) {
-        Some(overrides) => Some(
-            base.with_overrides(overrides)
+    let overrides = request.env.clone().unwrap_or_default();
+    let env = if overrides.is_empty() {
+        None
+    } else {
+        Some(
+            base.with_overrides(&overrides)
                 .map_err(HostRefusal::EnvOverride)?,
-        ),
-        None => None,
+        )
     };
     Ok(Validated {
         argv: request.command.clone(),
         cwd,
         env,
+        overrides,
     })
 }
 

@@ -11,7 +11,7 @@ use super::*;
 
 fn run_in(c: &CompiledPolicy, dir: &Path, argv: &[&str]) -> Evaluation {
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
-    c.evaluate(&argv, dir)
+    c.evaluate(&argv, dir, &Default::default())
 }
 
 fn allowlist(entries: &[&str]) -> CompiledPolicy {

@@ -255,7 +255,7 @@ fn allow_always_of_an_interpreter_running_a_script_keeps_the_exact_command() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("job.py"), "print(1)\n").unwrap();
     let argv = vec!["python3".to_owned(), "job.py".to_owned()];
-    let e = c.evaluate(&argv, dir.path());
+    let e = c.evaluate(&argv, dir.path(), &Default::default());
     assert_eq!(e.decision, Verdict::Ask);
     assert_eq!(e.persist_patterns().len(), 1);
     assert!(
@@ -410,7 +410,7 @@ fn an_evaluation_carries_the_request_it_judged() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let e = c.evaluate(&argv, Path::new("/tmp/./x/.."));
+    let e = c.evaluate(&argv, Path::new("/tmp/./x/.."), &Default::default());
     assert_eq!(e.argv(), argv.as_slice());
     assert_eq!(e.cwd(), Path::new("/tmp"), "normalized as cd does");
     assert_eq!(e.command_text(), "env sh -c 'echo '\\''a b'\\'''");

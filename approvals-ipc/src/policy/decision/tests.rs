@@ -37,7 +37,7 @@ pub(super) fn said(e: &Evaluation) -> Option<String> {
 /// Evaluates `argv` in `/tmp`.
 pub(super) fn eval(c: &CompiledPolicy, argv: &[&str]) -> Evaluation {
     let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
-    c.evaluate(&argv, Path::new("/tmp"))
+    c.evaluate(&argv, Path::new("/tmp"), &Default::default())
 }
 
 /// The real path of a program in the fixed host PATH.
@@ -185,7 +185,7 @@ fn cd_changes_where_later_commands_resolve() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let e = c.evaluate(&argv, dir.path());
+    let e = c.evaluate(&argv, dir.path(), &Default::default());
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.analysis);
     let seg = &e.analysis.segments[0];
     assert_eq!(seg.real_path.as_deref(), Some(real("ls").as_str()));
@@ -215,7 +215,7 @@ fn allow_always_never_persists_an_interpreter_behind_another_name() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let e = c.evaluate(&argv, dir.path());
+    let e = c.evaluate(&argv, dir.path(), &Default::default());
     assert_eq!(e.persist_patterns().len(), 1, "{:?}", e.persist_patterns());
     assert!(
         e.persist_patterns()[0].starts_with("=command:"),

@@ -15,12 +15,20 @@ fn host(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The reason of the row named `name` in `table`.
+fn reason_of(table: &[EnvRule], name: &str) -> &'static str {
+    table
+        .iter()
+        .find(|row| row.name == name)
+        .map(|row| row.reason)
+        .unwrap()
+}
+
 const ALL_TABLES: &[(&str, &[EnvRule])] = &[
     ("BLOCKED_KEYS", BLOCKED_KEYS),
     ("BLOCKED_PREFIXES", BLOCKED_PREFIXES),
     ("OVERRIDE_ONLY_KEYS", OVERRIDE_ONLY_KEYS),
     ("OVERRIDE_ONLY_PREFIXES", OVERRIDE_ONLY_PREFIXES),
-    ("INERT_KEYS", INERT_KEYS),
 ];
 
 #[test]
@@ -56,15 +64,68 @@ fn tables_are_sorted_unique_upper_case_and_every_row_has_a_reason() {
 }
 
 #[test]
+fn the_inert_table_is_sorted_unique_valid_and_every_row_has_a_reason_and_a_syntax() {
+    for pair in INERT.windows(2) {
+        assert!(
+            pair[0].name < pair[1].name,
+            "INERT: {} must sort before {}",
+            pair[0].name,
+            pair[1].name
+        );
+    }
+    for row in INERT {
+        assert!(
+            !row.reason.trim().is_empty(),
+            "INERT: {} has no reason",
+            row.name
+        );
+        assert!(
+            !row.syntax.describe.trim().is_empty(),
+            "INERT: {} has no syntax in words",
+            row.name
+        );
+        assert!(
+            is_valid_key(row.name),
+            "INERT: {} is not a valid name",
+            row.name
+        );
+        // No inert value is ever a path: `/` only where a zone name needs
+        // it, and never leading.
+        assert!(
+            !row.syntax.accepts("/tmp/evil") && !row.syntax.accepts("../../tmp/evil"),
+            "INERT: {} accepts a path",
+            row.name
+        );
+        assert!(
+            !row.syntax.accepts("$(id)")
+                && !row.syntax.accepts("a b")
+                && !row.syntax.accepts("x;id"),
+            "INERT: {} accepts shell text",
+            row.name
+        );
+        assert!(
+            !row.syntax.accepts(&"a".repeat(MAX_INERT_VALUE + 1)),
+            "INERT: {} accepts an unbounded value",
+            row.name
+        );
+    }
+}
+
+#[test]
 fn no_key_is_both_blocked_and_override_only_or_inert() {
-    for row in OVERRIDE_ONLY_KEYS.iter().chain(INERT_KEYS) {
+    for row in OVERRIDE_ONLY_KEYS {
         assert!(
             blocked_rule(row.name).is_none(),
             "{} is also blocked",
             row.name
         );
     }
-    for row in INERT_KEYS {
+    for row in INERT {
+        assert!(
+            blocked_rule(row.name).is_none(),
+            "{} is inert and blocked",
+            row.name
+        );
         assert!(
             find_rule(row.name, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES).is_none(),
             "{} is inert and override-only",
@@ -118,22 +179,25 @@ fn refuses_each_override_with_the_right_refusal() {
         (
             "LD_PRELOAD",
             "/tmp/x.so",
-            blocked("LD_PRELOAD", BLOCKED_PREFIXES[3].reason),
+            blocked("LD_PRELOAD", reason_of(BLOCKED_PREFIXES, "LD_")),
         ),
         (
             "ld_preload",
             "/tmp/x.so",
-            blocked("ld_preload", BLOCKED_PREFIXES[3].reason),
+            blocked("ld_preload", reason_of(BLOCKED_PREFIXES, "LD_")),
         ),
         (
             "LD_AUDIT",
             "/tmp/x.so",
-            blocked("LD_AUDIT", BLOCKED_PREFIXES[3].reason),
+            blocked("LD_AUDIT", reason_of(BLOCKED_PREFIXES, "LD_")),
         ),
         (
             "DYLD_INSERT_LIBRARIES",
             "x",
-            blocked("DYLD_INSERT_LIBRARIES", BLOCKED_PREFIXES[1].reason),
+            blocked(
+                "DYLD_INSERT_LIBRARIES",
+                reason_of(BLOCKED_PREFIXES, "DYLD_"),
+            ),
         ),
         (
             "BASH_FUNC_ls%%",
@@ -145,12 +209,15 @@ fn refuses_each_override_with_the_right_refusal() {
         (
             "BASH_FUNC_ls",
             "() { id; }",
-            blocked("BASH_FUNC_ls", BLOCKED_PREFIXES[0].reason),
+            blocked("BASH_FUNC_ls", reason_of(BLOCKED_PREFIXES, "BASH_FUNC_")),
         ),
         (
             "GIT_CONFIG_COUNT",
             "1",
-            blocked("GIT_CONFIG_COUNT", BLOCKED_PREFIXES[2].reason),
+            blocked(
+                "GIT_CONFIG_COUNT",
+                reason_of(BLOCKED_PREFIXES, "GIT_CONFIG_"),
+            ),
         ),
         (
             "NODE_OPTIONS",
@@ -202,22 +269,31 @@ fn refuses_each_override_with_the_right_refusal() {
         (
             "npm_config_registry",
             "http://evil",
-            override_only("npm_config_registry", OVERRIDE_ONLY_PREFIXES[3].reason),
+            override_only(
+                "npm_config_registry",
+                reason_of(OVERRIDE_ONLY_PREFIXES, "NPM_CONFIG_"),
+            ),
         ),
         (
             "NPM_CONFIG_SCRIPT_SHELL",
             "/tmp/sh",
-            override_only("NPM_CONFIG_SCRIPT_SHELL", OVERRIDE_ONLY_PREFIXES[3].reason),
+            override_only(
+                "NPM_CONFIG_SCRIPT_SHELL",
+                reason_of(OVERRIDE_ONLY_PREFIXES, "NPM_CONFIG_"),
+            ),
         ),
         (
             "PIP_INDEX_URL",
             "http://evil",
-            override_only("PIP_INDEX_URL", OVERRIDE_ONLY_PREFIXES[4].reason),
+            override_only("PIP_INDEX_URL", reason_of(OVERRIDE_ONLY_PREFIXES, "PIP_")),
         ),
         (
             "CARGO_REGISTRIES_X_INDEX",
             "x",
-            override_only("CARGO_REGISTRIES_X_INDEX", OVERRIDE_ONLY_PREFIXES[1].reason),
+            override_only(
+                "CARGO_REGISTRIES_X_INDEX",
+                reason_of(OVERRIDE_ONLY_PREFIXES, "CARGO_REGISTRIES_"),
+            ),
         ),
         ("1ABC", "x", EnvRefusal::InvalidKey { key: "1ABC".into() }),
         ("", "x", EnvRefusal::InvalidKey { key: String::new() }),
@@ -308,10 +384,48 @@ fn child_env_refuses_instead_of_dropping_a_bad_override() {
 
 #[test]
 fn inert_assignments_are_a_short_exact_allowlist() {
-    for name in [
-        "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "NO_COLOR", "COLUMNS", "LINES",
+    for (name, value) in [
+        ("LANG", "C"),
+        ("LANG", "POSIX"),
+        ("LANG", "C.UTF-8"),
+        ("LANG", "en_US.UTF-8"),
+        ("LC_ALL", "en_US@euro"),
+        ("LC_ALL", "sr_RS.UTF-8@latin"),
+        ("LC_ALL", ""),
+        ("LANGUAGE", "de_DE:en"),
+        ("LC_CTYPE", "C"),
+        ("TZ", "UTC"),
+        ("TZ", "Europe/Berlin"),
+        ("TZ", ":America/Argentina/Buenos_Aires"),
+        ("TZ", "EST5EDT,M3.2.0,M11.1.0"),
+        ("TZ", "<+0330>-3:30"),
+        ("TERM", "xterm-256color"),
+        ("TERM", "dumb"),
+        ("COLORTERM", "truecolor"),
+        ("NO_COLOR", "1"),
+        ("FORCE_COLOR", "3"),
+        ("CLICOLOR", "0"),
+        ("CLICOLOR_FORCE", "1"),
+        ("COLUMNS", "120"),
+        ("LINES", "40"),
+        ("RUST_BACKTRACE", "1"),
+        ("RUST_BACKTRACE", "full"),
+        ("RUST_LIB_BACKTRACE", "0"),
+        ("RUST_LOG", "debug"),
+        ("RUST_LOG", "my_crate=debug,hyper::client=warn"),
+        ("NODE_ENV", "test"),
+        ("NODE_ENV", "production"),
+        ("CI", "true"),
+        ("DEBUG", "express:*,-express:router"),
+        ("PYTHONUNBUFFERED", "1"),
+        ("PYTHONDONTWRITEBYTECODE", "1"),
+        ("CARGO_TERM_COLOR", "never"),
     ] {
-        assert!(is_inert_assignment(name), "{name} should be inert");
+        assert_eq!(
+            check_inert(name, value),
+            Ok(()),
+            "{name}={value} should be inert"
+        );
     }
     for name in [
         "lang",
@@ -325,9 +439,135 @@ fn inert_assignments_are_a_short_exact_allowlist() {
         "PATH",
         "HOME",
         "EDITOR",
+        "FOO",
         "",
     ] {
-        assert!(!is_inert_assignment(name), "{name} should not be inert");
+        assert!(
+            check_inert(name, "C").is_err(),
+            "{name} should not be inert"
+        );
+    }
+}
+
+#[test]
+fn lc_all_path_prefix_is_not_inert() {
+    // glibc reads a locale name with `/` as a path to locale files it loads.
+    for (name, value) in [
+        ("LC_ALL", "/tmp/evil"),
+        ("LANG", "../../tmp/evil"),
+        ("LC_MESSAGES", "C/../../x"),
+        ("LANGUAGE", "en:../../tmp/evil"),
+        ("LANGUAGE", "/tmp/evil"),
+        ("TZ", "/tmp/evil"),
+        ("TZ", ":/etc/passwd"),
+        ("TZ", "Europe/../../../tmp/evil"),
+        ("TERM", "../../tmp/evil"),
+        ("COLUMNS", "80x"),
+        ("COLUMNS", ""),
+        ("LINES", "1234567"),
+        ("RUST_BACKTRACE", "yes please"),
+        ("RUST_LOG", "info/secret"),
+        ("NODE_ENV", "$(id)"),
+        ("DEBUG", "a b"),
+        ("CARGO_TERM_COLOR", "sometimes"),
+        ("NODE_ENV", "a..b"),
+        ("TERM", ".."),
+    ] {
+        assert!(
+            matches!(check_inert(name, value), Err(NotInert::Value { .. })),
+            "{name}={value} must not be inert"
+        );
+    }
+}
+
+#[test]
+fn not_inert_says_why_with_the_table_reason() {
+    assert_eq!(
+        check_inert("TAR_OPTIONS", "--to-command=sh"),
+        Err(NotInert::Listed {
+            reason: find_rule("TAR_OPTIONS", BLOCKED_KEYS, &[]).unwrap().reason
+        })
+    );
+    assert!(matches!(
+        check_inert("CARGO_HOME", "/tmp/x"),
+        Err(NotInert::Listed { .. })
+    ));
+    assert!(matches!(
+        check_inert("path", "/tmp"),
+        Err(NotInert::Listed { .. })
+    ));
+    assert_eq!(check_inert("GIT_AUTHOR_NAME", "x"), Err(NotInert::Unlisted));
+    let overrides = overrides(&[("LANG", "C"), ("NODE_ENV", "test"), ("ZZZ", "1")]);
+    assert_eq!(
+        not_inert(&overrides),
+        vec![("ZZZ", "1", NotInert::Unlisted)]
+    );
+}
+
+#[test]
+fn loaders_and_init_hooks_are_stripped_from_the_inherited_environment() {
+    for key in [
+        "OPENSSL_ENGINES",
+        "EXINIT",
+        "VIMINIT",
+        "LUA_INIT",
+        "LUA_INIT_5_4",
+        "GOFLAGS",
+        "BASH_XTRACEFD",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "TAR_OPTIONS",
+        "MAKEFILES",
+        "MAKEFLAGS",
+        "GNUMAKEFLAGS",
+        "MFLAGS",
+        "RUSTC_WRAPPER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "DOTNET_STARTUP_HOOKS",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "PERL5OPT",
+        "RUBYOPT",
+    ] {
+        assert!(blocked_rule(key).is_some(), "{key} must be blocked");
+        let env = child_env(host(&[(key, "x"), ("PATH", "/bin")]), &BTreeMap::new()).unwrap();
+        assert_eq!(env, host(&[("PATH", "/bin")]), "{key} leaked");
+    }
+}
+
+#[test]
+fn homes_search_paths_and_config_pointers_are_kept_when_inherited_but_refused_as_overrides() {
+    for key in [
+        "CARGO_HOME",
+        "RUSTUP_HOME",
+        "RUSTUP_TOOLCHAIN",
+        "RUSTFLAGS",
+        "GOPATH",
+        "GOENV",
+        "OPENSSL_CONF",
+        "MYVIMRC",
+        "LUA_PATH",
+        "LUA_CPATH_5_4",
+        "CLASSPATH",
+        "PHPRC",
+        "PHP_INI_SCAN_DIR",
+        "SSH_AUTH_SOCK",
+        "GIT_TRACE",
+        "UV_INDEX_URL",
+    ] {
+        let env = child_env(host(&[(key, "/x")]), &BTreeMap::new()).unwrap();
+        assert_eq!(env, host(&[(key, "/x")]), "{key} must be inherited");
+        assert!(
+            matches!(
+                check_overrides(&overrides(&[(key, "/x")])),
+                Err(EnvRefusal::OverrideOnly { .. })
+            ),
+            "{key} must be refused as an override"
+        );
     }
 }
 
@@ -343,6 +583,25 @@ fn refusal_messages_name_the_key_and_are_lowercase_phrases() {
 }
 
 proptest! {
+    #[test]
+    fn an_inert_value_is_never_a_path_or_shell_text(
+        row in 0..INERT.len(),
+        value in "[ -~]{0,40}",
+    ) {
+        let row = &INERT[row];
+        if check_inert(row.name, &value).is_ok() {
+            let body = value.strip_prefix(':').unwrap_or(&value);
+            prop_assert!(!body.starts_with('/'), "{}={}", row.name, value);
+            prop_assert!(!value.contains(".."), "{}={}", row.name, value);
+            prop_assert!(
+                !value.chars().any(|c| " \t$`'\"\\;&|()!{}[]~?".contains(c)),
+                "{}={}",
+                row.name,
+                value
+            );
+        }
+    }
+
     #[test]
     fn child_env_never_contains_a_blocked_key(
         keys in proptest::collection::vec("[A-Za-z_][A-Za-z0-9_]{0,12}", 0..20),

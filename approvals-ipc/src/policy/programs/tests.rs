@@ -409,7 +409,7 @@ fn persisted_for(name: &str) -> Vec<String> {
     std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
     let argv = vec![program.to_string_lossy().into_owned(), "x".to_owned()];
     compiled
-        .evaluate(&argv, dir.path())
+        .evaluate(&argv, dir.path(), &Default::default())
         .persist_patterns()
         .to_vec()
 }

@@ -1,6 +1,7 @@
 use std::collections::HashSet;
 
 use super::*;
+use crate::policy::env::NotInert;
 use crate::policy::shell::ShellRefusal;
 
 fn refusals() -> Vec<Refusal> {
@@ -27,6 +28,13 @@ fn refusals() -> Vec<Refusal> {
         Refusal::Assignment {
             name: "LD_PRELOAD".into(),
             value: "x".into(),
+            why: NotInert::Unlisted,
+        },
+        Refusal::EnvOverride {
+            name: "TAR_OPTIONS".into(),
+            value: "--to-command=sh".into(),
+            why: NotInert::Unlisted,
+            others: Vec::new(),
         },
         Refusal::NestedShell { shell: "sh".into() },
         Refusal::ShellBuiltin {
