@@ -357,3 +357,498 @@ fn sed_guard_agrees_with_gnu_sed_sandbox() {
     );
     assert!(disagreements.is_empty(), "{disagreements:#?}");
 }
+
+// ---------------------------------------------------------------- awk
+
+fn gawk_real(program: &str) -> Option<Real> {
+    let (_, _, err) = run("gawk", &["--sandbox", "--", program])?;
+    Some(if err.contains("sandbox mode") {
+        Real::Refused
+    } else if err.is_empty() {
+        Real::Ran
+    } else {
+        Real::Error
+    })
+}
+
+/// mawk's compiled code, without running it: `Refused` when it calls
+/// `system` or redirects `print`/`printf`/`getline` (a negative `pushint`
+/// right before them is the redirection kind), `Ran` when it does neither.
+fn mawk_real(program: &str) -> Option<Real> {
+    let (code, out, err) = run("mawk", &["-W", "dump", "--", program])?;
+    if code != 0 || !err.is_empty() {
+        return Some(Real::Error);
+    }
+    let ops: Vec<(&str, &str)> = out
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split('\t').skip(1);
+            Some((f.next()?, f.next().unwrap_or("")))
+        })
+        .collect();
+    let dangerous = ops.iter().enumerate().any(|(k, (op, _))| {
+        *op == "system"
+            || (matches!(*op, "print" | "printf" | "getline")
+                && k > 0
+                && ops[k - 1].0 == "pushint"
+                && ops[k - 1].1.starts_with('-'))
+    });
+    Some(if dangerous { Real::Refused } else { Real::Ran })
+}
+
+fn awk_fires(program: &str) -> bool {
+    fires("awk", &["awk", program], "awk.program")
+}
+
+/// `(program, also valid mawk)`: programs gawk --sandbox runs.
+const AWK_HARMLESS: &[(&str, bool)] = &[
+    ("{print $1}", true),
+    ("$3 > 1000 {print $1}", true),
+    ("NR%2==0", true),
+    ("{ s += $2 } END { print s }", true),
+    ("$1 > 5 { print }", true),
+    ("{ print ($1 > $2) }", true),
+    ("{ print (1 > 2), 3 }", true),
+    ("{ print $1, $2 < 5 }", true),
+    ("{ print $1 >= 5 }", false),
+    ("{ printf(\"%d\\n\", $3 > 1) }", true),
+    ("{ x = $3 / 3; y = x / 2; print y }", true),
+    ("{ print $3/3 }", true),
+    ("{ print $3 / 3 / 1 }", true),
+    ("{ print 1/2, 3/4 }", true),
+    ("{ print length / 2 }", false),
+    ("{ print NF }", true),
+    ("/a|b/ { n++ } END { print n }", true),
+    ("$1 ~ /x|y/ || $2 == \"a|b\"", true),
+    ("{ print \"a > b\" }", true),
+    ("{ print \"| cmd\" }", true),
+    ("{ print \"system(x)\" }", true),
+    ("BEGIN { x = \"getline < f\" }", true),
+    ("{ gsub(/a/, \"b\"); print }", true),
+    ("{ sub(/[/]/, \"-\"); print }", true),
+    ("{ n = split($0, parts, /[/]/); print n }", true),
+    ("{ print match($0, /b/) }", true),
+    ("{ print index($0, \"/\") }", true),
+    ("{ print length($0) }", true),
+    ("{ print substr($0, 2, 3) }", true),
+    ("{ printf \"%s %d\\n\", $1, $3 }", true),
+    ("{ printf(\"%s\\n\", $1) }", true),
+    ("BEGIN { while ((getline line) > 0) n++; print n }", true),
+    ("{ getline; print }", true),
+    ("{ getline x; print x }", true),
+    ("NR == 1, NR == 2", true),
+    ("{ a[$1] = $2 } END { for (k in a) print k, a[k] }", true),
+    ("{ print toupper($1) }", true),
+    ("BEGIN { OFS = \"-\" } { $1 = $1; print }", true),
+    ("{ print $NF }", true),
+    ("{ print $(NF-1) }", true),
+    ("{ if ($3 > 1) print \"big\"; else print \"small\" }", true),
+    ("{ x = $3 > 1 ? \"y\" : \"n\"; print x }", true),
+    ("# only a comment", true),
+    ("{ print 1 } # trailing > \"x\" | y", true),
+    ("{ print \"x\" }\n{ print \"y\" }", true),
+    ("{ print \"x\",\n  $1 }", true),
+    ("{ print \\\n $1 }", true),
+    ("function f(x) { return x * 2 } { print f($3) }", true),
+    ("function f(x) { return /a/ } { print f($3) }", true),
+    ("{ print ARGV[0] }", true),
+    ("BEGIN { for (i = 0; i < ARGC; i++) print ARGV[i] }", true),
+    ("BEGIN { for (k in ARGV) n++; print n }", true),
+    ("{ close(\"x\") }", true),
+    ("BEGIN { fflush() }", true),
+    ("{ x = \"a\"; x = x \"b\"; print x }", true),
+    ("{ print -$3 }", true),
+    ("{ $2 = \"\"; print }", true),
+    ("END { print NR }", true),
+    ("{ print; next } END { }", true),
+    ("BEGIN { printf \"%5.2f\\n\", 3.14159 }", true),
+    ("BEGIN { x = 1e3; y = .5; z = 2e-1; print x + y + z }", true),
+    ("BEGIN { print 2^10, 2**3 }", false),
+    (
+        "BEGIN { switch (1) { case /x/: print; default: print \"d\" } }",
+        false,
+    ),
+    ("BEGIN { print 1 }; BEGIN { print 2 }", true),
+    ("!/b/", true),
+    ("{ print ($1 ~ /\\//) }", true),
+    ("{ x = $1; x /= 2; print x }", true),
+    ("{ i++; print i / 2 }", true),
+    ("{ print a[1] / 2 }", true),
+    ("BEGIN { if (!(\"HOME\" in a)) print \"no\" }", true),
+];
+
+/// `(program, also valid mawk)`: programs gawk --sandbox refuses when they
+/// run; every dangerous statement runs on the first input line.
+const AWK_DANGEROUS: &[(&str, bool)] = &[
+    ("BEGIN{system(\"true\")}", true),
+    ("{system(\"true\")}", true),
+    ("BEGIN { x = system(\"true\") }", true),
+    ("BEGIN{print | \"cat\"}", true),
+    ("BEGIN{printf \"x\" | \"cat\"}", true),
+    ("{ print $1 | \"sort\" } END { close(\"sort\") }", true),
+    ("BEGIN{\"date\" | getline x}", true),
+    ("BEGIN{\"date\" | getline}", true),
+    (
+        "BEGIN { cmd = \"date\"; cmd | getline d; close(cmd) }",
+        true,
+    ),
+    ("BEGIN{getline x < \"/etc/hostname\"}", true),
+    ("BEGIN{getline < \"/etc/hostname\"}", true),
+    ("{getline $2 < \"/etc/hostname\"}", true),
+    ("{getline a[1] < \"/etc/hostname\"}", true),
+    (
+        "BEGIN { while ((getline line < \"/etc/hostname\") > 0) n++ }",
+        true,
+    ),
+    ("{print > \"out\"}", true),
+    ("{print $1 > 5}", true),
+    ("{print $1, $2 > \"out\"}", true),
+    ("{printf \"%s\\n\", $1 >> \"out\"}", true),
+    ("{print($1) > \"out\"}", true),
+    ("{printf(\"%s\\n\", $1) > \"out\"}", true),
+    ("{print (1 > 2) > \"out\"}", true),
+    ("{print > \"/dev/stdout\"}", true),
+    ("{ if ($3 > 1) print $1 > \"out\" }", true),
+    ("{ for (i = 1; i <= NF; i++) print $i > \"out\" }", true),
+    ("{ print \"a\" \"b\" > \"out\" }", true),
+    ("/a/ { print > \"out\" }", true),
+    ("$1 ~ /a/ { print $0 > \"out\" }", true),
+    ("{ x = $3 / 3; print x > \"out\" }", true),
+    ("{ n = split($0, a, / /); print n > \"out\" }", true),
+    ("{ # comment\n print > \"out\" }", true),
+    ("{ print \\\n > \"out\" }", true),
+    ("BEGIN { printf \"%d\" , 1 > \"out\" }", true),
+    ("{ print(1)(2) > \"out\" }", true),
+    ("{ print $1 > $2 }", true),
+    ("{ x = 4 / 2 / 1; system(\"true\"); y = 1 / 2 }", true),
+    ("{ print \"/\" } { system(\"true\") }", true),
+    ("{ print $1 ~ /[/]/ } { system(\"true\") }", true),
+    (
+        "BEGIN { ARGV[1] = \"/etc/hostname\"; ARGC = 2 } { print }",
+        true,
+    ),
+    ("BEGIN { ARGV[ARGC++] = \"/etc/hostname\" } { print }", true),
+    ("BEGIN{print |& \"cat\"}", false),
+    ("BEGIN{f=\"system\"; @f(\"true\")}", false),
+    ("@load \"filefuncs\"", false),
+];
+
+/// Programs awk refuses as malformed: the guard fires ("not understood").
+const AWK_MALFORMED: &[&str] = &[
+    "{print \"unterminated}",
+    "{ print /unterminated }",
+    "BEGIN { x = 1 & 2 }",
+    "{ print 'x' }",
+    "BEGIN { x = . }",
+];
+
+/// Programs gawk --sandbox and mawk run but the guard fires on by design.
+const AWK_FIRES_BY_DESIGN: &[(&str, &str)] = &[
+    (
+        "BEGIN { print ENVIRON[\"HOME\"] }",
+        "ENVIRON holds the agent's secrets (tokens, keys); printing them needs a human",
+    ),
+    (
+        "BEGIN { for (k in ENVIRON) print k, ENVIRON[k] }",
+        "the whole environment, secrets included",
+    ),
+];
+
+#[test]
+fn awk_guard_agrees_with_gawk_sandbox_and_mawk_code() {
+    let have_gawk = available("gawk", &["--version"]);
+    let have_mawk = available("mawk", &["-W", "version"]);
+    if !have_gawk && !have_mawk {
+        return;
+    }
+    let mut disagreements = Vec::new();
+    let mut counts = [0usize; 2];
+    let mut check_one = |program: &str, portable: bool, expected: Real, fires_expected: bool| {
+        let ours = awk_fires(program);
+        if ours != fires_expected {
+            disagreements.push(format!("{program:?}: guard fires {ours}"));
+        }
+        if have_gawk {
+            counts[0] += 1;
+            let real = gawk_real(program).expect("gawk is installed");
+            if real != expected {
+                disagreements.push(format!(
+                    "{program:?}: gawk --sandbox {real:?}, listed {expected:?}"
+                ));
+            }
+        }
+        if have_mawk && portable {
+            counts[1] += 1;
+            let real = mawk_real(program).expect("mawk is installed");
+            // ENVIRON and ARGV are not in mawk's code as instructions to
+            // spot; the rest must match.
+            let expected = if program.contains("ARGV") {
+                Real::Ran
+            } else {
+                expected
+            };
+            if real != expected {
+                disagreements.push(format!(
+                    "{program:?}: mawk -W dump {real:?}, listed {expected:?}"
+                ));
+            }
+        }
+    };
+    for (program, portable) in AWK_HARMLESS {
+        check_one(program, *portable, Real::Ran, false);
+    }
+    for (program, portable) in AWK_DANGEROUS {
+        check_one(program, *portable, Real::Refused, true);
+    }
+    for program in AWK_MALFORMED {
+        check_one(program, true, Real::Error, true);
+    }
+    for (program, _why) in AWK_FIRES_BY_DESIGN {
+        check_one(program, true, Real::Ran, true);
+    }
+    eprintln!(
+        "awk conformance: {} programs ({} harmless, {} dangerous, {} malformed, {} fire by design); \
+         checked against gawk --sandbox: {}, against mawk -W dump: {}",
+        AWK_HARMLESS.len() + AWK_DANGEROUS.len() + AWK_MALFORMED.len() + AWK_FIRES_BY_DESIGN.len(),
+        AWK_HARMLESS.len(),
+        AWK_DANGEROUS.len(),
+        AWK_MALFORMED.len(),
+        AWK_FIRES_BY_DESIGN.len(),
+        counts[0],
+        counts[1],
+    );
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
+
+// ------------------------------------------------- generated scripts
+
+/// A small deterministic generator (xorshift64*), so a failure repeats.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        usize::try_from(x >> 33).expect("fits") % n
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+const SED_ADDRESSES: &[&str] = &[
+    "", "", "1", "$", "2,4", "/a/", "\\,a,", "/x/,+2", "0~2", "/a/I", "1,~2", "0,/c/", "/[/]/",
+];
+/// Harmless commands; `true` when the command must end its line (text,
+/// labels).
+const SED_COMMANDS: &[(&str, bool)] = &[
+    ("p", false),
+    ("d", false),
+    ("n", false),
+    ("N", false),
+    ("P", false),
+    ("h", false),
+    ("H", false),
+    ("g", false),
+    ("G", false),
+    ("x", false),
+    ("=", false),
+    ("l", false),
+    ("z", false),
+    ("F", false),
+    ("s/a/b/g", false),
+    ("s|x|y|2", false),
+    ("s/[/]/-/", false),
+    ("s e w ", false),
+    ("y/ab/ba/", false),
+    ("{p;s/w/e/}", false),
+    ("a text; e id", true),
+    ("i\\\nw out", true),
+    ("c\\\nnew", true),
+    ("b end", true),
+    ("t end", true),
+];
+const SED_DANGERS: &[&str] = &[
+    "e id",
+    "e",
+    "s/a/b/e",
+    "s/x/y/w out",
+    "w out",
+    "W out",
+    "r /etc/hostname",
+    "R x",
+    "e true",
+];
+
+/// A random harmless sed script and its command boundaries.
+fn sed_script(rng: &mut Rng) -> (String, Vec<usize>) {
+    let mut script = String::new();
+    let mut boundaries = vec![0];
+    for _ in 0..=rng.below(5) {
+        let (cmd, ends_line) = SED_COMMANDS[rng.below(SED_COMMANDS.len())];
+        let addr = rng.pick(SED_ADDRESSES);
+        let bang = if !addr.is_empty() && rng.below(4) == 0 {
+            "!"
+        } else {
+            ""
+        };
+        if rng.below(8) == 0 {
+            // A comment takes no address.
+            script.push_str("# e id\n");
+        }
+        script.push_str(addr);
+        script.push_str(bang);
+        script.push_str(cmd);
+        script.push_str(if ends_line {
+            "\n"
+        } else {
+            rng.pick(&[";", "\n", " ; "])
+        });
+        boundaries.push(script.len());
+    }
+    script.push_str(":end");
+    (script, boundaries)
+}
+
+#[test]
+fn generated_harmless_sed_scripts_pass_and_an_inserted_danger_fires() {
+    let have_sed = available("sed", &["--version"]);
+    let mut rng = Rng(0x5eed_5eed_1234_5678);
+    let mut failures = Vec::new();
+    for round in 0..300 {
+        let (script, boundaries) = sed_script(&mut rng);
+        if sed_fires(&script) {
+            failures.push(format!("harmless script fires: {script:?}"));
+        }
+        let at = boundaries[rng.below(boundaries.len())];
+        let danger = format!("{}{}\n", rng.pick(SED_ADDRESSES), rng.pick(SED_DANGERS));
+        let mut bad = script.clone();
+        bad.insert_str(at, &danger);
+        if !sed_fires(&bad) {
+            failures.push(format!("inserted danger passes: {bad:?}"));
+        }
+        // Every third pair is also run by the real sed.
+        if have_sed && round % 3 == 0 {
+            if sed_real(&script) != Some(Real::Ran) {
+                failures.push(format!("sed --sandbox does not run: {script:?}"));
+            }
+            if sed_real(&bad) != Some(Real::Refused) {
+                failures.push(format!("sed --sandbox does not refuse: {bad:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+const AWK_PATTERNS: &[&str] = &[
+    "",
+    "",
+    "NR==1",
+    "$3 > 1",
+    "/a/",
+    "$1 ~ /x|y/",
+    "NR%2==0",
+    "!/b/",
+    "/[/]/",
+    "$1 > $2",
+];
+const AWK_STATEMENTS: &[&str] = &[
+    "print",
+    "print $1",
+    "print ($1 > $2)",
+    "print $1, ($3 > 1)",
+    "x = $3 / 3",
+    "s += $3",
+    "n++",
+    "printf \"%s\\n\", $1",
+    "a[$1] = $2",
+    "if ($3 > 1) print \"big\"",
+    "gsub(/a/, \"b\")",
+    "y = x / 2 / 1",
+    "print \"| > system(\"",
+    "z = $1 ~ /\\//",
+    "getline",
+    "close(\"f\")",
+];
+const AWK_DANGERS: &[&str] = &[
+    "system(\"true\")",
+    "print > \"out\"",
+    "print $1 > 5",
+    "printf \"x\" >> \"out\"",
+    "print | \"cat\"",
+    "\"true\" | getline z",
+    "getline z < \"/etc/hostname\"",
+    "print ENVIRON[\"HOME\"]",
+];
+
+/// A random harmless awk program as a list of rules, each a list of
+/// statements.
+fn awk_rules(rng: &mut Rng) -> Vec<(String, Vec<String>)> {
+    (0..=rng.below(3))
+        .map(|_| {
+            let pattern = rng.pick(AWK_PATTERNS).to_owned();
+            let body = (0..=rng.below(3))
+                .map(|_| rng.pick(AWK_STATEMENTS).to_owned())
+                .collect();
+            (pattern, body)
+        })
+        .collect()
+}
+
+fn awk_text(rules: &[(String, Vec<String>)], rng: &mut Rng) -> String {
+    rules
+        .iter()
+        .map(|(pattern, body)| {
+            let sep = rng.pick(&["; ", "\n", " ;\n "]);
+            format!("{pattern} {{ {} }}", body.join(sep))
+        })
+        .collect::<Vec<_>>()
+        .join(rng.pick(&["\n", " "]))
+}
+
+#[test]
+fn generated_harmless_awk_programs_pass_and_an_inserted_danger_fires() {
+    let have_gawk = available("gawk", &["--version"]);
+    let mut rng = Rng(0xa3c5_0000_beef_0042);
+    let mut failures = Vec::new();
+    for round in 0..300 {
+        let mut rules = awk_rules(&mut rng);
+        let program = awk_text(&rules, &mut rng);
+        if awk_fires(&program) {
+            failures.push(format!("harmless program fires: {program:?}"));
+        }
+        // The danger goes into any statement list, or a BEGIN rule of
+        // its own (so gawk runs it) at any rule boundary.
+        let danger = rng.pick(AWK_DANGERS).to_owned();
+        let in_begin = rng.below(2) == 0;
+        if in_begin {
+            let at = rng.below(rules.len() + 1);
+            rules.insert(at, ("BEGIN".to_owned(), vec![danger.clone()]));
+        } else {
+            let r = rng.below(rules.len());
+            let at = rng.below(rules[r].1.len() + 1);
+            rules[r].1.insert(at, danger.clone());
+        }
+        let bad = awk_text(&rules, &mut rng);
+        if !awk_fires(&bad) {
+            failures.push(format!("inserted danger passes: {bad:?}"));
+        }
+        if have_gawk && round % 3 == 0 {
+            if gawk_real(&program) != Some(Real::Ran) {
+                failures.push(format!("gawk --sandbox does not run: {program:?}"));
+            }
+            let expected = if danger.contains("ENVIRON") {
+                Real::Ran
+            } else {
+                Real::Refused
+            };
+            if in_begin && gawk_real(&bad) != Some(expected) {
+                failures.push(format!("gawk --sandbox gives not {expected:?}: {bad:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
