@@ -531,6 +531,9 @@ const AWK_DANGEROUS: &[(&str, bool)] = &[
     ("BEGIN{print |& \"cat\"}", false),
     ("BEGIN{f=\"system\"; @f(\"true\")}", false),
     ("@load \"filefuncs\"", false),
+    // gawk reads a regex after an `if` condition: the quote in it does not
+    // open a string that would hide `system`.
+    ("{ if (1) /\"/; system(\"true\") } # \"", false),
 ];
 
 /// Programs awk refuses as malformed: the guard fires ("not understood").

@@ -943,6 +943,10 @@ fn awk_division_is_not_a_regex_that_hides_code() {
         "{ i++ / 2; system(\"id\"); j / 2 }",
         "{ x = a[1] / 2; system(\"id\") / 3 }",
     ]);
+    // After an `if`/`while`/`for` condition a statement starts: gawk reads
+    // `/"/` as a regex there, so `system` is code, not inside a string.
+    assert_awk_fires(&["{ if (1) /\"/; system(\"id\") } # \""]);
+    assert_awk_passes(&["{ if ($1) /x/; x = (4) / 2 / 1; print x }"]);
 }
 
 #[test]

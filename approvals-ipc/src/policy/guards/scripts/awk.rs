@@ -78,6 +78,10 @@ fn dangerous_only_without_brackets(program: &str) -> Option<String> {
 fn tokens(program: &str, brackets: bool) -> Result<Vec<Tok>, &'static str> {
     let s: Vec<char> = program.chars().collect();
     let mut out: Vec<Tok> = Vec::new();
+    // For each open `(`: whether it holds an `if`/`while`/`for` condition,
+    // after whose `)` a statement (so a regex) starts.
+    let mut parens: Vec<bool> = Vec::new();
+    let mut after_condition = false;
     let mut i = 0;
     while let Some(&c) = s.get(i) {
         match c {
@@ -97,7 +101,7 @@ fn tokens(program: &str, brackets: bool) -> Result<Vec<Tok>, &'static str> {
                 i = skip_string(&s, i)?;
                 out.push(Tok::Literal);
             }
-            '/' if regex_can_start(out.last()) => {
+            '/' if regex_can_start(out.last(), after_condition) => {
                 i = skip_regex(&s, i, brackets)?;
                 out.push(Tok::Literal);
             }
@@ -134,6 +138,14 @@ fn tokens(program: &str, brackets: bool) -> Result<Vec<Tok>, &'static str> {
                     .iter()
                     .find(|op| rest.starts_with(**op))
                     .ok_or("a character awk does not use outside strings")?;
+                match *op {
+                    "(" => parens.push(matches!(
+                        out.last(),
+                        Some(Tok::Name(n)) if matches!(n.as_str(), "if" | "while" | "for")
+                    )),
+                    ")" => after_condition = parens.pop().unwrap_or(false),
+                    _ => {}
+                }
                 out.push(Tok::Op(op));
                 i += op.chars().count();
             }
@@ -142,13 +154,16 @@ fn tokens(program: &str, brackets: bool) -> Result<Vec<Tok>, &'static str> {
     Ok(out)
 }
 
-/// A `/` starts a regex unless what precedes it ends an operand.
-fn regex_can_start(prev: Option<&Tok>) -> bool {
+/// A `/` starts a regex unless what precedes it ends an operand; a `)`
+/// closing an `if`/`while`/`for` condition starts a statement
+/// (`if (x) /re/`, as gawk reads it).
+fn regex_can_start(prev: Option<&Tok>, after_condition: bool) -> bool {
     match prev {
         None | Some(Tok::Newline | Tok::At) => true,
         Some(Tok::Literal) => false,
         Some(Tok::Name(n)) => EXPRESSION_AFTER.contains(&n.as_str()),
-        Some(Tok::Op(op)) => !matches!(*op, ")" | "]" | "++" | "--" | "$"),
+        Some(Tok::Op(")")) => after_condition,
+        Some(Tok::Op(op)) => !matches!(*op, "]" | "++" | "--" | "$"),
     }
 }
 
