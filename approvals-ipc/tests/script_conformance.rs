@@ -304,6 +304,10 @@ const SED_FIRES_BY_DESIGN: &[(&str, &str)] = &[
         ":a#;e id",
         "a sed ending labels only at `;` runs `e id`; GNU reads `#;e id` as a comment",
     ),
+    (
+        ":a\u{3000}e id",
+        "newer GNU sed ends the label at U+3000 and runs `e id`; 4.9 reads the command `i d`",
+    ),
 ];
 
 #[test]

@@ -756,6 +756,8 @@ fn sed_label_read_as_other_seds_do_hides_e_command() {
     // GNU reads `a foo\` + newline as text, a BSD sed ends the label at the
     // newline and runs `e id`.
     assert_sed_fires(&[":x a foo\\\ne id"]);
+    // Newer GNU sed ends a label at any Unicode blank (`c32isblank`).
+    assert_sed_fires(&[":a\u{3000}e id"]);
 }
 
 #[test]

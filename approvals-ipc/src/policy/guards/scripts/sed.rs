@@ -10,10 +10,11 @@
 //! an unterminated `s`, an unmatched brace) is reported as not understood,
 //! so the guard fires: it never guesses.
 //!
-//! Labels are read three ways, because seds disagree on where a label ends:
+//! Labels are read four ways, because seds disagree on where a label ends:
 //! GNU 4.9 ends it at a blank, `;`, `}`, `#` or newline (so
-//! `:a e echo hi` runs `echo hi`), POSIX-leaning seds at `;` or newline,
-//! BSD seds only at a newline. The GNU reading must be understood; the
+//! `:a e echo hi` runs `echo hi`), newer GNU sed also at a Unicode blank
+//! (U+3000), POSIX-leaning seds at `;` or newline, BSD seds only at a
+//! newline. The GNU reading must be understood; the
 //! other two are followed only to find a dangerous command they would see.
 
 /// What stopped the reader.
@@ -30,6 +31,8 @@ enum Stop {
 enum Labels {
     /// GNU sed 4.9: at a blank, `;`, `}`, `#` or newline.
     Gnu,
+    /// Newer GNU sed (`c32isblank`): also at any Unicode blank.
+    UnicodeBlank,
     /// At `;` or a newline.
     Semicolon,
     /// Only at a newline.
@@ -54,6 +57,7 @@ pub(super) fn dangerous(script: &str, sandbox: bool) -> Option<String> {
         return None;
     }
     [
+        (Labels::UnicodeBlank, "if labels end at a Unicode blank"),
         (Labels::Semicolon, "if labels end only at `;` or a newline"),
         (Labels::Line, "if labels end only at a newline"),
     ]
@@ -110,9 +114,15 @@ impl Reader<'_> {
         Some(c)
     }
 
-    /// Skips blanks (space, tab), never newlines: GNU's `in_nonblank`.
+    /// Skips blanks (space, tab; any Unicode blank in that reading), never
+    /// newlines: GNU's `in_nonblank`.
     fn skip_blanks(&mut self) {
-        while matches!(self.peek(), Some(' ' | '\t')) {
+        while let Some(c) = self.peek() {
+            let blank = matches!(c, ' ' | '\t')
+                || (self.labels == Labels::UnicodeBlank && c.is_whitespace() && c != '\n');
+            if !blank {
+                break;
+            }
             self.i += 1;
         }
     }
@@ -129,10 +139,10 @@ impl Reader<'_> {
 
     fn program(&mut self) -> Result<(), Stop> {
         loop {
-            while matches!(
-                self.peek(),
-                Some(';' | ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
-            ) {
+            while self.peek().is_some_and(|c| {
+                matches!(c, ';' | ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c')
+                    || (self.labels == Labels::UnicodeBlank && c.is_whitespace())
+            }) {
                 self.i += 1;
             }
             let Some(mut ch) = self.next() else {
@@ -445,6 +455,7 @@ impl Reader<'_> {
         while let Some(c) = self.peek() {
             let ends = match self.labels {
                 Labels::Gnu => matches!(c, '\n' | ' ' | '\t' | ';' | '}' | '#'),
+                Labels::UnicodeBlank => c.is_whitespace() || matches!(c, ';' | '}' | '#'),
                 Labels::Semicolon => matches!(c, '\n' | ';'),
                 Labels::Line => c == '\n',
             };
