@@ -859,3 +859,183 @@ fn generated_harmless_awk_programs_pass_and_an_inserted_danger_fires() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+// ------------------------------------------- token soup, differential
+
+/// Iterations of the token-soup tests; `SCRIPT_SOUP_ROUNDS` raises it.
+fn soup_rounds() -> usize {
+    std::env::var("SCRIPT_SOUP_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400)
+}
+
+fn soup(rng: &mut Rng, pieces: &[&str], max: usize) -> String {
+    (0..=rng.below(max)).map(|_| rng.pick(pieces)).collect()
+}
+
+const SED_SOUP: &[&str] = &[
+    ":a", " ", "\t", ";", "\n", "e id", "w out", "s/a/b/", "/", "\\", "{", "}", "#", "a ", "i\\",
+    "b", "p", "y/a/b/", "[", "]", "s", "e", "w x", "r x", "1", ",", "$", "!", "g", "/x/", "~2",
+    "+1", "c", "q", "l", "T", "t", "x", "n", ":", "I", "M",
+];
+
+/// Random token soup: whenever GNU sed --sandbox refuses a script as
+/// running, reading or writing, the guard fires. (The other direction is
+/// counted, not asserted: most soup is malformed.)
+#[test]
+fn sed_token_soup_refused_by_sed_sandbox_always_fires() {
+    if !available("sed", &["--version"]) {
+        return;
+    }
+    let mut rng = Rng(0x00de_ad5e_d000_0001);
+    let (mut refused, mut ran, mut ran_but_fires) = (0, 0, Vec::new());
+    let mut holes = Vec::new();
+    for _ in 0..soup_rounds() {
+        let script = soup(&mut rng, SED_SOUP, 10);
+        let ours = sed_fires(&script);
+        match sed_real(&script) {
+            Some(Real::Refused) => {
+                refused += 1;
+                if !ours {
+                    holes.push(script);
+                }
+            }
+            Some(Real::Ran) => {
+                ran += 1;
+                if ours {
+                    ran_but_fires.push(script);
+                }
+            }
+            _ => {}
+        }
+    }
+    eprintln!(
+        "sed soup: {refused} refused by sed --sandbox, {ran} run, of which the guard fires on {}: {ran_but_fires:?}",
+        ran_but_fires.len()
+    );
+    assert!(
+        holes.is_empty(),
+        "sed refuses, the guard passes: {holes:#?}"
+    );
+}
+
+const AWK_SOUP: &[&str] = &[
+    "BEGIN",
+    "{",
+    "}",
+    "(",
+    ")",
+    "/",
+    "\"",
+    "#",
+    "\n",
+    ";",
+    "x",
+    "1",
+    "if",
+    "print",
+    ">",
+    "|",
+    "getline",
+    "system(\"true\")",
+    " ",
+    "=",
+    "~",
+    "a[1]",
+    "$1",
+    "++",
+    ",",
+    "else",
+    "while",
+    "/x/",
+    "\"s\"",
+    "\\\n",
+    "[",
+    "]",
+    "<",
+    "printf",
+    "\"f\"",
+    "for",
+    "in",
+    "!",
+    "?",
+    ":",
+    "-",
+    "*",
+];
+
+/// Statement-sized pieces, so more of the soup is valid awk.
+const AWK_SOUP_STATEMENTS: &[&str] = &[
+    "x = 1 / 2;",
+    "if (x) ",
+    "/\"/;",
+    "print \"a\" ",
+    "> \"f\"",
+    "| \"cat\"",
+    "system(\"true\");",
+    "# c \"\n",
+    "\"s\";",
+    "x = a[1] / 2 / 1;",
+    "(x > 1);",
+    "{",
+    "}",
+    "\n",
+    "getline y ",
+    "< \"/etc/hostname\";",
+    "while (0) ",
+    "else ",
+    ";",
+    "print (1 > 2) ",
+    "x++ / 2;",
+    "/x/ ~ $0;",
+    "\\\n",
+    "printf(\"%s\", x) ",
+    ",",
+    "y = \"/\";",
+    "/[/\"]/;",
+    "if (1) /#/;",
+];
+
+/// The same for gawk --sandbox: when it refuses, the guard fires.
+#[test]
+fn awk_token_soup_refused_by_gawk_sandbox_always_fires() {
+    if !available("gawk", &["--version"]) {
+        return;
+    }
+    let mut rng = Rng(0x00a1_1ce5_0000_0002);
+    let (mut refused, mut ran, mut ran_but_fires) = (0, 0, Vec::new());
+    let mut holes = Vec::new();
+    for _ in 0..soup_rounds() {
+        let pieces = if rng.below(2) == 0 {
+            AWK_SOUP
+        } else {
+            AWK_SOUP_STATEMENTS
+        };
+        let program = format!("BEGIN {{ {} }}", soup(&mut rng, pieces, 12));
+        let ours = awk_fires(&program);
+        match gawk_real(&program) {
+            Some(Real::Refused) => {
+                refused += 1;
+                if !ours {
+                    holes.push(program);
+                }
+            }
+            Some(Real::Ran) => {
+                ran += 1;
+                if ours {
+                    ran_but_fires.push(program);
+                }
+            }
+            _ => {}
+        }
+    }
+    eprintln!(
+        "awk soup: {refused} refused by gawk --sandbox, {ran} run, of which the guard fires on {}: {ran_but_fires:?}",
+        ran_but_fires.len()
+    );
+    assert!(
+        holes.is_empty(),
+        "gawk refuses, the guard passes: {holes:#?}"
+    );
+}
