@@ -758,6 +758,8 @@ fn sed_label_read_as_other_seds_do_hides_e_command() {
     assert_sed_fires(&[":x a foo\\\ne id"]);
     // Newer GNU sed ends a label at any Unicode blank (`c32isblank`).
     assert_sed_fires(&[":a\u{3000}e id"]);
+    // A carriage return is not a blank in any reading: one long label.
+    assert_sed_passes(&[":l\reIy/a/b/"]);
 }
 
 #[test]

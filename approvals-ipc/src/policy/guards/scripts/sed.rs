@@ -119,7 +119,7 @@ impl Reader<'_> {
     fn skip_blanks(&mut self) {
         while let Some(c) = self.peek() {
             let blank = matches!(c, ' ' | '\t')
-                || (self.labels == Labels::UnicodeBlank && c.is_whitespace() && c != '\n');
+                || (self.labels == Labels::UnicodeBlank && unicode_blank(c));
             if !blank {
                 break;
             }
@@ -455,7 +455,7 @@ impl Reader<'_> {
         while let Some(c) = self.peek() {
             let ends = match self.labels {
                 Labels::Gnu => matches!(c, '\n' | ' ' | '\t' | ';' | '}' | '#'),
-                Labels::UnicodeBlank => c.is_whitespace() || matches!(c, ';' | '}' | '#'),
+                Labels::UnicodeBlank => unicode_blank(c) || matches!(c, '\n' | ';' | '}' | '#'),
                 Labels::Semicolon => matches!(c, '\n' | ';'),
                 Labels::Line => c == '\n',
             };
@@ -480,4 +480,11 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// A blank as `c32isblank` may see it: a tab or a space separator (a
+/// superset of glibc's, which leaves out the no-break spaces); never a
+/// line break or `\r`.
+fn unicode_blank(c: char) -> bool {
+    c == '\t' || (c.is_whitespace() && !c.is_control() && !matches!(c, '\u{2028}' | '\u{2029}'))
 }
