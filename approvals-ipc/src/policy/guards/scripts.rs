@@ -2,9 +2,12 @@
 //! programs, git config keys and command-running subcommands, curl data
 //! values, make variable overrides and PowerShell command parameters.
 //!
-//! Each returns what it found, or `None`. The sed and awk readers are
-//! conservative: anything they cannot follow is reported, so an unusual
-//! script is shown to a human rather than trusted.
+//! Each returns what it found, or `None`. The sed reader (`sed.rs`, GNU sed
+//! 4.9's grammar) and the awk reader (`awk.rs`, a tokenizer for POSIX awk,
+//! gawk and mawk) are conservative: anything they cannot follow is
+//! reported, so an unusual script is shown to a human rather than trusted.
+//! `approvals-ipc/tests/script_conformance.rs` holds them to the real
+//! programs' sandbox modes.
 
 use super::parse::{Invocation, OptName};
 use super::types::Inspection;
