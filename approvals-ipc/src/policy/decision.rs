@@ -334,6 +334,7 @@ fn decide(
     let plan = match analysis.plan {
         Some(plan) => Ok(plan),
         // Nothing of a denied request ever runs: no need to resolve it.
+        // (A mutant that resolves it anyway survives: only work is saved.)
         None if decision == Verdict::Deny => Err(argv.first().cloned().unwrap_or_default()),
         None => text_plan(compiled, argv, &cwd),
     };

@@ -2,12 +2,18 @@
 //! programs, git config keys and command-running subcommands, curl data
 //! values, make variable overrides and PowerShell command parameters.
 //!
-//! Each returns what it found, or `None`. The sed and awk readers are
-//! conservative: anything they cannot follow is reported, so an unusual
-//! script is shown to a human rather than trusted.
+//! Each returns what it found, or `None`. The sed reader (`sed.rs`, GNU sed
+//! 4.9's grammar) and the awk reader (`awk.rs`, a tokenizer for POSIX awk,
+//! gawk and mawk) are conservative: anything they cannot follow is
+//! reported, so an unusual script is shown to a human rather than trusted.
+//! `approvals-ipc/tests/script_conformance.rs` holds them to the real
+//! programs' sandbox modes.
 
 use super::parse::{Invocation, OptName};
 use super::types::Inspection;
+
+mod awk;
+mod sed;
 
 /// Runs the inspection `which` names on `inv`: what it found, or `None`.
 pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String> {
@@ -157,258 +163,60 @@ pub(crate) fn pwsh_command(inv: &Invocation<'_>) -> Option<String> {
     None
 }
 
-/// sed scripts given by `-e`/`--expression`, or the first operand.
+/// sed scripts given by `-e`/`--expression` (joined by newlines, as GNU
+/// sed joins them), or the first operand when there is neither `-e` nor
+/// `-f`. `--sandbox` (any unambiguous prefix) makes sed itself refuse
+/// `e`/`r`/`w`, so only a script the reader cannot follow fires then.
 pub(crate) fn sed_scripts(inv: &Invocation<'_>) -> Option<String> {
-    let mut scripts: Vec<&str> = inv
+    let expressions: Vec<&str> = inv
         .opts
         .iter()
         .filter(|o| o.name.is_any(&["--expression", "-e"]))
         .filter_map(|o| o.value)
         .collect();
     let has_file = inv.opts.iter().any(|o| o.name.is_any(&["--file", "-f"]));
-    if scripts.is_empty() && !has_file {
-        scripts.extend(inv.operands.first());
-    }
-    scripts
-        .into_iter()
-        .find_map(|s| sed::dangerous(s).map(|why| format!("script `{s}` {why}")))
+    let sandbox = inv
+        .opts
+        .iter()
+        .any(|o| matches!(o.name, OptName::Long(t) if t.len() >= 2 && "sandbox".starts_with(t)));
+    let script = if !expressions.is_empty() {
+        expressions.join("\n")
+    } else if has_file {
+        return None;
+    } else {
+        (*inv.operands.first()?).to_owned()
+    };
+    sed::dangerous(&script, sandbox).map(|why| format!("script `{script}` {why}"))
 }
 
-/// awk program text (`-e`/`--source` values and the first operand).
+/// awk program text: the `-e`/`--source` values (joined by newlines,
+/// as gawk reads them as one program), else the first operand. With a
+/// source option (or `-f`, guarded on its own) the first operand is a file
+/// name to gawk, but an awk that does not know `-e` runs it: it fires only
+/// if it reads as a dangerous program.
 pub(crate) fn awk_program(inv: &Invocation<'_>) -> Option<String> {
-    let sources = inv
+    let sources: Vec<&str> = inv
         .opts
         .iter()
         .filter(|o| o.name.is_any(&["--source", "-e"]))
-        .filter_map(|o| o.value);
-    sources
-        .chain(inv.operands.first().copied())
-        .find_map(|p| awk::dangerous(p).map(|why| format!("program `{p}` {why}")))
-}
-
-mod sed {
-    //! A conservative reader of sed scripts: finds `e`, `w`, `W` commands
-    //! and the `e`/`w` flags of `s`, and gives up (reports) on anything it
-    //! does not know.
-
-    /// Why the script is dangerous or unreadable, or `None`.
-    pub(super) fn dangerous(script: &str) -> Option<&'static str> {
-        let s: Vec<char> = script.chars().collect();
-        let mut i = 0;
-        loop {
-            while i < s.len() && (s[i].is_whitespace() || s[i] == ';' || s[i] == '}') {
-                i += 1;
-            }
-            if i >= s.len() {
-                return None;
-            }
-            let Some(next) = address(&s, i) else {
-                return Some(UNREADABLE);
-            };
-            i = next;
-            while i < s.len() && (s[i].is_whitespace() || s[i] == '!') {
-                i += 1;
-            }
-            let Some(&cmd) = s.get(i) else {
-                return Some("ends after an address");
-            };
-            i += 1;
-            match cmd {
-                '{' => {}
-                'e' => return Some("uses the `e` command, which runs a shell command"),
-                'w' | 'W' => return Some("uses the `w` command, which writes a file"),
-                's' => match substitute(&s, i) {
-                    Some(next) => i = next,
-                    None => return Some(S_FLAGS),
-                },
-                'y' => match delimited(&s, i, 2) {
-                    Some(next) => i = next,
-                    None => return Some(UNREADABLE),
-                },
-                // Text and file names run to the end of the line.
-                'a' | 'i' | 'c' | 'r' | 'R' => i = to_end_of_line(&s, i),
-                // GNU ends labels at `;` as well.
-                ':' | 'b' | 't' | 'T' => {
-                    while i < s.len() && !matches!(s[i], ';' | '\n') {
-                        i += 1;
-                    }
-                }
-                '=' | 'd' | 'D' | 'g' | 'G' | 'h' | 'H' | 'n' | 'N' | 'p' | 'P' | 'x' | 'z'
-                | 'F' => {}
-                'q' | 'Q' | 'l' | 'L' => {
-                    while i < s.len() && s[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                }
-                '#' => i = to_end_of_line(&s, i),
-                _ => return Some("has a command this reader does not know"),
-            }
+        .filter_map(|o| o.value)
+        .collect();
+    let program_given = !sources.is_empty()
+        || inv
+            .opts
+            .iter()
+            .any(|o| o.name.is_any(&["--exec", "--file", "-E", "-f"]));
+    if !sources.is_empty() {
+        let program = sources.join("\n");
+        if let Some(why) = awk::dangerous(&program) {
+            return Some(format!("program `{program}` {why}"));
         }
     }
-
-    const S_FLAGS: &str =
-        "uses an `s` command with the `e` or `w` flag, or one this reader cannot follow";
-    const UNREADABLE: &str = "has syntax this reader cannot follow";
-
-    /// Parses `s/re/repl/flags` from the delimiter at `i`; the index after
-    /// the flags, or `None` when a flag runs or writes, or is unknown.
-    fn substitute(s: &[char], i: usize) -> Option<usize> {
-        let mut j = delimited(s, i, 2)?;
-        while j < s.len() && !matches!(s[j], ';' | '\n' | '}') {
-            match s[j] {
-                'g' | 'p' | 'i' | 'I' | 'm' | 'M' | ' ' | '\t' => {}
-                c if c.is_ascii_digit() => {}
-                _ => return None,
-            }
-            j += 1;
-        }
-        Some(j)
-    }
-
-    /// Skips `n` delimited parts starting at the delimiter at `i`.
-    fn delimited(s: &[char], i: usize, n: usize) -> Option<usize> {
-        let delim = *s.get(i)?;
-        if delim == '\\' || delim == '\n' {
-            return None;
-        }
-        let mut j = i + 1;
-        for _ in 0..n {
-            loop {
-                let c = *s.get(j)?;
-                j += 1;
-                if c == '\\' {
-                    s.get(j)?;
-                    j += 1;
-                } else if c == delim {
-                    break;
-                }
-            }
-        }
-        Some(j)
-    }
-
-    /// Skips an address (`N`, `$`, `/re/`, `\cREc`, `first~step`, `a,b`).
-    fn address(s: &[char], mut i: usize) -> Option<usize> {
-        for part in 0..2 {
-            match s.get(i) {
-                Some('/') => i = delimited(s, i, 1)?,
-                Some('\\') => i = delimited(s, i + 1, 1)?,
-                Some('$') => i += 1,
-                Some(c) if c.is_ascii_digit() || (part == 1 && (*c == '+' || *c == '~')) => {
-                    i += 1;
-                    while s.get(i).is_some_and(|c| c.is_ascii_digit() || *c == '~') {
-                        i += 1;
-                    }
-                }
-                _ => return Some(i),
-            }
-            while s.get(i).is_some_and(|c| matches!(c, 'I' | 'M')) {
-                i += 1;
-            }
-            if s.get(i) != Some(&',') {
-                return Some(i);
-            }
-            i += 1;
-        }
-        Some(i)
-    }
-
-    fn to_end_of_line(s: &[char], mut i: usize) -> usize {
-        while i < s.len() && s[i] != '\n' {
-            i += 1;
-        }
-        i
-    }
-}
-
-mod awk {
-    //! A conservative scan of awk program text: strings are skipped, regex
-    //! literals are skipped where a regex can start, and any `system`,
-    //! single `|`, `>` inside a print statement, `ENVIRON` or `@` directive
-    //! is reported.
-
-    /// Why the program is dangerous, or `None`.
-    pub(super) fn dangerous(program: &str) -> Option<&'static str> {
-        let s: Vec<char> = program.chars().collect();
-        let mut i = 0;
-        let mut in_print = false;
-        let mut prev = '\n';
-        while i < s.len() {
-            let c = s[i];
-            match c {
-                '"' => {
-                    let Some(next) = skip_quoted(&s, i, '"') else {
-                        return Some("has an unterminated string");
-                    };
-                    i = next;
-                    prev = 'a';
-                    continue;
-                }
-                '/' if regex_can_start(prev) => {
-                    let Some(next) = skip_quoted(&s, i, '/') else {
-                        return Some("has an unterminated regex");
-                    };
-                    i = next;
-                    prev = 'a';
-                    continue;
-                }
-                '#' => {
-                    while i < s.len() && s[i] != '\n' {
-                        i += 1;
-                    }
-                    continue;
-                }
-                '@' => return Some("uses an `@` directive (`@load`, `@include`)"),
-                '|' if s.get(i + 1) == Some(&'|') => {
-                    i += 2;
-                    prev = '|';
-                    continue;
-                }
-                '|' => return Some("pipes to or from a command"),
-                '>' if in_print => return Some("redirects output to a file"),
-                ';' | '\n' | '{' | '}' => in_print = false,
-                _ => {}
-            }
-            if c.is_ascii_alphabetic() || c == '_' {
-                let start = i;
-                while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == '_') {
-                    i += 1;
-                }
-                let word: String = s[start..i].iter().collect();
-                match word.as_str() {
-                    "system" => return Some("calls system()"),
-                    "ENVIRON" => return Some("reads the environment (ENVIRON)"),
-                    "print" | "printf" => in_print = true,
-                    _ => {}
-                }
-                prev = 'a';
-                continue;
-            }
-            if !c.is_whitespace() {
-                prev = c;
-            }
-            i += 1;
-        }
-        None
-    }
-
-    /// A `/` starts a regex after these (or at the start), else it divides.
-    fn regex_can_start(prev: char) -> bool {
-        matches!(
-            prev,
-            '\n' | '(' | ',' | '~' | '!' | '{' | ';' | '&' | '|' | '=' | '}'
-        )
-    }
-
-    /// The index after the closing `quote`; `None` if unterminated.
-    fn skip_quoted(s: &[char], i: usize, quote: char) -> Option<usize> {
-        let mut j = i + 1;
-        loop {
-            match *s.get(j)? {
-                '\\' => j += 2,
-                c if c == quote => return Some(j + 1),
-                _ => j += 1,
-            }
-        }
-    }
+    let operand = inv.operands.first()?;
+    let why = if program_given {
+        awk::dangerous_if_program(operand)
+    } else {
+        awk::dangerous(operand)
+    };
+    why.map(|why| format!("program `{operand}` {why}"))
 }

@@ -337,7 +337,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     g(
         "awk.program",
         Inspect(Inspection::AwkProgram),
-        "the awk program can run commands or write files",
+        "the awk program can run commands, read or write files, or read the environment",
     ),
     g(
         "awk.program-file",
@@ -582,7 +582,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     g(
         "sed.script",
         Inspect(Inspection::SedScripts),
-        "the sed script can run commands or write files",
+        "the sed script can run commands, or read or write files",
     ),
     g(
         "sed.script-file",

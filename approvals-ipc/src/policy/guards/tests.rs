@@ -707,3 +707,351 @@ fn the_guard_table_depends_only_on_its_types() {
     let types = include_str!("types.rs");
     assert!(!types.contains("use super::"), "types.rs imports its users");
 }
+
+// ---- sed and awk script grammars (issue 11, class 5) ----
+
+fn fires_on(id: &str, cmd: &[&str]) -> bool {
+    hits(cmd, false).contains(&id)
+}
+
+fn assert_sed_fires(scripts: &[&str]) {
+    for script in scripts {
+        assert!(fires_on("sed.script", &["sed", script]), "{script:?}");
+    }
+}
+
+fn assert_sed_passes(scripts: &[&str]) {
+    for script in scripts {
+        assert!(!fires_on("sed.script", &["sed", script]), "{script:?}");
+    }
+}
+
+fn assert_awk_fires(programs: &[&str]) {
+    for program in programs {
+        assert!(fires_on("awk.program", &["awk", program]), "{program:?}");
+    }
+}
+
+fn assert_awk_passes(programs: &[&str]) {
+    for program in programs {
+        assert!(!fires_on("awk.program", &["awk", program]), "{program:?}");
+    }
+}
+
+#[test]
+fn sed_label_ending_at_whitespace_hides_e_command() {
+    assert_sed_fires(&[
+        ":a e echo hi",
+        ":a\te id",
+        "b end e id",
+        "t x;e id",
+        ":a}e id",
+    ]);
+}
+
+#[test]
+fn sed_label_read_as_other_seds_do_hides_e_command() {
+    // GNU reads `#;e id` as a comment, a sed ending labels at `;` runs it.
+    assert_sed_fires(&[":a#;e id"]);
+    // GNU reads `a foo\` + newline as text, a BSD sed ends the label at the
+    // newline and runs `e id`.
+    assert_sed_fires(&[":x a foo\\\ne id"]);
+    // Newer GNU sed ends a label at any Unicode blank (`c32isblank`).
+    assert_sed_fires(&[":a\u{3000}e id"]);
+    // A carriage return is not a blank in any reading: one long label.
+    assert_sed_passes(&[":l\reIy/a/b/"]);
+}
+
+#[test]
+fn sed_e_command_runs_a_shell_command() {
+    assert_sed_fires(&[
+        "e",
+        "e id",
+        "1e id",
+        "$!e date",
+        "/x/I e id",
+        "\\,a,e id",
+        "0,/x/e id",
+    ]);
+}
+
+#[test]
+fn sed_s_with_e_flag_runs_the_pattern_space() {
+    assert_sed_fires(&["s/a/id/e", "s/x/y/ge", "s/a/b/ e", "s|a|b|pe", "s/a/b/3e"]);
+}
+
+#[test]
+fn sed_s_with_w_flag_writes_a_file() {
+    assert_sed_fires(&["s/a/b/w out", "s|a|b|gw /tmp/x", "s/a/b/ w x"]);
+}
+
+#[test]
+fn sed_w_and_capital_w_write_a_file() {
+    assert_sed_fires(&["w out", "1,3W out", "/x/w /dev/stdout", "p;w out"]);
+}
+
+#[test]
+fn sed_r_and_capital_r_read_a_file_into_the_output() {
+    assert_sed_fires(&["r /home/u/.ssh/id_rsa", "0r x", "$r x", "R x"]);
+}
+
+#[test]
+fn sed_bracket_expression_does_not_end_the_regex() {
+    assert_sed_fires(&["s/[/]/x/w out", "/[/]/e id"]);
+    assert_sed_passes(&["s/[/]/x/", "s/[[:alpha:]/]/x/", "/[/]/d"]);
+}
+
+#[test]
+fn sed_any_delimiter_is_followed() {
+    assert_sed_fires(&["s e w e", "s;a;b;w out", "\\%x%w out"]);
+    assert_sed_passes(&["s e w ", "s;a;b;g", "s\\b\\x\\", "s/e/w/"]);
+}
+
+#[test]
+fn sed_text_of_a_i_c_is_data_not_commands() {
+    assert_sed_passes(&["a foo; e id", "i\\\nw out", "c\\text", "$a\\\nfoo\\\ne id"]);
+    // The text ends at an unescaped newline: what follows is a command.
+    assert_sed_fires(&["a foo\ne id", "i\\\nfoo\nw out"]);
+}
+
+#[test]
+fn sed_block_or_comment_hides_no_command() {
+    assert_sed_fires(&["1{p;e id\n}", "{};w out", "#c\ne"]);
+    assert_sed_passes(&["# e id", "p # w out"]);
+}
+
+#[test]
+fn sed_expressions_are_joined_like_gnu_sed() {
+    let fires = |args: &[&str]| fires_on("sed.script", &[&["sed"], args].concat());
+    assert!(fires(&["-e", "p", "-e", "e id"]));
+    assert!(fires(&["-e", "1{", "-e", "e id", "-e", "}"]));
+    // `a\` continues into the next -e: its text is data.
+    assert!(!fires(&["-e", "a\\", "-e", "e id"]));
+    assert!(!fires(&["-e", "1{", "-e", "p", "-e", "}"]));
+}
+
+#[test]
+fn sed_script_not_understood_is_shown() {
+    assert_sed_fires(&[
+        "k", "s/a/b", "{p", "p}", "L", "s/a/b/x", "s/a/b/gg", "1!!p", "y/a/b/ p",
+    ]);
+}
+
+#[test]
+fn sed_sandbox_lets_sed_refuse_e_r_w_itself() {
+    for args in [
+        &["sed", "--sandbox", "e id"][..],
+        &["sed", "--sand", "s/a/b/w out"],
+        &["sed", "--sandbox", "-e", "r /etc/passwd"],
+    ] {
+        assert!(!fires_on("sed.script", args), "{args:?}");
+    }
+    assert!(fires_on("sed.script", &["sed", "--sandbox", "k"]));
+}
+
+#[test]
+fn sed_everyday_scripts_pass() {
+    assert_sed_passes(&[
+        "1,5p",
+        "s/a/b/g",
+        "/^#/d",
+        ":a;N;$!ba;s/\\n/ /g",
+        ":a;$!{N;ba};s/\\n/ /g",
+        "0~2p",
+        "2,+3p",
+        "$!N;P;D",
+        "1!G;h;$!d",
+        "0,/re/s//x/",
+        "q5",
+        "s/a/b/gI",
+        "y/abc/xyz/",
+    ]);
+    for args in [
+        &["sed", "-n", "1,5p"][..],
+        &["sed", "-e", "/^#/d", "-e", "s/x/y/"],
+        &["sed", "-E", "s/(a|b)+/c/g", "file"],
+    ] {
+        assert!(!fires_on("sed.script", args), "{args:?}");
+    }
+}
+
+#[test]
+fn awk_system_runs_a_command() {
+    assert_awk_fires(&["BEGIN{system(\"id\")}", "{ x = system (\"id\") }"]);
+}
+
+#[test]
+fn awk_print_to_pipe_runs_a_command() {
+    assert_awk_fires(&[
+        "{print | \"sh\"}",
+        "{printf \"x\" | \"sh\"}",
+        "BEGIN{print |& \"sh\"}",
+    ]);
+}
+
+#[test]
+fn awk_getline_from_a_command_runs_it() {
+    assert_awk_fires(&[
+        "BEGIN{\"id\" | getline}",
+        "BEGIN{c = \"id\"; c | getline x}",
+    ]);
+}
+
+#[test]
+fn awk_getline_from_a_file_reads_it() {
+    assert_awk_fires(&[
+        "BEGIN{getline x < \"/etc/shadow\"}",
+        "BEGIN{getline < f}",
+        "{getline a[1] < f}",
+        "{getline $2 < f}",
+        "BEGIN{while ((getline l < f) > 0) n++}",
+    ]);
+    assert_awk_passes(&[
+        "{getline; print}",
+        "{getline x}",
+        "BEGIN{while ((getline l) > 0) n++}",
+    ]);
+}
+
+#[test]
+fn awk_print_redirection_writes_a_file() {
+    assert_awk_fires(&[
+        "{print > \"/tmp/x\"}",
+        "{print $1 > 5}",
+        "{printf \"%s\", $1 >> \"f\"}",
+        "{print(1) > \"f\"}",
+        "{print (a > b) > \"f\"}",
+        "{print a,\n b > \"f\"}",
+        "{ for (i = 1; i <= NF; i++) print $i > \"f\" }",
+    ]);
+}
+
+#[test]
+fn awk_comparison_is_not_a_redirection() {
+    assert_awk_passes(&[
+        "$1 > 5 {print}",
+        "{print (a > b)}",
+        "{printf(\"%d\\n\", x > 5)}",
+        "{if ($3 > 1) print \"x\"}",
+        "{x = $1 > 2; print x}",
+        "{print $1 >= 5}",
+        "{print\n$1 > 5}",
+    ]);
+}
+
+#[test]
+fn awk_division_is_not_a_regex_that_hides_code() {
+    assert_awk_fires(&[
+        "{ x = a / 2; system(\"id\"); y = b / 3 }",
+        "{ print $1 / 2; system(\"id\"); print $2 / 3 }",
+        "{ i++ / 2; system(\"id\"); j / 2 }",
+        "{ x = a[1] / 2; system(\"id\") / 3 }",
+    ]);
+    // After an `if`/`while`/`for` condition a statement starts: gawk reads
+    // `/"/` as a regex there, so `system` is code, not inside a string.
+    assert_awk_fires(&["{ if (1) /\"/; system(\"id\") } # \""]);
+    assert_awk_passes(&["{ if ($1) /x/; x = (4) / 2 / 1; print x }"]);
+}
+
+#[test]
+fn awk_regex_string_and_comment_are_not_code() {
+    assert_awk_passes(&[
+        "/a|b/ {n++} END {print n}",
+        "$1 ~ /x|y/ || $2 == \"a|b\"",
+        "{print \"a > b | system(\"}",
+        "{print 1} # system(\"id\") | sh",
+        "{ gsub(/[|>]/, \"-\") ; print }",
+    ]);
+    assert_awk_fires(&[
+        "/[/]/ { system(\"id\") }",
+        "{ print \"/\" } { system(\"id\") }",
+    ]);
+}
+
+#[test]
+fn awk_regex_read_without_brackets_hides_a_command() {
+    // gawk and mawk read one regex `[/; system(...); x=/]`; an awk without
+    // bracket expressions reads a regex, a call, and another regex.
+    assert_awk_fires(&["/[/; system(\"id\"); x=/]/"]);
+}
+
+#[test]
+fn awk_at_directive_or_indirect_call_loads_code() {
+    assert_awk_fires(&[
+        "@load \"x\"; BEGIN{}",
+        "@include \"x\"",
+        "BEGIN{f = \"system\"; @f(\"id\")}",
+    ]);
+}
+
+#[test]
+fn awk_environ_or_symtab_reads_secrets() {
+    assert_awk_fires(&[
+        "BEGIN{print ENVIRON[\"TOKEN\"]}",
+        "BEGIN{print SYMTAB[\"ENV\" \"IRON\"][\"X\"]}",
+    ]);
+}
+
+#[test]
+fn awk_argv_change_reads_a_file_the_prompt_does_not_name() {
+    assert_awk_fires(&[
+        "BEGIN { ARGV[1] = \"/etc/shadow\"; ARGC = 2 } { print }",
+        "BEGIN { ARGV[ARGC++] = \"/etc/shadow\" } { print }",
+        "BEGIN { split(\"/etc/shadow\", ARGV) }",
+        "BEGIN { sub(/x/, \"/etc/shadow\", ARGV[1]) }",
+    ]);
+    assert_awk_passes(&[
+        "BEGIN { print ARGV[1] }",
+        "BEGIN { for (k in ARGV) n++; print n, ARGC }",
+    ]);
+}
+
+#[test]
+fn awk_sources_are_joined_like_gawk() {
+    assert!(fires_on(
+        "awk.program",
+        &["gawk", "-e", "BEGIN {", "-e", "system(\"id\") }"]
+    ));
+    // With a source option the operand is a file to gawk: it fires only
+    // if it reads as a dangerous program (an awk without -e runs it).
+    assert!(!fires_on(
+        "awk.program",
+        &["gawk", "-e", "{print}", "my-data.csv"]
+    ));
+    assert!(fires_on(
+        "awk.program",
+        &["gawk", "-e", "{print}", "BEGIN{system(\"id\")}"]
+    ));
+}
+
+#[test]
+fn awk_program_not_understood_is_shown() {
+    assert_awk_fires(&[
+        "{print \"unterminated}",
+        "{ print /x }",
+        "BEGIN { x = 1 & 2 }",
+        "{ print 'x' }",
+    ]);
+}
+
+#[test]
+fn awk_everyday_programs_pass() {
+    assert_awk_passes(&[
+        "{print $1}",
+        "$3 > 1000 {print $1}",
+        "NR%2==0",
+        "{ s += $2 } END { print s }",
+        "{ printf \"%s %d\\n\", $1, $3 }",
+        "{ a[$1]++ } END { for (k in a) print k, a[k] }",
+        "BEGIN { OFS = \"\\t\" } { $1 = $1; print }",
+        "{ print $NF, $(NF-1) }",
+        "NR == 1, /end/",
+        "{ x = 1e3 + .5; print x / 2 }",
+        "function f(x) { return x * 2 } { print f($3) }",
+        "{ close(\"x\"); fflush() }",
+    ]);
+    assert!(!fires_on(
+        "awk.program",
+        &["awk", "-F:", "$3 > 1000 {print $1}", "/etc/passwd"]
+    ));
+}

@@ -68,7 +68,8 @@ pub(crate) enum Trigger {
 /// function in `scripts`, chosen by `scripts::inspect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Inspection {
-    /// An awk program that can run commands or write files.
+    /// An awk program that can run commands, read or write files, or read
+    /// the environment.
     AwkProgram,
     /// A curl data option that reads a local file (`-d @file`).
     CurlFileData,
@@ -80,7 +81,7 @@ pub(crate) enum Inspection {
     MakeAssignment,
     /// PowerShell given a command or encoded command to run.
     PwshCommand,
-    /// A sed script that can run commands or write files.
+    /// A sed script that can run commands, or read or write files.
     SedScripts,
 }
 
