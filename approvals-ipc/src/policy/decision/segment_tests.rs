@@ -115,3 +115,13 @@ fn an_unsatisfied_segment_reports_its_miss_and_a_satisfied_one_none() {
         .collect();
     assert_eq!(misses, [None, Some("not-allowlisted")]);
 }
+
+#[test]
+fn a_guarded_program_under_an_unguarded_name_keeps_its_guards() {
+    let c = allowlist(&[&real("find")]);
+    let dir = tempfile::tempdir().unwrap();
+    symlink(real("find"), dir.path().join("lister")).unwrap();
+    let e = run_in(&c, dir.path(), &["./lister", ".", "-exec", "rm", "{}", ";"]);
+    assert_eq!(e.decision, Verdict::Ask, "{:?}", e.reason);
+    assert_eq!(e.reason.as_ref().map(Reason::code), Some("argument-guard"));
+}
