@@ -240,3 +240,6 @@ fn compile_denylist(
         unparsable,
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -158,6 +158,8 @@ impl Plan {
     /// A plan built without the analysis or its checks, for tests of the
     /// executor itself (empty plans included). Production builds do not
     /// have it: the `test-plans` feature is enabled only by test targets.
+    /// (Mutants of it survive the crate's own tests: it is compiled only
+    /// with `test-plans`, for the executor's tests in ui-bridge.)
     #[cfg(feature = "test-plans")]
     pub fn unchecked(steps: Vec<PlanStep>) -> Self {
         Self { steps }

@@ -91,6 +91,8 @@ impl Runnable {
 
     /// A runnable for tests of the executor itself. Production builds do not
     /// have it: the `test-plans` feature is enabled only by test targets.
+    /// (Mutants of it survive the crate's own tests: it is compiled only
+    /// with `test-plans`, for the executor's tests in ui-bridge.)
     #[cfg(feature = "test-plans")]
     pub fn unchecked(plan: Plan) -> Self {
         Self {
