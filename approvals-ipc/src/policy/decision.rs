@@ -14,6 +14,7 @@ use crate::approvals::{AllowAlwaysScope, Ask, ResolvedPolicy, Security, command_
 use crate::policy::analysis::{self, Analysis, Segment};
 use crate::policy::compiled::CompiledPolicy;
 use crate::policy::guards::GuardHit;
+use crate::policy::matcher::{self, CASE_INSENSITIVE_PATHS};
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
@@ -446,7 +447,8 @@ fn matched_patterns(
 
 /// What allow-always would persist: the real paths of unsatisfied plain
 /// programs, or the exact command as a marker when a segment runs code
-/// (a shell, interpreter or wrapper), is guarded, or was not understood,
+/// (a shell, interpreter or wrapper), is a multi-call binary (rustup,
+/// busybox …), is guarded, or was not understood,
 /// or when `allowAlwaysScope` is `command`. The flag says whether keeping
 /// them would cover the command: not when a program was not found.
 fn persistence(
@@ -467,7 +469,10 @@ fn persistence(
             keepable = false;
             continue;
         };
-        if !check.guards.is_empty() || runs_code(segment, real) {
+        // A multi-call binary's real path would cover every name it acts
+        // as (`…/rustup` is cargo, rustc and `rustup run`): keep the exact
+        // command instead.
+        if !check.guards.is_empty() || runs_code(segment, real) || is_multi_call(real) {
             needs_marker = true;
         } else {
             let pattern = real.to_string_lossy().into_owned();
@@ -664,11 +669,29 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
         };
     };
     let args = segment.argv.get(1..).unwrap_or(&[]);
+    let name = program_name(segment);
+    // A multi-call binary acts by the name it is invoked as: an entry
+    // covers it only under the entry's own name (issue 11, class 7).
+    let multi_call = is_multi_call(real);
+    let covers = |i: usize| {
+        !multi_call
+            || policy
+                .allowlist
+                .get(i)
+                .is_some_and(|e| entry_names(&e.pattern, name))
+    };
     let entry = compiled
         .allow_args
-        .match_path(real, args)
-        .or_else(|| compiled.allow.match_path(real));
-    let name = program_name(segment);
+        .match_path_where(real, args, covers)
+        .or_else(|| compiled.allow.match_path_where(real, covers));
+    let name_miss = (multi_call
+        && entry.is_none()
+        && (compiled.allow_args.match_path(real, args).is_some()
+            || compiled.allow.match_path(real).is_some()))
+    .then(|| Miss::MultiCallName {
+        invoked: name.to_owned(),
+        real: real.display().to_string(),
+    });
     // What actually runs is the real path: a safe bin is judged by the name
     // of the file that runs, so `./head` linked to `cat` is not `head`.
     let real_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
@@ -707,9 +730,9 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
         satisfied_by = Some(SatisfiedBy::Skill);
     }
     if satisfied_by.is_none() && miss.is_none() {
-        miss = Some(Miss::NotAllowlisted {
+        miss = Some(name_miss.unwrap_or_else(|| Miss::NotAllowlisted {
             real: real.display().to_string(),
-        });
+        }));
     }
     let guards_on = policy.arg_guards
         && entry
@@ -753,6 +776,31 @@ fn shell_arg_entry(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Op
         return None;
     }
     compiled.allow_args.match_path(&real, args)
+}
+
+/// Whether the real path is a multi-call binary (a `MultiCall` row of the
+/// programs table, by the real file's name): one file that acts as many
+/// programs, chosen by the name it is invoked as.
+fn is_multi_call(real: &Path) -> bool {
+    real.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| programs::has(name, programs::Kind::MultiCall))
+}
+
+/// Whether an allowlist pattern names `invoked`: its last component, a
+/// literal compared exactly or a glob matched with the allowlist's own glob
+/// rules (`/opt/bin/cargo*` names `cargo-clippy`, not `rustc`). A pattern
+/// with no last component names nothing.
+fn entry_names(pattern: &str, invoked: &str) -> bool {
+    let last = pattern.trim().rsplit('/').next().unwrap_or("");
+    if last.is_empty() || last == "~" {
+        return false;
+    }
+    if CASE_INSENSITIVE_PATHS {
+        matcher::name_matches(&last.to_lowercase(), &invoked.to_lowercase())
+    } else {
+        matcher::name_matches(last, invoked)
+    }
 }
 
 /// The name a segment's program goes by: the file name it resolved to (so
