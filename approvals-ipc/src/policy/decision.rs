@@ -833,3 +833,6 @@ mod segment_tests;
 
 #[cfg(test)]
 mod env_tests;
+
+#[cfg(test)]
+mod multicall_tests;
