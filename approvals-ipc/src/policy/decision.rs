@@ -724,7 +724,10 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             }
         }
     } else if policy.auto_allow_skills
-        && compiled.skill_bins.contains(real)
+        && compiled
+            .skill_bins
+            .get(real)
+            .is_some_and(|names| !multi_call || names.iter().any(|n| n == name))
         && !segment.argv[0].contains('/')
     {
         satisfied_by = Some(SatisfiedBy::Skill);

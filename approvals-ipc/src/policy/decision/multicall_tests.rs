@@ -16,6 +16,7 @@ use serde_json::json;
 
 use super::tests::compiled;
 use super::*;
+use crate::policy::HostContext;
 
 /// A temporary directory (canonical) holding an executable `real` and a
 /// link to it under each of `links`.
@@ -214,4 +215,26 @@ fn allow_always_on_a_multi_call_binary_keeps_the_exact_command_not_the_shared_fi
         let e = run(&c, &dir, &argv(&dir, name, args));
         assert_eq!(e.decision, Verdict::Ask, "{name}");
     }
+}
+
+#[test]
+fn a_multi_call_skill_is_trusted_only_under_the_name_it_was_given() {
+    let (_tmp, dir) = multi_call("rustup", &["cargo", "rustc"]);
+    let text = serde_json::to_vec(&json!({"version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "autoAllowSkills": true}}))
+    .unwrap();
+    let file = crate::approvals::ApprovalsFile::parse(&text, Path::new("test.json"))
+        .unwrap()
+        .file;
+    let host = HostContext {
+        path: Some(dir.clone().into_os_string()),
+        home: Some(PathBuf::from("/home/test")),
+    };
+    let c = CompiledPolicy::compile(file.resolve(Some("main")), &host)
+        .with_skill_bins([dir.join("cargo")]);
+    let words = |w: &[&str]| -> Vec<String> { w.iter().map(|s| (*s).to_owned()).collect() };
+    let e = run(&c, &dir, &words(&["cargo", "build"]));
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+    let e = run(&c, &dir, &words(&["rustc", "--version"]));
+    assert_eq!(e.decision, Verdict::Ask);
 }
