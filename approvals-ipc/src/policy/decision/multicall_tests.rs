@@ -238,3 +238,16 @@ fn a_multi_call_skill_is_trusted_only_under_the_name_it_was_given() {
     let e = run(&c, &dir, &words(&["rustc", "--version"]));
     assert_eq!(e.decision, Verdict::Ask);
 }
+
+#[test]
+fn an_entry_names_a_multi_call_invocation_by_its_last_component_only() {
+    assert!(entry_names("~/.cargo/bin/cargo", "cargo"));
+    assert!(!entry_names("~/.cargo/bin/cargo", "rustc"));
+    assert!(entry_names(" /opt/rust/bin/rust* ", "rustc"));
+    assert!(!entry_names("/opt/rust/bin/rust*", "cargo"));
+    assert!(entry_names("*", "rustc"));
+    // No last component: names nothing, so it never allows.
+    assert!(!entry_names("/opt/rust/bin/", "cargo"));
+    assert!(!entry_names("~", "cargo"));
+    assert!(!entry_names("", "cargo"));
+}
