@@ -742,7 +742,10 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             .and_then(|i| policy.allowlist.get(i))
             .is_none_or(|e| e.arg_guards != Some(false));
     let guards = if guards_on && satisfied_by == Some(SatisfiedBy::Allowlist) && !by_marker {
-        let guard_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
+        // A multi-call binary is the program it is invoked as (`/bin/awk`
+        // → busybox is awk); anything else is judged by the file that runs,
+        // then by the name it was called.
+        let guard_name = if multi_call { name } else { real_name };
         let hits = guards::check(
             guard_name,
             &segment.argv,

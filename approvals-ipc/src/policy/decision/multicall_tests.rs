@@ -148,10 +148,21 @@ fn allowlisting_cargo_does_not_allow_rustup_run_bash() {
 #[test]
 fn busybox_applet_link_allows_only_its_applet() {
     for runner in ["busybox", "toybox"] {
-        let (_tmp, dir) = multi_call(runner, &["ls", "cat", "sh", "env"]);
+        let (_tmp, dir) = multi_call(runner, &["ls", "cat", "sh", "env", "awk"]);
         let c = allowlist(&[at(&dir, "ls")]);
         let e = run(&c, &dir, &argv(&dir, "ls", &["-l"]));
         assert_eq!(e.decision, Verdict::Allow, "{runner}: {:?}", e.reason);
+
+        // Guarded as the applet it is, not as `busybox ARG…` (which would
+        // read `find` as the applet here).
+        let e = run(&c, &dir, &argv(&dir, "ls", &["find", "-exec"]));
+        assert_eq!(e.decision, Verdict::Allow, "{runner}: {:?}", e.reason);
+
+        let awk = allowlist(&[at(&dir, "awk")]);
+        let e = run(&awk, &dir, &argv(&dir, "awk", &["BEGIN{system(\"id\")}"]));
+        assert_eq!(e.decision, Verdict::Ask, "{runner}");
+        let ids: Vec<&str> = e.analysis.segments[0].guards.iter().map(|g| g.id).collect();
+        assert_eq!(ids, ["awk.program"], "{runner}");
 
         let e = run(&c, &dir, &argv(&dir, "cat", &["/etc/passwd"]));
         assert_eq!(e.decision, Verdict::Ask, "{runner}");
