@@ -781,7 +781,17 @@ fn shell_arg_entry(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Op
     if !wrappers::is_shell(name) && !wrappers::is_shell(wrappers::basename(word)) {
         return None;
     }
-    compiled.allow_args.match_path(&real, args)
+    // `/bin/sh` linked to busybox is covered only by an entry naming `sh`.
+    let multi_call = is_multi_call(&real);
+    let invoked = wrappers::basename(word);
+    compiled.allow_args.match_path_where(&real, args, |i| {
+        !multi_call
+            || compiled
+                .policy
+                .allowlist
+                .get(i)
+                .is_some_and(|e| entry_names(&e.pattern, invoked))
+    })
 }
 
 /// Whether the real path is a multi-call binary (a `MultiCall` row of the

@@ -262,3 +262,22 @@ fn an_entry_names_a_multi_call_invocation_by_its_last_component_only() {
     assert!(!entry_names("~", "cargo"));
     assert!(!entry_names("", "cargo"));
 }
+
+#[test]
+fn a_shell_request_entry_for_one_busybox_shell_does_not_cover_another() {
+    let (_tmp, dir) = multi_call("busybox", &["ash", "sh", "hush"]);
+    let c = compiled(json!({"version": 1,
+    "defaults": {"security": "allowlist", "ask": "on-miss"},
+    "agents": {"main": {"allowlist": [
+        {"pattern": at(&dir, "ash"), "argPattern": "^-c\\0echo ok\\0$"}
+    ]}}}));
+    let e = run(&c, &dir, &argv(&dir, "ash", &["-c", "echo ok"]));
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+    // `sh` is the same file: the entry names `ash` only.
+    let e = run(&c, &dir, &argv(&dir, "sh", &["-c", "echo ok"]));
+    assert_eq!(e.decision, Verdict::Ask);
+    // busybox's `hush` is a shell too, never judged as a plain applet.
+    let e = run(&c, &dir, &argv(&dir, "hush", &["-c", "echo ok"]));
+    assert_eq!(e.decision, Verdict::Ask);
+    assert!(e.analysis.reason.is_some());
+}

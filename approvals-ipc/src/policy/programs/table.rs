@@ -233,6 +233,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs Scheme code from `-c`, files or stdin",
     ),
     p(
+        "hush",
+        &[OtherShell, CodeOnStdin],
+        "",
+        "busybox's other shell (an applet beside ash): runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
         "ionice",
         &[SemanticWrapper],
         "cnp",
