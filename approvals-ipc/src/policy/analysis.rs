@@ -239,6 +239,7 @@ fn plan_command(
         .and_then(|n| n.to_str())
         && (wrappers::is_shell(real_name) || wrappers::is_wrapper(real_name))
         && real_name != wrappers::basename(word)
+        && !applet_link(real_name, wrappers::basename(word))
     {
         // A shell or wrapper under another name (a link an agent made)
         // would skip the unwrapping its own name gets.
@@ -262,6 +263,20 @@ fn plan_command(
         stderr: command.stderr,
     };
     Ok(Planned::Exec { exec, resolution })
+}
+
+/// Whether `word` is an applet link of a multi-call applet runner
+/// (`/bin/ls` → busybox on Alpine): the binary acts as the applet its
+/// argv[0] names, so it is judged as that applet (the decision's
+/// multi-call identity rule covers it only under that name). An applet
+/// named like a shell or wrapper (`sh`, `env`, `xargs`) stays disguised:
+/// its own name's unwrapping would be skipped.
+fn applet_link(real_name: &str, invoked: &str) -> bool {
+    let runner = crate::policy::programs::program(real_name).is_some_and(|p| {
+        p.is(crate::policy::programs::Kind::AppletRunner)
+            && p.is(crate::policy::programs::Kind::MultiCall)
+    });
+    runner && !wrappers::is_shell(invoked) && !wrappers::is_wrapper(invoked)
 }
 
 fn cd_target(compiled: &CompiledPolicy, args: &[String], cwd: &Path) -> Result<PathBuf, Refusal> {

@@ -64,7 +64,26 @@ impl ArgEntries {
     /// The first entry (by index) whose path pattern matches `real` and
     /// whose argPattern matches `args`.
     pub fn match_path(&self, real: &Path, args: &[String]) -> Option<usize> {
-        self.first(args, |path| path.match_path(real).is_some())
+        self.match_path_where(real, args, |_| true)
+    }
+
+    /// [`ArgEntries::match_path`] among the entries (by allowlist index)
+    /// that `accept` takes.
+    pub fn match_path_where(
+        &self,
+        real: &Path,
+        args: &[String],
+        accept: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let mut joined: Option<String> = None;
+        self.entries
+            .iter()
+            .filter(|e| accept(e.index) && e.path.match_path(real).is_some())
+            .find(|e| {
+                let text = joined.get_or_insert_with(|| join_args(args));
+                e.args.as_ref().is_some_and(|re| re.is_match(text))
+            })
+            .map(|e| e.index)
     }
 
     /// The first entry whose exact-command marker is `marker` and whose

@@ -2,7 +2,7 @@
 //! its matchers, safe-bin profiles and host facts, ready to evaluate many
 //! requests without re-reading or re-compiling anything.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -107,7 +107,9 @@ pub struct CompiledPolicy {
     pub(crate) deny: Denylist,
     pub(crate) safe_bins: HashMap<String, SafeBinProfile>,
     pub(crate) trusted_dirs: Vec<PathBuf>,
-    pub(crate) skill_bins: HashSet<PathBuf>,
+    /// Skill CLIs by real path, each with the file names it was given as
+    /// (a multi-call binary is trusted only as those names).
+    pub(crate) skill_bins: HashMap<PathBuf, Vec<String>>,
     warnings: Vec<String>,
 }
 
@@ -174,7 +176,7 @@ impl CompiledPolicy {
             deny,
             safe_bins,
             trusted_dirs,
-            skill_bins: HashSet::new(),
+            skill_bins: HashMap::new(),
             warnings,
         }
     }
@@ -182,10 +184,18 @@ impl CompiledPolicy {
     /// Adds the real paths of skill CLIs (from the gateway) that
     /// `autoAllowSkills` may trust.
     pub fn with_skill_bins(mut self, bins: impl IntoIterator<Item = PathBuf>) -> Self {
-        self.skill_bins = bins
-            .into_iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .collect();
+        self.skill_bins = HashMap::new();
+        for bin in bins {
+            let Ok(real) = std::fs::canonicalize(&bin) else {
+                continue;
+            };
+            let names = self.skill_bins.entry(real).or_default();
+            if let Some(name) = bin.file_name().and_then(|n| n.to_str())
+                && !names.iter().any(|n| n == name)
+            {
+                names.push(name.to_owned());
+            }
+        }
         self
     }
 

@@ -14,6 +14,7 @@ use crate::approvals::{AllowAlwaysScope, Ask, ResolvedPolicy, Security, command_
 use crate::policy::analysis::{self, Analysis, Segment};
 use crate::policy::compiled::CompiledPolicy;
 use crate::policy::guards::GuardHit;
+use crate::policy::matcher::{self, CASE_INSENSITIVE_PATHS};
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
@@ -446,7 +447,8 @@ fn matched_patterns(
 
 /// What allow-always would persist: the real paths of unsatisfied plain
 /// programs, or the exact command as a marker when a segment runs code
-/// (a shell, interpreter or wrapper), is guarded, or was not understood,
+/// (a shell, interpreter or wrapper), is a multi-call binary (rustup,
+/// busybox …), is guarded, or was not understood,
 /// or when `allowAlwaysScope` is `command`. The flag says whether keeping
 /// them would cover the command: not when a program was not found.
 fn persistence(
@@ -467,7 +469,10 @@ fn persistence(
             keepable = false;
             continue;
         };
-        if !check.guards.is_empty() || runs_code(segment, real) {
+        // A multi-call binary's real path would cover every name it acts
+        // as (`…/rustup` is cargo, rustc and `rustup run`): keep the exact
+        // command instead.
+        if !check.guards.is_empty() || runs_code(segment, real) || is_multi_call(real) {
             needs_marker = true;
         } else {
             let pattern = real.to_string_lossy().into_owned();
@@ -664,11 +669,29 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
         };
     };
     let args = segment.argv.get(1..).unwrap_or(&[]);
+    let name = program_name(segment);
+    // A multi-call binary acts by the name it is invoked as: an entry
+    // covers it only under the entry's own name (issue 11, class 7).
+    let multi_call = is_multi_call(real);
+    let covers = |i: usize| {
+        !multi_call
+            || policy
+                .allowlist
+                .get(i)
+                .is_some_and(|e| entry_names(&e.pattern, name))
+    };
     let entry = compiled
         .allow_args
-        .match_path(real, args)
-        .or_else(|| compiled.allow.match_path(real));
-    let name = program_name(segment);
+        .match_path_where(real, args, covers)
+        .or_else(|| compiled.allow.match_path_where(real, covers));
+    let name_miss = (multi_call
+        && entry.is_none()
+        && (compiled.allow_args.match_path(real, args).is_some()
+            || compiled.allow.match_path(real).is_some()))
+    .then(|| Miss::MultiCallName {
+        invoked: name.to_owned(),
+        real: real.display().to_string(),
+    });
     // What actually runs is the real path: a safe bin is judged by the name
     // of the file that runs, so `./head` linked to `cat` is not `head`.
     let real_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
@@ -701,22 +724,28 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             }
         }
     } else if policy.auto_allow_skills
-        && compiled.skill_bins.contains(real)
+        && compiled
+            .skill_bins
+            .get(real)
+            .is_some_and(|names| !multi_call || names.iter().any(|n| n == name))
         && !segment.argv[0].contains('/')
     {
         satisfied_by = Some(SatisfiedBy::Skill);
     }
     if satisfied_by.is_none() && miss.is_none() {
-        miss = Some(Miss::NotAllowlisted {
+        miss = Some(name_miss.unwrap_or_else(|| Miss::NotAllowlisted {
             real: real.display().to_string(),
-        });
+        }));
     }
     let guards_on = policy.arg_guards
         && entry
             .and_then(|i| policy.allowlist.get(i))
             .is_none_or(|e| e.arg_guards != Some(false));
     let guards = if guards_on && satisfied_by == Some(SatisfiedBy::Allowlist) && !by_marker {
-        let guard_name = real.file_name().and_then(|n| n.to_str()).unwrap_or(name);
+        // A multi-call binary is the program it is invoked as (`/bin/awk`
+        // → busybox is awk); anything else is judged by the file that runs,
+        // then by the name it was called.
+        let guard_name = if multi_call { name } else { real_name };
         let hits = guards::check(
             guard_name,
             &segment.argv,
@@ -752,7 +781,42 @@ fn shell_arg_entry(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Op
     if !wrappers::is_shell(name) && !wrappers::is_shell(wrappers::basename(word)) {
         return None;
     }
-    compiled.allow_args.match_path(&real, args)
+    // `/bin/sh` linked to busybox is covered only by an entry naming `sh`.
+    let multi_call = is_multi_call(&real);
+    let invoked = wrappers::basename(word);
+    compiled.allow_args.match_path_where(&real, args, |i| {
+        !multi_call
+            || compiled
+                .policy
+                .allowlist
+                .get(i)
+                .is_some_and(|e| entry_names(&e.pattern, invoked))
+    })
+}
+
+/// Whether the real path is a multi-call binary (a `MultiCall` row of the
+/// programs table, by the real file's name): one file that acts as many
+/// programs, chosen by the name it is invoked as.
+fn is_multi_call(real: &Path) -> bool {
+    real.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|name| programs::has(name, programs::Kind::MultiCall))
+}
+
+/// Whether an allowlist pattern names `invoked`: its last component, a
+/// literal compared exactly or a glob matched with the allowlist's own glob
+/// rules (`/opt/bin/cargo*` names `cargo-clippy`, not `rustc`). A pattern
+/// with no last component names nothing.
+fn entry_names(pattern: &str, invoked: &str) -> bool {
+    let last = pattern.trim().rsplit('/').next().unwrap_or("");
+    if last.is_empty() || last == "~" {
+        return false;
+    }
+    if CASE_INSENSITIVE_PATHS {
+        matcher::name_matches(&last.to_lowercase(), &invoked.to_lowercase())
+    } else {
+        matcher::name_matches(last, invoked)
+    }
 }
 
 /// The name a segment's program goes by: the file name it resolved to (so
@@ -785,3 +849,6 @@ mod segment_tests;
 
 #[cfg(test)]
 mod env_tests;
+
+#[cfg(test)]
+mod multicall_tests;

@@ -30,7 +30,10 @@ use glob::PathGlob;
 #[derive(Debug, Clone)]
 pub struct PathMatcher {
     any: Option<usize>,
-    exact: HashMap<String, usize>,
+    /// Exact paths, each with the indices of its entries in order (two
+    /// entries can share a canonical path: `~/.cargo/bin/cargo` and
+    /// `~/.cargo/bin/rustc` are both `…/rustup`).
+    exact: HashMap<String, Vec<usize>>,
     /// Globs by literal directory prefix, each with its entry index.
     globs: HashMap<String, Vec<(PathGlob, usize)>>,
     /// `prefix_lens[n]`: some key of `globs` is `n` bytes long; a path's
@@ -107,11 +110,11 @@ impl PathMatcher {
                 continue;
             }
             if !expanded.contains(['*', '?']) {
-                exact.entry(fold(&expanded)).or_insert(index);
+                add_exact(&mut exact, fold(&expanded), index);
                 if let Ok(canonical) = std::fs::canonicalize(&expanded)
                     && let Some(c) = canonical.to_str()
                 {
-                    exact.entry(fold(c)).or_insert(index);
+                    add_exact(&mut exact, fold(c), index);
                 }
                 continue;
             }
@@ -142,6 +145,13 @@ impl PathMatcher {
 
     /// The first entry (by index) whose pattern matches the real path.
     pub fn match_path(&self, real: &Path) -> Option<usize> {
+        self.match_path_where(real, |_| true)
+    }
+
+    /// The first entry (by index) whose pattern matches the real path and
+    /// that `accept` takes (the multi-call identity rule: an entry covers a
+    /// multi-call binary only under its own name).
+    pub fn match_path_where(&self, real: &Path, accept: impl Fn(usize) -> bool) -> Option<usize> {
         let text = real.to_str()?;
         let folded;
         let text = if self.case_insensitive {
@@ -150,20 +160,24 @@ impl PathMatcher {
         } else {
             text
         };
-        let exact = self.exact.get(text).copied();
+        let any = self.any.filter(|i| accept(*i));
+        let exact = self
+            .exact
+            .get(text)
+            .and_then(|indices| indices.iter().copied().find(|i| accept(*i)));
         // No glob can come before an exact hit that precedes every glob.
         let globs_can_win = exact.is_none_or(|e| self.first_glob.is_some_and(|g| g < e));
         let glob = if globs_can_win {
-            self.first_glob_match(text)
+            self.first_glob_match(text, &accept)
         } else {
             None
         };
-        [self.any, exact, glob].into_iter().flatten().min()
+        [any, exact, glob].into_iter().flatten().min()
     }
 
     /// The lowest entry index of a glob matching `text`: only globs filed
     /// under one of the path's directory prefixes (or the path) are tried.
-    fn first_glob_match(&self, text: &str) -> Option<usize> {
+    fn first_glob_match(&self, text: &str, accept: &impl Fn(usize) -> bool) -> Option<usize> {
         let mut parts: Option<Vec<&str>> = None;
         let mut best: Option<usize> = None;
         let ends = text
@@ -179,7 +193,7 @@ impl PathMatcher {
             };
             let parts = parts.get_or_insert_with(|| text.split('/').collect());
             for (glob, index) in bucket {
-                if best.is_none_or(|b| *index < b) && glob.matches(parts) {
+                if best.is_none_or(|b| *index < b) && glob.matches(parts) && accept(*index) {
                     best = Some(*index);
                 }
             }
@@ -201,6 +215,25 @@ impl PathMatcher {
     /// Whether a lone `*` entry allows every executable.
     pub fn allows_everything(&self) -> bool {
         self.any.is_some()
+    }
+}
+
+/// Files `index` under an exact path once, keeping indices in order.
+fn add_exact(exact: &mut HashMap<String, Vec<usize>>, key: String, index: usize) {
+    let indices = exact.entry(key).or_default();
+    if !indices.contains(&index) {
+        indices.push(index);
+    }
+}
+
+/// Whether one file name matches one component of a pattern with the
+/// allowlist's own glob rules (`*` and `?`; everything else literal), for
+/// the multi-call identity rule.
+pub(crate) fn name_matches(component: &str, name: &str) -> bool {
+    if component.contains(['*', '?']) {
+        glob::PathGlob::parse(component).matches(&[name])
+    } else {
+        component == name
     }
 }
 

@@ -46,6 +46,11 @@ pub enum Kind {
     MultiCall,
     /// Runs the applet named by its first operand (`busybox sh`).
     AppletRunner,
+    /// rustup or one of its proxies (`cargo`, `rustc` …): a first argument
+    /// `+toolchain` only selects the toolchain, so the arguments after it
+    /// are read as if it were not there (guards see `cargo +nightly
+    /// --config …` as `cargo --config …`). Always with `MultiCall`.
+    RustupProxy,
     /// Runs the command with another user's privileges, usually root's
     /// (`sudo`); the risk rules rate any use high.
     Privileged,
@@ -134,6 +139,18 @@ pub fn program_exact(name: &str) -> Option<&'static Program> {
 /// Whether `name` (by family) has `kind`.
 pub fn has(name: &str, kind: Kind) -> bool {
     program(name).is_some_and(|p| p.is(kind))
+}
+
+/// The arguments of `name` with a leading `+toolchain` removed when `name`
+/// is rustup or a rustup proxy (by family): the toolchain selector is
+/// inert and must not hide the subcommand or options after it.
+pub fn without_toolchain<'a, S: AsRef<str>>(name: &str, args: &'a [S]) -> &'a [S] {
+    match args.split_first() {
+        Some((first, rest)) if first.as_ref().starts_with('+') && has(name, Kind::RustupProxy) => {
+            rest
+        }
+        _ => args,
+    }
 }
 
 /// Whether `name` is a shell of any kind, by family.

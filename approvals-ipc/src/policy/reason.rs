@@ -172,6 +172,19 @@ pub enum Miss {
         /// The real path, shown.
         real: String,
     },
+    /// The real path is a multi-call binary (rustup, busybox, toybox,
+    /// coreutils) that an allowlist entry covers, but only under the entry's
+    /// own name: the binary acts by the name it is invoked as, so an entry
+    /// for `cargo` does not cover `rustc` through the same file.
+    #[error(
+        "{real} is a multi-call binary invoked as {invoked:?}; no allowlist entry for it names {invoked:?}"
+    )]
+    MultiCallName {
+        /// The name it was invoked as (the lexical path's file name).
+        invoked: String,
+        /// The real path, shown.
+        real: String,
+    },
     /// A safe bin outside the trusted directories.
     #[error("{name} is a safe bin but {real} is not in a trusted directory")]
     SafeBinUntrusted {
@@ -196,6 +209,7 @@ impl Miss {
         match self {
             Self::NotFound { .. } => "not-found",
             Self::NotAllowlisted { .. } => "not-allowlisted",
+            Self::MultiCallName { .. } => "multi-call-name",
             Self::SafeBinUntrusted { .. } => "safe-bin-untrusted-dir",
             Self::SafeBinUsage { .. } => "safe-bin-usage",
         }

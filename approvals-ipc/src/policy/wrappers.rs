@@ -99,6 +99,12 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
                 reason: runner.reason,
             });
         }
+        if programs::program(name).is_some_and(|p| p.name == "rustup") && rustup_runs(rest) {
+            return Err(WrapperRefusal::Semantic {
+                name: format!("{name} run"),
+                reason: RUSTUP_RUN,
+            });
+        }
         if let Some(wrapper) = programs::program(name).filter(|p| p.is(Kind::SemanticWrapper)) {
             return Err(WrapperRefusal::Semantic {
                 name: name.to_owned(),
@@ -133,6 +139,20 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
         wrappers.push(wrapper.name);
         start += 1 + skip;
     }
+}
+
+/// Why `rustup run` is a semantic wrapper.
+pub const RUSTUP_RUN: &str = "runs any command with a toolchain's directory first on PATH and its environment set, so the command does not resolve as checked";
+
+/// Whether rustup's arguments make it `rustup run TOOLCHAIN COMMAND …`:
+/// after an optional `+toolchain` and its flag-only global options, the
+/// first word is `run` or a prefix of it (over-refusing an abbreviation
+/// rustup may not accept, never missing one it does).
+fn rustup_runs(rest: &[String]) -> bool {
+    programs::without_toolchain("rustup", rest)
+        .iter()
+        .find(|a| !a.starts_with('-'))
+        .is_some_and(|a| !a.is_empty() && "run".starts_with(a.as_str()))
 }
 
 /// Whether a program name is a shell of any kind (by [`programs::family`]),

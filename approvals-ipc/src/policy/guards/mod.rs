@@ -51,7 +51,9 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
             None => return Vec::new(),
         }
     } else {
-        (program, args)
+        // `cargo +nightly --config …` is `cargo --config …`: the toolchain
+        // selector of a rustup proxy must not hide what follows it.
+        (program, programs::without_toolchain(program, args))
     };
     let Some(spec) = table::program_spec(program) else {
         return Vec::new();

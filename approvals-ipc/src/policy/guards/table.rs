@@ -82,6 +82,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "ep",
         &["--cwd", "--eval", "--preload", "--print"],
     ),
+    spec("cargo", &["cargo"], Layout::Permuted, "", &["--config"]),
     spec(
         "curl",
         &["curl"],
@@ -372,6 +373,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "downloads and runs a package",
     ),
     g("bun.stdin-script", Word(&["-"]), STDIN),
+    g(
+        "cargo.config",
+        Opt(&["--config"]),
+        "sets any cargo config value, including `build.rustc-wrapper` and `target.<triple>.runner`, which run programs",
+    ),
     g(
         "curl.config",
         Opt(&["--config", "-K"]),

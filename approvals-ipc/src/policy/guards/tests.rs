@@ -18,6 +18,28 @@ fn hits(cmd: &[&str], stdin: bool) -> Vec<&'static str> {
 #[test]
 fn guarded_commands_trip_their_guard() {
     let table: &[(&[&str], bool, &str)] = &[
+        // cargo, with and without a rustup `+toolchain` first
+        (
+            &["cargo", "--config", "build.rustc-wrapper='/tmp/x'", "build"],
+            false,
+            "cargo.config",
+        ),
+        (
+            &["cargo", "build", "--config=target.x.runner='sh'"],
+            false,
+            "cargo.config",
+        ),
+        (
+            &[
+                "cargo",
+                "+nightly",
+                "--config",
+                "build.rustc-wrapper='/tmp/x'",
+                "build",
+            ],
+            false,
+            "cargo.config",
+        ),
         // git
         (
             &["git", "-c", "core.pager=sh", "log"],
@@ -483,6 +505,9 @@ fn guarded_commands_trip_their_guard() {
 #[test]
 fn plain_use_trips_no_guard() {
     let table: &[(&[&str], bool)] = &[
+        (&["cargo", "build", "--release"], false),
+        (&["cargo", "+nightly", "test", "-p", "x"], false),
+        (&["cargo", "run", "--", "--config", "x"], false),
         (&["git", "status"], false),
         (&["git", "log", "--oneline", "-5"], false),
         (&["git", "-C", ".", "status"], false),
@@ -570,6 +595,24 @@ fn plain_use_trips_no_guard() {
             "{cmd:?} (stdin={stdin})"
         );
     }
+}
+
+#[test]
+fn a_rustup_toolchain_selector_is_read_past() {
+    let argv = |words: &[&str]| -> Vec<String> { words.iter().map(|s| (*s).to_owned()).collect() };
+    assert_eq!(
+        crate::policy::programs::without_toolchain("cargo", &argv(&["+nightly", "--config", "x"])),
+        argv(&["--config", "x"]).as_slice()
+    );
+    // Only for rustup and its proxies, and only as the first argument.
+    assert_eq!(
+        crate::policy::programs::without_toolchain("date", &argv(&["+%s"])).len(),
+        1
+    );
+    assert_eq!(
+        crate::policy::programs::without_toolchain("cargo", &argv(&["build", "+x"])).len(),
+        2
+    );
 }
 
 #[test]

@@ -79,3 +79,32 @@ fn ten_thousand_entries_still_find_the_last_one() {
     assert_eq!(m.match_path(Path::new("/opt/tool9999/bin/x")), Some(9999));
     assert_eq!(m.match_path(Path::new("/opt/tool10000/bin/x")), None);
 }
+
+#[test]
+fn match_path_where_skips_entries_it_does_not_accept_in_every_index() {
+    // Two exact entries on one path, a glob and a lone `*`: each is found
+    // only when accepted, lowest accepted index first.
+    let matcher = m(&["/usr/bin/tool", "/usr/bin/tool", "/usr/bin/t*", "*"]);
+    let path = Path::new("/usr/bin/tool");
+    assert_eq!(matcher.match_path_where(path, |_| true), Some(0));
+    assert_eq!(matcher.match_path_where(path, |i| i != 0), Some(1));
+    assert_eq!(matcher.match_path_where(path, |i| i >= 2), Some(2));
+    assert_eq!(matcher.match_path_where(path, |i| i == 3), Some(3));
+    assert_eq!(matcher.match_path_where(path, |_| false), None);
+    let globs = m(&["/usr/bin/t*", "/usr/bin/*"]);
+    assert_eq!(globs.match_path_where(path, |i| i == 1), Some(1));
+}
+
+#[test]
+fn name_matches_uses_the_allowlist_glob_rules_on_one_component() {
+    assert!(name_matches("cargo", "cargo"));
+    assert!(!name_matches("cargo", "rustc"));
+    assert!(!name_matches("cargo", "cargo-clippy"));
+    assert!(name_matches("cargo*", "cargo-clippy"));
+    assert!(name_matches("rust?", "rustc"));
+    assert!(!name_matches("rust?", "rustup"));
+    assert!(name_matches("*", "anything"));
+    assert!(name_matches("**", "anything"));
+    // Brackets are literal, as in allowlist patterns.
+    assert!(!name_matches("[r]ustc", "rustc"));
+}

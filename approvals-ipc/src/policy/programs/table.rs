@@ -8,7 +8,7 @@
 
 use super::Kind::{
     AppletRunner, CodeOnStdin, Interpreter, MultiCall, OtherShell, PosixShell, Privileged,
-    SemanticWrapper, TransparentWrapper,
+    RustupProxy, SemanticWrapper, TransparentWrapper,
 };
 use super::{Kind, Program};
 
@@ -78,19 +78,19 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "cargo",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: `+toolchain` and RUSTUP_TOOLCHAIN pick which cargo runs",
     ),
     p(
         "cargo-clippy",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which clippy runs",
     ),
     p(
         "cargo-fmt",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which rustfmt runs",
     ),
@@ -114,7 +114,7 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "clippy-driver",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which clippy runs",
     ),
@@ -231,6 +231,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs Scheme code from `-c`, files or stdin",
+    ),
+    p(
+        "hush",
+        &[OtherShell, CodeOnStdin],
+        "",
+        "busybox's other shell (an applet beside ash): runs its `-c` script, a script file or stdin as shell code",
     ),
     p(
         "ionice",
@@ -450,49 +456,49 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "rust-analyzer",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which rust-analyzer runs",
     ),
     p(
         "rust-gdb",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
     ),
     p(
         "rust-gdbgui",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
     ),
     p(
         "rust-lldb",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
     ),
     p(
         "rustc",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: `+toolchain` and RUSTUP_TOOLCHAIN pick which rustc runs",
     ),
     p(
         "rustdoc",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which rustdoc runs",
     ),
     p(
         "rustfmt",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which rustfmt runs",
     ),
     p(
         "rustup",
-        &[MultiCall],
+        &[MultiCall, RustupProxy],
         "",
         "the toolchain multiplexer: one binary installed as cargo, rustc and the other proxies, acting by invoked name",
     ),

@@ -251,6 +251,9 @@ fn shell_kinds_and_wrapper_kinds_are_exclusive() {
             "{}",
             row.name
         );
+        if row.is(Kind::RustupProxy) {
+            assert!(row.is(Kind::MultiCall), "{}", row.name);
+        }
         if row.is(Kind::AppletRunner) {
             assert!(row.is(Kind::MultiCall) && row.is(Kind::SemanticWrapper));
         }

@@ -219,6 +219,10 @@ fn docs_policy_md_lists_every_code() {
             Miss::NotAllowlisted {
                 real: String::new(),
             },
+            Miss::MultiCallName {
+                invoked: String::new(),
+                real: String::new(),
+            },
             Miss::SafeBinUntrusted {
                 name: String::new(),
                 real: String::new(),

@@ -154,3 +154,31 @@ fn shell_forms_we_do_not_understand_are_refused_regression_positional_carriers()
         );
     }
 }
+
+#[test]
+fn rustup_run_is_a_semantic_wrapper_and_other_subcommands_are_not() {
+    let words = |w: &[&str]| -> Vec<String> { w.iter().map(|s| (*s).to_owned()).collect() };
+    for argv in [
+        &["rustup", "run", "stable", "bash"][..],
+        &["/home/u/.cargo/bin/rustup", "+nightly", "run", "x", "sh"],
+        &["rustup", "--verbose", "run", "stable", "id"],
+        &["rustup", "r", "stable", "id"],
+    ] {
+        assert!(
+            matches!(
+                unwrap(&words(argv)),
+                Err(WrapperRefusal::Semantic { reason, .. }) if reason == RUSTUP_RUN
+            ),
+            "{argv:?}"
+        );
+    }
+    for argv in [
+        &["rustup", "show"][..],
+        &["rustup", "+nightly", "which", "rustc"],
+        &["rustup", "", "run"],
+        &["rustup"],
+        &["cargo", "run"],
+    ] {
+        assert!(unwrap(&words(argv)).is_ok(), "{argv:?}");
+    }
+}
