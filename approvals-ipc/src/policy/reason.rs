@@ -374,6 +374,7 @@ fn coded<S: serde::Serializer>(
     detail: Option<&str>,
     message: &dyn fmt::Display,
 ) -> Result<S::Ok, S::Error> {
+    // The field count is a hint serde_json ignores (mutants of it survive).
     let mut s = serializer.serialize_struct("Reason", 2 + usize::from(detail.is_some()))?;
     s.serialize_field("code", code)?;
     if let Some(detail) = detail {

@@ -111,3 +111,20 @@ impl Runnable {
         self.grant
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Grant;
+
+    #[test]
+    fn each_grant_has_its_own_wire_name() {
+        let names = [
+            Grant::Policy,
+            Grant::AllowOnce,
+            Grant::AllowAlways,
+            Grant::Fallback,
+        ]
+        .map(Grant::wire_name);
+        assert_eq!(names, ["allow", "allow-once", "allow-always", "ask-fallback"]);
+    }
+}
