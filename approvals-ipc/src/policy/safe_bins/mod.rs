@@ -398,11 +398,17 @@ fn check_chars(index: usize, arg: &str) -> Result<(), SafeBinRefusal> {
 /// anchor (`foo$`) is allowed. Argv reaches the executor without a shell and
 /// the analysis refused every unquoted glob and every expansion, so none of
 /// these can expand; still, a backtick and an expansion-shaped `$NAME`,
-/// `${`, `$(` are refused, so the class-2 and class-20 shapes never pass.
+/// `$1`, `${`, `$(`, `$$`, `$@`, `$*`, `$#`, `$?`, `$!` are refused, so the
+/// class-2 and class-20 shapes never pass.
 fn pattern_chars(index: usize, arg: &str) -> Result<(), SafeBinRefusal> {
     let expansion = arg.contains('`')
         || arg.as_bytes().windows(2).any(|w| {
-            w[0] == b'$' && (w[1].is_ascii_alphanumeric() || matches!(w[1], b'_' | b'{' | b'('))
+            w[0] == b'$'
+                && (w[1].is_ascii_alphanumeric()
+                    || matches!(
+                        w[1],
+                        b'_' | b'{' | b'(' | b'$' | b'@' | b'*' | b'#' | b'?' | b'!'
+                    ))
         });
     if expansion {
         return Err(SafeBinRefusal::GlobOrExpansion {

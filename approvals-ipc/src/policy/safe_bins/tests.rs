@@ -477,6 +477,10 @@ fn grep_pattern_regex_characters_are_not_globs() {
         ("grep", &["-e", "${IFS}x"], Err("glob-or-expansion")),
         ("grep", &["a$(id)"], Err("glob-or-expansion")),
         ("grep", &["`id`"], Err("glob-or-expansion")),
+        ("grep", &["a$$"], Err("glob-or-expansion")),
+        ("grep", &["-e", "$@"], Err("glob-or-expansion")),
+        ("grep", &["$1"], Err("glob-or-expansion")),
+        ("grep", &["(a$|b$)"], OK),
         // Globs in a file operand, or in a non-pattern value, still refused.
         ("grep", &["-e", "x", "*"], Err("glob-or-expansion")),
         ("grep", &["-m", "1*", "x"], Err("glob-or-expansion")),
@@ -518,7 +522,51 @@ fn glob_characters_are_still_refused_where_operands_are_files() {
     ]);
 }
 
+/// How GNU grep reads `args` (only the flags the property test uses):
+/// whether a flag gave the pattern, and the operands, with getopt's
+/// permutation (`posix` false) or stopping at the first operand.
+fn grep_reads(args: &[String], posix: bool) -> (bool, usize) {
+    let (mut pattern, mut operands, mut done) = (false, 0, false);
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if done || a == "-" || !a.starts_with('-') {
+            operands += 1;
+            done |= posix;
+        } else if a == "--" {
+            done = true;
+        } else if matches!(a, "-e" | "--reg" | "--regexp" | "-ve") {
+            pattern = true;
+            i += 1;
+        } else if a.starts_with("--regexp=") {
+            pattern = true;
+        }
+        i += 1;
+    }
+    (pattern, operands)
+}
+
 proptest! {
+    /// Whatever the order, an accepted grep reads no file: with a pattern
+    /// flag it has no operand, without one only the pattern, and a
+    /// POSIX-correct grep sees no more operands either.
+    #[test]
+    fn an_accepted_grep_never_has_a_file_operand(
+        args in prop::collection::vec(prop::sample::select(vec![
+            "-i", "-e", "x", "foo", "notes", "--", "-", "--regexp=a", "--reg", "-ve", "-c", "a.*b",
+        ]), 0..6),
+    ) {
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        let profile = builtin_profile("grep").expect("built-in");
+        if check_usage("grep", &profile, &args).is_ok() {
+            for posix in [false, true] {
+                let (pattern, operands) = grep_reads(&args, posix);
+                let files = if pattern { operands } else { operands.saturating_sub(1) };
+                prop_assert_eq!(files, 0, "{:?} posix={}", args, posix);
+            }
+        }
+    }
+
     #[test]
     fn any_arg_with_a_glob_or_expansion_char_is_refused(
         bin in prop::sample::select(vec!["cut", "grep", "head", "sort", "tail", "tr", "uniq", "wc"]),
