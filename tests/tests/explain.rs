@@ -222,6 +222,30 @@ fn semantic_wrappers_and_guarded_arguments_ask() {
 }
 
 #[test]
+fn git_config_reads_and_inert_overrides_are_not_guarded() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    for (words, expected) in [
+        (&["git", "config", "--get", "core.pager"][..], "allow"),
+        (&["git", "config", "--list", "--show-origin"], "allow"),
+        (&["git", "-c", "color.ui=always", "log"], "allow"),
+        (
+            &["git", "-c", "user.name=X", "-c", "user.email=Y", "status"],
+            "allow",
+        ),
+        (&["git", "config", "core.pager", "sh"], "ask"),
+        (&["git", "config", "core.pager", "--get"], "ask"),
+        (&["git", "config", "--file", "/etc/x", "--list"], "ask"),
+        (&["git", "-c", "core.sshCommand=sh", "fetch"], "ask"),
+        (&["git", "-c", "some.unknown=x", "log"], "ask"),
+        (&["git", "--config-env=color.ui=TERM", "log"], "ask"),
+    ] {
+        let (d, v) = decision_of(&home, &argv(words));
+        assert_eq!(d, expected, "{words:?}: {v:#}");
+    }
+}
+
+#[test]
 fn safe_bins_read_stdin_only() {
     let home = TestHome::new();
     home.write_approvals(&policy("allowlist", "on-miss"));
@@ -231,6 +255,10 @@ fn safe_bins_read_stdin_only() {
         (&["tail", "-n", "+2"], "allow"),
         (&["cut", "-d:", "-f1"], "allow"),
         (&["tr", "a-z", "A-Z"], "allow"),
+        (&["tr", "-d", "[:space:]"], "allow"),
+        (&["tr", "-cd", "[:alnum:]"], "allow"),
+        (&["tr", "${IFS}", "x"], "ask"),
+        (&["head", "*"], "ask"),
         (&["uniq", "-c"], "allow"),
         (&["wc", "-l"], "allow"),
         (&["head", "/etc/passwd"], "ask"),
@@ -261,6 +289,12 @@ fn safe_bin_profiles_refuse_dangerous_flags_when_enabled() {
         (&["grep", "-i", "-e", "foo"], "allow"),
         (&["grep", "-r", "secret"], "ask"),
         (&["grep", "-f", "/etc/shadow"], "ask"),
+        // Class 9: the pattern operand is not a file; its regex is not a glob.
+        (&["grep", "-i", "foo"], "allow"),
+        (&["grep", "-E", "^(a|b).*$"], "allow"),
+        (&["grep", "foo", "notes.txt"], "ask"),
+        (&["grep", "-e", "foo", "notes.txt"], "ask"),
+        (&["grep", "$HOME"], "ask"),
         (&["jq", ".name"], "allow"),
         (&["jq", "-n", "env"], "ask"),
         (&["jq", "$ENV.HOME"], "ask"),

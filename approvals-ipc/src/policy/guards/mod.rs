@@ -23,6 +23,9 @@ mod types;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod git_tests;
+
 use std::path::Path;
 
 use crate::policy::programs::{self, Kind};

@@ -13,6 +13,7 @@ use super::parse::{Invocation, OptName};
 use super::types::Inspection;
 
 mod awk;
+pub(crate) mod git;
 mod sed;
 
 /// Runs the inspection `which` names on `inv`: what it found, or `None`.
@@ -20,7 +21,8 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
     match which {
         Inspection::AwkProgram => awk_program(inv),
         Inspection::CurlFileData => curl_file_data(inv),
-        Inspection::GitConfig => git_config(inv),
+        Inspection::GitConfig => git::git_config(inv),
+        Inspection::GitConfigOverride => git::config_override(inv),
         Inspection::GitRunsCommand => git_runs_command(inv),
         Inspection::MakeAssignment => make_assignment(inv),
         Inspection::PwshCommand => pwsh_command(inv),
@@ -28,13 +30,18 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
     }
 }
 
-/// Config keys (lowercase; `*` at either end is a wildcard) that make git
-/// run a program or load config from elsewhere, each with why.
+/// Config keys (lowercase; `*` at either end is a wildcard) known to make
+/// git run a program, load config or code from elsewhere, or write files,
+/// each with why. Only for the reason shown: whether a key is guarded is
+/// decided by the positive list `git::INERT_KEYS` (unknown keys are
+/// guarded too).
 pub(crate) const GIT_CONFIG_KEYS: &[(&str, &str)] = &[
+    ("*.alternaterefscommand", "runs a command"),
     ("*.askpass", "runs a password program"),
     ("*.browser", "runs a browser program"),
     ("*.cmd", "names a command"),
     ("*.command", "names a command"),
+    ("*.defaultkeycommand", "runs a key program"),
     ("*.driver", "names a merge driver command"),
     ("*.editor", "runs an editor program"),
     ("*.external", "runs an external diff program"),
@@ -47,42 +54,36 @@ pub(crate) const GIT_CONFIG_KEYS: &[(&str, &str)] = &[
     ("*.path", "loads config from another file"),
     ("*.program", "runs a program"),
     ("*.receivepack", "runs a program on the remote"),
+    ("*.sendmailcmd", "runs a mail program"),
+    ("*.smtpserver", "an absolute path is a mail program it runs"),
     ("*.sshcommand", "runs an ssh program"),
     ("*.templatedir", "copies hooks from another directory"),
     ("*.textconv", "runs a conversion program"),
+    ("*.update", "`!command` runs a command on submodule update"),
     ("*.uploadpack", "runs a program on the remote"),
+    ("*.worktree", "points git at another work tree"),
     ("alias.*", "an alias starting with `!` runs a shell command"),
     ("filter.*", "clean/smudge filters run programs"),
     ("includeif.*", "loads config from another file"),
+    ("interactive.difffilter", "runs a filter program"),
     ("pager.*", "runs a pager program"),
+    (
+        "protocol.*",
+        "allows transports that run commands (`ext::`)",
+    ),
+    (
+        "safe.directory",
+        "trusts repositories of other users, whose config runs programs",
+    ),
+    ("ssh.variant", "changes how the ssh program is run"),
+    ("trace2.*", "writes trace files"),
+    (
+        "url.*",
+        "rewrites URLs, also into transports that run commands",
+    ),
 ];
 
-/// `git config` that writes a key naming a program, or opens an editor.
-pub(crate) fn git_config(inv: &Invocation<'_>) -> Option<String> {
-    if inv.subcommand != Some("config") {
-        return None;
-    }
-    if let Some(o) = inv
-        .sub_opts
-        .iter()
-        .find(|o| o.name == OptName::Short('e') || is_prefix_of(o.name, "edit"))
-    {
-        return Some(format!("config {} (opens an editor)", o.token));
-    }
-    inv.sub_operands.iter().find_map(|key| {
-        let lower = key.to_ascii_lowercase();
-        GIT_CONFIG_KEYS
-            .iter()
-            .find(|(pat, _)| key_matches(pat, &lower))
-            .map(|(_, why)| format!("config {key} ({why})"))
-    })
-}
-
-fn is_prefix_of(name: OptName<'_>, long: &str) -> bool {
-    matches!(name, OptName::Long(t) if !t.is_empty() && long.starts_with(t))
-}
-
-fn key_matches(pattern: &str, key: &str) -> bool {
+pub(crate) fn key_matches(pattern: &str, key: &str) -> bool {
     if let Some(suffix) = pattern.strip_prefix('*') {
         key.ends_with(suffix) && key.len() > suffix.len()
     } else if let Some(prefix) = pattern.strip_suffix('*') {

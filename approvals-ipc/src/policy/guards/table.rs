@@ -439,13 +439,13 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "git.config-override",
-        Opt(&["-c"]),
+        Inspect(Inspection::GitConfigOverride),
         "git -c sets config that can run commands",
     ),
     g(
         "git.config-write",
         Inspect(Inspection::GitConfig),
-        "sets git config that names a program to run",
+        "sets git config that can name a program git runs later, or edits config",
     ),
     g(
         "git.exec-path",

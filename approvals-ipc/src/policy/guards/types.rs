@@ -73,8 +73,11 @@ pub(crate) enum Inspection {
     AwkProgram,
     /// A curl data option that reads a local file (`-d @file`).
     CurlFileData,
-    /// `git config` setting a key that names a program to run.
+    /// `git config` writing a key that is not inert, editing config, or
+    /// working on a file it is given.
     GitConfig,
+    /// `git -c KEY=VALUE` with a key that is not inert.
+    GitConfigOverride,
     /// A git subcommand that runs a command it is given.
     GitRunsCommand,
     /// A make variable override that can replace the commands make runs.

@@ -2,7 +2,9 @@
 //!
 //! Decides whether the arguments of `head`, `cut`, `tr` … keep the command a
 //! pure filter of stdin. It refuses file operands, path-like operands, glob
-//! and expansion characters anywhere (also inside flag values), unknown or
+//! and expansion characters (also inside flag values; in a grep pattern and
+//! a tr set, which are regexes and character sets, only expansion shapes:
+//! `$NAME`, `${`, `$(`, backticks), unknown or
 //! ambiguous flags, denied flags under any GNU abbreviation, a value given to
 //! a flag that takes none, and jq filters that read the environment or load
 //! modules. A bin without a profile is never safe. Upholds DESIGN.md section
@@ -275,57 +277,101 @@ fn well_formed_flag(flag: &str) -> bool {
 /// Checks `args` (argv[1..]) of `bin` against `profile`. For a bin with a
 /// built-in profile, the built-in denied flags and bin-specific gates apply
 /// even when the policy supplied its own profile.
+///
+/// grep's first operand is its pattern unless `-e`/`--regexp` gave one (GNU
+/// getopt permutes, so a later `-e` counts too); the pattern, `-e` values and
+/// tr's sets are regexes or character sets, so glob characters are allowed
+/// in them (`pattern_chars`). Every other operand counts against the
+/// profile's maximum and must be a plain literal that is not path-like.
 pub fn check_usage(
     bin: &str,
     profile: &SafeBinProfile,
     args: &[String],
 ) -> Result<(), SafeBinRefusal> {
     let flags = FlagSet::new(bin, profile);
-    let mut positionals = 0usize;
+    let mut positionals: Vec<usize> = Vec::new();
+    let mut pattern_given = false;
+    let mut last_option: Option<usize> = None;
     let mut options_done = false;
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
         if options_done || arg == "-" || !arg.starts_with('-') {
-            positionals += 1;
-            check_positional(bin, i, arg)?;
+            positionals.push(i);
             i += 1;
             continue;
         }
-        check_chars(i, arg)?;
-        if arg == "--" {
-            options_done = true;
-            i += 1;
-        } else if let Some(body) = arg.strip_prefix("--") {
-            i = flags.long_option(body, args, i)?;
-        } else if flags.numeric_shorthand && arg[1..].bytes().all(|b| b.is_ascii_digit()) {
-            i += 1;
-        } else {
-            i = flags.short_cluster(args, i)?;
+        last_option = Some(i);
+        if !flags.has_pattern_values() {
+            check_chars(i, arg)?;
         }
+        let next = if arg == "--" {
+            options_done = true;
+            Step {
+                next: i + 1,
+                flag: None,
+            }
+        } else if let Some(body) = arg.strip_prefix("--") {
+            flags.long_option(body, args, i)?
+        } else if flags.numeric_shorthand && arg[1..].bytes().all(|b| b.is_ascii_digit()) {
+            Step {
+                next: i + 1,
+                flag: None,
+            }
+        } else {
+            flags.short_cluster(args, i)?
+        };
+        if next.flag.as_deref().is_some_and(|f| flags.gives_pattern(f)) {
+            pattern_given = true;
+        }
+        i = next.next;
     }
-    if positionals < profile.min_positional {
+    let mut files = positionals.as_slice();
+    if let (Some(_), false, Some((&pattern, rest))) = (
+        flags.pattern_operand,
+        pattern_given,
+        positionals.split_first(),
+    ) {
+        pattern_chars(pattern, &args[pattern])?;
+        // A POSIX-correct grep (POSIXLY_CORRECT) stops at the pattern, so
+        // an option after it would be a file operand.
+        if last_option.is_some_and(|o| o > pattern) {
+            return Err(SafeBinRefusal::TooManyPositionals {
+                found: positionals.len() + 1,
+                max: profile.max_positional + 1,
+            });
+        }
+        files = rest;
+    }
+    for &index in files {
+        check_positional(bin, index, &args[index])?;
+    }
+    let count = files.len();
+    if count < profile.min_positional {
         return Err(SafeBinRefusal::TooFewPositionals {
-            found: positionals,
+            found: count,
             min: profile.min_positional,
         });
     }
-    if positionals > profile.max_positional {
+    if count > profile.max_positional {
         return Err(SafeBinRefusal::TooManyPositionals {
-            found: positionals,
+            found: count,
             max: profile.max_positional,
         });
     }
     Ok(())
 }
 
-/// The jq filter goes through the jq gate; every other operand must be a
-/// literal that is neither a path nor expandable.
+/// The jq filter goes through the jq gate; tr's sets may hold bracket and
+/// glob characters; every other operand must be a literal that is neither a
+/// path nor expandable.
 fn check_positional(bin: &str, index: usize, arg: &str) -> Result<(), SafeBinRefusal> {
     if bin == "jq" {
         if let Some(reason) = jq::refusal(arg) {
             return Err(SafeBinRefusal::JqFilter { reason });
         }
+    } else if profiles::SET_OPERANDS.iter().any(|(b, _)| *b == bin) {
+        pattern_chars(index, arg)?;
     } else {
         check_chars(index, arg)?;
     }
@@ -340,6 +386,31 @@ fn check_positional(bin: &str, index: usize, arg: &str) -> Result<(), SafeBinRef
 
 fn check_chars(index: usize, arg: &str) -> Result<(), SafeBinRefusal> {
     if arg.contains(FORBIDDEN_CHARS) {
+        return Err(SafeBinRefusal::GlobOrExpansion {
+            index,
+            arg: arg.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// A regex or a character set: `* ? [ ] { }` are its own syntax, and a `$`
+/// anchor (`foo$`) is allowed. Argv reaches the executor without a shell and
+/// the analysis refused every unquoted glob and every expansion, so none of
+/// these can expand; still, a backtick and an expansion-shaped `$NAME`,
+/// `$1`, `${`, `$(`, `$$`, `$@`, `$*`, `$#`, `$?`, `$!` are refused, so the
+/// class-2 and class-20 shapes never pass.
+fn pattern_chars(index: usize, arg: &str) -> Result<(), SafeBinRefusal> {
+    let expansion = arg.contains('`')
+        || arg.as_bytes().windows(2).any(|w| {
+            w[0] == b'$'
+                && (w[1].is_ascii_alphanumeric()
+                    || matches!(
+                        w[1],
+                        b'_' | b'{' | b'(' | b'$' | b'@' | b'*' | b'#' | b'?' | b'!'
+                    ))
+        });
+    if expansion {
         return Err(SafeBinRefusal::GlobOrExpansion {
             index,
             arg: arg.to_owned(),
@@ -369,6 +440,15 @@ struct FlagSet<'a> {
     profile: &'a SafeBinProfile,
     builtin_denied: &'static [profiles::Denied],
     numeric_shorthand: bool,
+    /// The flags that give grep its pattern, when the first operand is the
+    /// pattern otherwise.
+    pattern_operand: Option<&'static [&'static str]>,
+}
+
+/// Where parsing goes on after one option, and the value flag it resolved to.
+struct Step {
+    next: usize,
+    flag: Option<String>,
 }
 
 enum Kind {
@@ -383,6 +463,38 @@ impl<'a> FlagSet<'a> {
             profile,
             builtin_denied: profiles::builtin(bin).map_or(&[], |b| b.denied),
             numeric_shorthand: profiles::NUMERIC_SHORTHAND.iter().any(|(b, _)| *b == bin),
+            pattern_operand: profiles::PATTERN_OPERAND
+                .iter()
+                .find(|(b, _, _)| *b == bin)
+                .map(|(_, f, _)| *f),
+        }
+    }
+
+    /// True when some flag of this bin takes a pattern as its value.
+    fn has_pattern_values(&self) -> bool {
+        profiles::PATTERN_VALUE_FLAGS
+            .iter()
+            .any(|(b, _, _)| *b == self.bin)
+    }
+
+    /// True when `flag`'s value is a pattern (grep `-e`).
+    fn pattern_value(&self, flag: &str) -> bool {
+        profiles::PATTERN_VALUE_FLAGS
+            .iter()
+            .any(|(b, f, _)| *b == self.bin && *f == flag)
+    }
+
+    /// True when `flag` gives the pattern, so the first operand is a file.
+    fn gives_pattern(&self, flag: &str) -> bool {
+        self.pattern_operand.is_some_and(|fs| fs.contains(&flag))
+    }
+
+    /// Checks one flag value: a pattern may hold regex characters.
+    fn check_value(&self, flag: &str, index: usize, value: &str) -> Result<(), SafeBinRefusal> {
+        if self.pattern_value(flag) {
+            pattern_chars(index, value)
+        } else {
+            check_chars(index, value)
         }
     }
 
@@ -460,65 +572,88 @@ impl<'a> FlagSet<'a> {
         }
     }
 
-    /// Checks `--body` at `args[i]`; returns the index after it and its values.
-    fn long_option(&self, body: &str, args: &[String], i: usize) -> Result<usize, SafeBinRefusal> {
+    /// Checks `--body` at `args[i]`; returns where to go on and the flag.
+    fn long_option(&self, body: &str, args: &[String], i: usize) -> Result<Step, SafeBinRefusal> {
         let (name, inline) = match body.split_once('=') {
             Some((n, v)) => (n, Some(v)),
             None => (body, None),
         };
+        check_chars(i, name)?;
         let flag = self.resolve_long(name)?;
         match self.classify(&flag)? {
             Kind::Plain if inline.is_some() => Err(SafeBinRefusal::UnexpectedValue { flag }),
-            Kind::Plain => Ok(i + 1),
+            Kind::Plain => Ok(Step {
+                next: i + 1,
+                flag: None,
+            }),
             Kind::Value => {
                 let arity = self.arity(&flag);
-                if inline.is_some() {
-                    // `=value` is already checked with the whole token.
-                    if arity == 1 {
-                        return Ok(i + 1);
+                let next = match inline {
+                    Some(value) if arity == 1 => {
+                        self.check_value(&flag, i, value)?;
+                        i + 1
                     }
-                    return Err(SafeBinRefusal::UnexpectedValue { flag });
-                }
-                take_values(&flag, args, i + 1, arity)
+                    Some(_) => return Err(SafeBinRefusal::UnexpectedValue { flag }),
+                    None => self.take_values(&flag, args, i + 1, arity)?,
+                };
+                Ok(Step {
+                    next,
+                    flag: Some(flag),
+                })
             }
         }
     }
 
     /// Checks a short cluster `-abc` at `args[i]` letter by letter.
-    fn short_cluster(&self, args: &[String], i: usize) -> Result<usize, SafeBinRefusal> {
+    fn short_cluster(&self, args: &[String], i: usize) -> Result<Step, SafeBinRefusal> {
         let cluster = &args[i][1..];
         for (pos, letter) in cluster.char_indices() {
             let flag = format!("-{letter}");
+            if FORBIDDEN_CHARS.contains(&letter) {
+                return Err(SafeBinRefusal::GlobOrExpansion {
+                    index: i,
+                    arg: args[i].clone(),
+                });
+            }
             match self.classify(&flag)? {
                 Kind::Plain => {}
                 Kind::Value => {
                     let rest = &cluster[pos + letter.len_utf8()..];
-                    if rest.is_empty() {
-                        return take_values(&flag, args, i + 1, self.arity(&flag));
-                    }
-                    // The rest of the cluster is the value, already checked
-                    // for forbidden characters with the whole token.
-                    return Ok(i + 1);
+                    let next = if rest.is_empty() {
+                        self.take_values(&flag, args, i + 1, self.arity(&flag))?
+                    } else {
+                        // The rest of the cluster is the value.
+                        self.check_value(&flag, i, rest)?;
+                        i + 1
+                    };
+                    return Ok(Step {
+                        next,
+                        flag: Some(flag),
+                    });
                 }
             }
         }
-        Ok(i + 1)
+        Ok(Step {
+            next: i + 1,
+            flag: None,
+        })
     }
-}
 
-/// Consumes `arity` value tokens from `args[start..]`, checking each.
-fn take_values(
-    flag: &str,
-    args: &[String],
-    start: usize,
-    arity: usize,
-) -> Result<usize, SafeBinRefusal> {
-    for k in 0..arity {
-        let idx = start + k;
-        let value = args.get(idx).ok_or_else(|| SafeBinRefusal::MissingValue {
-            flag: flag.to_owned(),
-        })?;
-        check_chars(idx, value)?;
+    /// Consumes `arity` value tokens from `args[start..]`, checking each.
+    fn take_values(
+        &self,
+        flag: &str,
+        args: &[String],
+        start: usize,
+        arity: usize,
+    ) -> Result<usize, SafeBinRefusal> {
+        for k in 0..arity {
+            let idx = start + k;
+            let value = args.get(idx).ok_or_else(|| SafeBinRefusal::MissingValue {
+                flag: flag.to_owned(),
+            })?;
+            self.check_value(flag, idx, value)?;
+        }
+        Ok(start + arity)
     }
-    Ok(start + arity)
 }

@@ -172,7 +172,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             d("-f", "reads patterns from a file"),
             d("-r", "reads every file under a directory"),
         ],
-        reason: "filters stdin; the pattern must come through -e so no operand can be a file",
+        reason: "filters stdin; the pattern is the first operand, or comes through -e \
+                 (then every operand is a file), so no other operand may be given",
     },
     Builtin {
         bin: "head",
@@ -371,8 +372,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         ],
         value_flags: &[],
         denied: &[],
-        reason: "translates stdin; its operands are character sets, never files \
-                 (`[:upper:]` is refused because `[` is a glob character)",
+        reason: "translates stdin; its operands are character sets (`[:upper:]`, `a-z`), \
+                 never files",
     },
     Builtin {
         bin: "uniq",
@@ -437,6 +438,30 @@ pub(crate) const NUMERIC_SHORTHAND: &[(&str, &str)] = &[
     ("tail", "`-NUM` is `--lines=NUM`"),
     ("uniq", "`-NUM` is `--skip-fields=NUM`"),
 ];
+
+/// Bins whose first operand is a pattern, not a file, unless one of the
+/// listed flags (after abbreviation) gave the pattern, with why. The
+/// pattern's regex characters are not globs: our executor runs argv without
+/// a shell, and the analysis already refused unquoted globs.
+pub(crate) const PATTERN_OPERAND: &[(&str, &[&str], &str)] = &[(
+    "grep",
+    &["--file", "--regexp", "-e", "-f"],
+    "GNU grep takes its first operand as the pattern unless -e/--regexp or \
+     -f/--file gave one; then every operand is a file",
+)];
+
+/// Value flags whose value is a pattern (regex), per bin, with why.
+pub(crate) const PATTERN_VALUE_FLAGS: &[(&str, &str, &str)] = &[
+    ("grep", "--regexp", "the value is a regular expression"),
+    ("grep", "-e", "the value is a regular expression"),
+];
+
+/// Bins whose operands are character sets (`[:upper:]`, `a-z`), never
+/// files, with why.
+pub(crate) const SET_OPERANDS: &[(&str, &str)] = &[(
+    "tr",
+    "tr reads stdin only; its operands are sets such as `[:upper:]` and `a-z`",
+)];
 
 /// Flags that consume two tokens, per bin, with why.
 pub(crate) const TWO_VALUE_FLAGS: &[(&str, &str, &str)] = &[

@@ -77,10 +77,20 @@ fn ordinary_filter_use_passes_and_abuse_is_refused() {
         ("head", &["-n", "$N"], Err("glob-or-expansion")),
         ("head", &["--lines=`id`"], Err("glob-or-expansion")),
         ("tail", &["*"], Err("glob-or-expansion")),
-        ("tr", &["[:lower:]", "[:upper:]"], Err("glob-or-expansion")),
-        ("tr", &["a?", "b"], Err("glob-or-expansion")),
+        ("tr", &["[:lower:]", "[:upper:]"], OK),
+        ("tr", &["a?", "b"], OK),
+        ("tr", &["$HOME", "x"], Err("glob-or-expansion")),
+        ("tr", &["a`id`", "x"], Err("glob-or-expansion")),
         ("cut", &["-d", "{", "-f1"], Err("glob-or-expansion")),
-        ("grep", &["-e", "a.*b"], Err("glob-or-expansion")),
+        ("grep", &["-e", "a.*b"], OK),
+        ("grep", &["-e", "${IFS}"], Err("glob-or-expansion")),
+        ("grep", &["-C$N", "-e", "x"], Err("glob-or-expansion")),
+        (
+            "grep",
+            &["--context=$N", "-e", "x"],
+            Err("glob-or-expansion"),
+        ),
+        ("grep", &["-i*", "x"], Err("glob-or-expansion")),
         (
             "jq",
             &["--arg", "k", "$HOME", "."],
@@ -318,6 +328,28 @@ fn builtin_tables_are_sorted_unique_and_explained() {
         assert_eq!(all.len(), n, "{} lists a flag twice", b.bin);
         assert!(all.iter().all(|f| well_formed_flag(f)), "{}", b.bin);
     }
+    // The pattern and set tables: sorted, explained, about profiled bins,
+    // naming only flags the profile knows.
+    let knows = |bin: &str, flag: &str| {
+        let b = profiles::builtin(bin).expect("a built-in bin");
+        b.flags.iter().chain(b.value_flags).any(|f| *f == flag)
+            || b.denied.iter().any(|d| d.flag == flag)
+    };
+    for (bin, flags, why) in profiles::PATTERN_OPERAND {
+        assert!(!why.is_empty() && flags.windows(2).all(|w| w[0] < w[1]));
+        assert!(flags.iter().all(|f| knows(bin, f)), "{bin}");
+    }
+    assert!(
+        profiles::PATTERN_VALUE_FLAGS
+            .windows(2)
+            .all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1))
+    );
+    for (bin, flag, why) in profiles::PATTERN_VALUE_FLAGS {
+        assert!(!why.is_empty() && knows(bin, flag), "{bin} {flag}");
+    }
+    for (bin, why) in profiles::SET_OPERANDS {
+        assert!(!why.is_empty() && profiles::builtin(bin).is_some(), "{bin}");
+    }
     let names: Vec<&str> = jq::DENIED_IDENTS.iter().map(|(n, _)| *n).collect();
     assert!(names.windows(2).all(|w| w[0] < w[1]));
     assert!(jq::DENIED_IDENTS.iter().all(|(_, r)| !r.is_empty()));
@@ -372,7 +404,169 @@ fn in_trusted_dir_requires_the_exact_parent() {
     ));
 }
 
+fn assert_usage(table: &[(&str, &[&str], Result<(), &str>)]) {
+    for (bin, args, want) in table {
+        assert_eq!(usage(bin, args), *want, "{bin} {args:?}");
+    }
+}
+
+#[test]
+fn grep_pattern_operand_is_not_a_file() {
+    assert_usage(&[
+        ("grep", &["-i", "foo"], OK),
+        ("grep", &["foo"], OK),
+        ("grep", &["-v", "-c", "^#"], OK),
+        ("grep", &["-E", "error|warn"], OK),
+        ("grep", &["--", "-foo"], OK),
+        ("grep", &["-e", "a", "-e", "b"], OK),
+        ("grep", &["-ie", "a", "--regexp=b"], OK),
+        ("grep", &["-iE", "/usr/bin"], OK),
+    ]);
+}
+
+#[test]
+fn grep_with_a_file_operand_still_reads_a_file() {
+    assert_usage(&[
+        ("grep", &["foo", "file.txt"], Err("too-many-positionals")),
+        ("grep", &["-i", "foo", "-"], Err("too-many-positionals")),
+        ("grep", &["foo", "/etc/shadow"], Err("path-like")),
+        // With -e (in any spelling, before or after it) every operand is a file.
+        (
+            "grep",
+            &["-e", "foo", "file.txt"],
+            Err("too-many-positionals"),
+        ),
+        (
+            "grep",
+            &["file.txt", "-e", "foo"],
+            Err("too-many-positionals"),
+        ),
+        (
+            "grep",
+            &["secret", "--reg=foo"],
+            Err("too-many-positionals"),
+        ),
+        (
+            "grep",
+            &["-ve", "foo", "notes"],
+            Err("too-many-positionals"),
+        ),
+        // A POSIX-correct grep would read an option after the pattern as a file.
+        ("grep", &["foo", "-i"], Err("too-many-positionals")),
+        // Patterns from a file, recursion: still denied.
+        ("grep", &["-f", "patterns"], Err("denied-flag")),
+        ("grep", &["-if", "patterns"], Err("denied-flag")),
+        ("grep", &["x", "--file=patterns"], Err("denied-flag")),
+        ("grep", &["-r", "foo"], Err("denied-flag")),
+        ("grep", &["foo", "-R"], Err("denied-flag")),
+    ]);
+}
+
+#[test]
+fn grep_pattern_regex_characters_are_not_globs() {
+    assert_usage(&[
+        ("grep", &["a.*b"], OK),
+        ("grep", &["-E", "^(foo|bar)[0-9]{2,3}$"], OK),
+        ("grep", &["-e", "x?y*"], OK),
+        ("grep", &["-e[abc]"], OK),
+        ("grep", &["--regexp=a.*b"], OK),
+        ("grep", &["error$"], OK),
+        ("grep", &["-F", "$"], OK),
+        // Expansion shapes still refused, in a pattern too (classes 2, 20).
+        ("grep", &["$HOME"], Err("glob-or-expansion")),
+        ("grep", &["-e", "${IFS}x"], Err("glob-or-expansion")),
+        ("grep", &["a$(id)"], Err("glob-or-expansion")),
+        ("grep", &["`id`"], Err("glob-or-expansion")),
+        ("grep", &["a$$"], Err("glob-or-expansion")),
+        ("grep", &["-e", "$@"], Err("glob-or-expansion")),
+        ("grep", &["$1"], Err("glob-or-expansion")),
+        ("grep", &["(a$|b$)"], OK),
+        // Globs in a file operand, or in a non-pattern value, still refused.
+        ("grep", &["-e", "x", "*"], Err("glob-or-expansion")),
+        ("grep", &["-m", "1*", "x"], Err("glob-or-expansion")),
+    ]);
+}
+
+#[test]
+fn tr_character_classes_are_sets_not_globs() {
+    assert_usage(&[
+        ("tr", &["-d", "[:space:]"], OK),
+        ("tr", &["-s", " "], OK),
+        ("tr", &["a-z", "A-Z"], OK),
+        ("tr", &["-cd", "[:alnum:]"], OK),
+        ("tr", &["[:upper:]", "[:lower:]"], OK),
+        ("tr", &["-d", "[=a=]"], OK),
+        ("tr", &["{}", "()"], OK),
+        ("tr", &["-d", "$"], OK),
+        // Still a set of at most two operands, never a path or an expansion.
+        (
+            "tr",
+            &["[:upper:]", "[:lower:]", "x"],
+            Err("too-many-positionals"),
+        ),
+        ("tr", &["/etc/passwd"], Err("path-like")),
+        ("tr", &["~/[a]", "x"], Err("path-like")),
+        ("tr", &["${IFS}", "x"], Err("glob-or-expansion")),
+        ("tr", &["-d", "$(id)"], Err("glob-or-expansion")),
+    ]);
+}
+
+#[test]
+fn glob_characters_are_still_refused_where_operands_are_files() {
+    assert_usage(&[
+        ("head", &["*"], Err("glob-or-expansion")),
+        ("tail", &["[ab]"], Err("glob-or-expansion")),
+        ("wc", &["-l", "?"], Err("glob-or-expansion")),
+        ("cut", &["-d", "*", "-f1"], Err("glob-or-expansion")),
+        ("sort", &["-t", "[", "-k1"], Err("glob-or-expansion")),
+    ]);
+}
+
+/// How GNU grep reads `args` (only the flags the property test uses):
+/// whether a flag gave the pattern, and the operands, with getopt's
+/// permutation (`posix` false) or stopping at the first operand.
+fn grep_reads(args: &[String], posix: bool) -> (bool, usize) {
+    let (mut pattern, mut operands, mut done) = (false, 0, false);
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if done || a == "-" || !a.starts_with('-') {
+            operands += 1;
+            done |= posix;
+        } else if a == "--" {
+            done = true;
+        } else if matches!(a, "-e" | "--reg" | "--regexp" | "-ve") {
+            pattern = true;
+            i += 1;
+        } else if a.starts_with("--regexp=") {
+            pattern = true;
+        }
+        i += 1;
+    }
+    (pattern, operands)
+}
+
 proptest! {
+    /// Whatever the order, an accepted grep reads no file: with a pattern
+    /// flag it has no operand, without one only the pattern, and a
+    /// POSIX-correct grep sees no more operands either.
+    #[test]
+    fn an_accepted_grep_never_has_a_file_operand(
+        args in prop::collection::vec(prop::sample::select(vec![
+            "-i", "-e", "x", "foo", "notes", "--", "-", "--regexp=a", "--reg", "-ve", "-c", "a.*b",
+        ]), 0..6),
+    ) {
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        let profile = builtin_profile("grep").expect("built-in");
+        if check_usage("grep", &profile, &args).is_ok() {
+            for posix in [false, true] {
+                let (pattern, operands) = grep_reads(&args, posix);
+                let files = if pattern { operands } else { operands.saturating_sub(1) };
+                prop_assert_eq!(files, 0, "{:?} posix={}", args, posix);
+            }
+        }
+    }
+
     #[test]
     fn any_arg_with_a_glob_or_expansion_char_is_refused(
         bin in prop::sample::select(vec!["cut", "grep", "head", "sort", "tail", "tr", "uniq", "wc"]),
@@ -405,5 +599,110 @@ proptest! {
         let profile = builtin_profile("jq").expect("built-in");
         let filter = format!("{left}{ident}{right}");
         prop_assert!(check_usage("jq", &profile, &[filter]).is_err());
+    }
+}
+
+/// Through the whole policy: `safeBins` with grep and tr, nothing allowlisted.
+mod through_the_policy {
+    use std::path::{Path, PathBuf};
+
+    use crate::approvals::ApprovalsFile;
+    use crate::policy::{CompiledPolicy, HostContext, SatisfiedBy, Verdict};
+
+    fn policy() -> CompiledPolicy {
+        let json = serde_json::json!({
+            "version": 1,
+            "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny",
+                         "safeBins": ["cut", "grep", "head", "tail", "tr", "uniq", "wc"]},
+            "agents": {"main": {}}
+        });
+        let text = serde_json::to_vec(&json).unwrap();
+        let file = ApprovalsFile::parse(&text, Path::new("test.json"))
+            .unwrap()
+            .file;
+        let host = HostContext {
+            path: Some("/usr/local/bin:/usr/bin:/bin".into()),
+            home: Some(PathBuf::from("/home/test")),
+        };
+        CompiledPolicy::compile(file.resolve(Some("main")), &host)
+    }
+
+    /// The verdict and, for a miss, the safe-bin refusal code.
+    fn judge(argv: &[&str]) -> (Verdict, Option<String>) {
+        let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+        let e = policy().evaluate(&argv, Path::new("/tmp"), &Default::default());
+        let miss = e
+            .analysis
+            .segments
+            .iter()
+            .find_map(|s| s.miss.as_ref())
+            .map(|m| format!("{}:{}", m.code(), m.detail_code().unwrap_or_default()));
+        if e.decision == Verdict::Allow {
+            assert!(
+                e.analysis
+                    .segments
+                    .iter()
+                    .all(|s| s.satisfied_by == Some(SatisfiedBy::SafeBin)),
+                "{argv:?}"
+            );
+        }
+        (e.decision, miss)
+    }
+
+    fn allowed(argv: &[&str]) {
+        let (verdict, miss) = judge(argv);
+        assert_eq!(verdict, Verdict::Allow, "{argv:?}: {miss:?}");
+    }
+
+    fn refused(argv: &[&str], code: &str) {
+        let (verdict, miss) = judge(argv);
+        assert_eq!(verdict, Verdict::Ask, "{argv:?}");
+        assert_eq!(
+            miss.as_deref(),
+            Some(format!("safe-bin-usage:{code}").as_str()),
+            "{argv:?}"
+        );
+    }
+
+    const HEREDOC: &str = " <<'EOF'\nHello World\nEOF";
+
+    #[test]
+    fn grep_pattern_operand_is_not_a_file() {
+        allowed(&["grep", "-i", "foo"]);
+        allowed(&["grep", "-e", "a", "-e", "b"]);
+        allowed(&["sh", "-c", &format!("grep -i 'a.*b'{HEREDOC}")]);
+        allowed(&["sh", "-c", &format!("grep -vE '^(#|$)'{HEREDOC}")]);
+    }
+
+    #[test]
+    fn grep_with_a_file_operand_still_reads_a_file() {
+        refused(&["grep", "foo", "file.txt"], "too-many-positionals");
+        refused(&["grep", "-e", "foo", "file.txt"], "too-many-positionals");
+        refused(&["grep", "-f", "patterns"], "denied-flag");
+        refused(&["grep", "-r", "foo"], "denied-flag");
+        refused(&["grep", "$HOME"], "glob-or-expansion");
+        refused(&["grep", "-e", "x", "*"], "glob-or-expansion");
+        // The shell still refuses an unquoted glob and every expansion.
+        not_understood(&format!("grep a* {HEREDOC}"));
+        not_understood(&format!("grep \"$HOME\"{HEREDOC}"));
+    }
+
+    fn not_understood(script: &str) {
+        let argv = ["sh".to_owned(), "-c".to_owned(), script.to_owned()];
+        let e = policy().evaluate(&argv, Path::new("/tmp"), &Default::default());
+        assert!(!e.analysis.ok, "{script}");
+        assert_eq!(e.decision, Verdict::Ask, "{script}");
+    }
+
+    #[test]
+    fn tr_character_classes_are_sets_not_globs() {
+        allowed(&["tr", "-d", "[:space:]"]);
+        allowed(&["tr", "-s", " "]);
+        allowed(&["tr", "a-z", "A-Z"]);
+        allowed(&["tr", "-cd", "[:alnum:]"]);
+        allowed(&["sh", "-c", &format!("tr '[:upper:]' '[:lower:]'{HEREDOC}")]);
+        refused(&["tr", "/etc/passwd", "x"], "path-like");
+        refused(&["tr", "a", "b", "c"], "too-many-positionals");
+        refused(&["head", "*"], "glob-or-expansion");
     }
 }
