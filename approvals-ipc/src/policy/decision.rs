@@ -836,7 +836,7 @@ fn path_string(path: Option<&Path>) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 #[cfg(test)]
 mod fail_closed_tests;

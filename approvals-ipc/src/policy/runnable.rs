@@ -125,6 +125,9 @@ mod tests {
             Grant::Fallback,
         ]
         .map(Grant::wire_name);
-        assert_eq!(names, ["allow", "allow-once", "allow-always", "ask-fallback"]);
+        assert_eq!(
+            names,
+            ["allow", "allow-once", "allow-always", "ask-fallback"]
+        );
     }
 }

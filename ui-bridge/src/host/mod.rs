@@ -201,31 +201,21 @@ impl ExecHost {
         let begun = Instant::now();
         let evaluation = compiled.evaluate(&validated.argv, &validated.cwd, &validated.overrides);
         let secrets: Vec<String> = version.token().into_iter().map(str::to_owned).collect();
-        if let Some(raw) = &request.raw_command
-            && !raw_command_agrees(raw, &evaluation)
-        {
-            let refusal = HostRefusal::RawCommandMismatch;
-            let run_id = request
-                .run_id
-                .clone()
-                .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
-            let trail = Trail {
-                audit: self.audit_trail().await,
-                evaluation: &evaluation,
-                agent_id: &agent_id,
-                session_key: request.session_key.as_deref(),
-                run_id: &run_id,
-                secrets: &secrets,
-                template: std::sync::OnceLock::new(),
-            };
-            trail
-                .refused(&refusal, &Decider::of(DecidedBy::Policy), begun.elapsed())
-                .await;
-            return Err(refusal);
-        }
-        let (decided, decider) = self
-            .decide(&evaluation, &compiled, &request, &cancelled)
-            .await;
+        let raw_agrees = request
+            .raw_command
+            .as_deref()
+            .is_none_or(|raw| raw_command_agrees(raw, &evaluation));
+        let (decided, decider) = if raw_agrees {
+            self.decide(&evaluation, &compiled, &request, &cancelled)
+                .await
+        } else {
+            // Refused like a policy denial, and recorded with the evaluation
+            // of what the argv would have run.
+            (
+                Err(HostRefusal::RawCommandMismatch),
+                Decider::of(DecidedBy::Policy),
+            )
+        };
         let run_id = decider
             .approval_id
             .clone()

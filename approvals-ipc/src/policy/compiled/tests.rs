@@ -1,22 +1,8 @@
-use std::path::PathBuf;
-
 use serde_json::json;
 
 use super::*;
-use crate::approvals::ApprovalsFile;
 use crate::policy::Verdict;
-
-fn compile(json: serde_json::Value) -> CompiledPolicy {
-    let text = serde_json::to_vec(&json).unwrap();
-    let file = ApprovalsFile::parse(&text, Path::new("test.json"))
-        .unwrap()
-        .file;
-    let host = HostContext {
-        path: Some("/usr/local/bin:/usr/bin:/bin".into()),
-        home: Some(PathBuf::from("/home/test")),
-    };
-    CompiledPolicy::compile(file.resolve(Some("main")), &host)
-}
+use crate::policy::decision::tests::compiled as compile;
 
 #[test]
 fn the_host_context_is_this_process_path_and_home() {

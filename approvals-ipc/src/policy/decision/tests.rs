@@ -5,7 +5,7 @@ use crate::approvals::ApprovalsFile;
 use crate::policy::HostContext;
 
 /// The policy of `json`'s `main` agent on a fixed host PATH and home.
-pub(super) fn compiled(json: serde_json::Value) -> CompiledPolicy {
+pub(crate) fn compiled(json: serde_json::Value) -> CompiledPolicy {
     let text = serde_json::to_vec(&json).unwrap();
     let file = ApprovalsFile::parse(&text, Path::new("test.json"))
         .unwrap()
