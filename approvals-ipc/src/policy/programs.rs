@@ -116,7 +116,16 @@ pub fn family(name: &str) -> Cow<'_, str> {
 /// make a command stricter: the lowercased [`executable_name`] if a row has
 /// it (`run0`), else its [`family`] (`python3.12` is `python`).
 pub fn program(name: &str) -> Option<&'static Program> {
-    program_exact(&lowercase(executable_name(name))).or_else(|| program_exact(&family(name)))
+    let exact = lowercase(executable_name(name));
+    if let Some(program) = program_exact(&exact) {
+        return Some(program);
+    }
+    // Most names (`git`, `ls`) are their own family: one lookup is enough.
+    let family = family(name);
+    if family == exact {
+        return None;
+    }
+    program_exact(&family)
 }
 
 fn lowercase(name: &str) -> Cow<'_, str> {
@@ -130,11 +139,14 @@ fn lowercase(name: &str) -> Cow<'_, str> {
 /// The row whose name is exactly `name`, for checks that see through a
 /// word: an unusual spelling must not be unwrapped.
 pub fn program_exact(name: &str) -> Option<&'static Program> {
-    PROGRAMS
-        .binary_search_by(|p| p.name.cmp(name))
-        .ok()
-        .and_then(|i| PROGRAMS.get(i))
+    INDEX.get(name).copied()
 }
+
+/// The table by name, built once: a lookup is one hash, not a binary search
+/// of string comparisons (the policy looks names up several times per
+/// segment, and most are not in the table).
+static INDEX: std::sync::LazyLock<foldhash::HashMap<&'static str, &'static Program>> =
+    std::sync::LazyLock::new(|| PROGRAMS.iter().map(|p| (p.name, p)).collect());
 
 /// Whether `name` (by family) has `kind`.
 pub fn has(name: &str, kind: Kind) -> bool {
