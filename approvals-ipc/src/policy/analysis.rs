@@ -237,7 +237,8 @@ fn plan_command(
         .as_deref()
         .and_then(|p| p.file_name())
         .and_then(|n| n.to_str())
-        && (wrappers::is_shell(real_name) || wrappers::is_wrapper(real_name))
+        && crate::policy::programs::program(real_name)
+            .is_some_and(|p| p.is_shell() || p.is_wrapper())
         && real_name != wrappers::basename(word)
         && !applet_link(real_name, wrappers::basename(word))
     {

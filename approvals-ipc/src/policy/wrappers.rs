@@ -84,8 +84,11 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
         };
         let name = basename(word);
         let rest = &argv[start + 1..];
-        // Seeing through a word needs its exact name; refusing one does not.
-        let exact = programs::program_exact(name);
+        // Refusing a word goes by its family; seeing through one needs its
+        // exact name (table names are lowercase, without `.exe`). One
+        // lookup serves both: this runs for every word of every segment.
+        let found = programs::program(name);
+        let exact = found.filter(|p| p.name == name);
         if let Some(runner) = exact.filter(|p| p.is(Kind::AppletRunner)) {
             let applet = rest.first().map(|a| basename(a));
             if applet
@@ -99,13 +102,13 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
                 reason: runner.reason,
             });
         }
-        if programs::program(name).is_some_and(|p| p.name == "rustup") && rustup_runs(rest) {
+        if found.is_some_and(|p| p.name == "rustup") && rustup_runs(rest) {
             return Err(WrapperRefusal::Semantic {
                 name: format!("{name} run"),
                 reason: RUSTUP_RUN,
             });
         }
-        if let Some(wrapper) = programs::program(name).filter(|p| p.is(Kind::SemanticWrapper)) {
+        if let Some(wrapper) = found.filter(|p| p.is(Kind::SemanticWrapper)) {
             return Err(WrapperRefusal::Semantic {
                 name: name.to_owned(),
                 reason: wrapper.reason,

@@ -674,13 +674,37 @@ pub(crate) const GUARDS: &[Guard] = &[
 /// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`).
 pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
     let name = programs::executable_name(program);
-    let family = programs::family(program);
-    PROGRAMS.iter().find(|s| {
-        s.names
-            .iter()
-            .any(|n| name == *n || (s.versioned && programs::family(n) == family))
+    SPECS.by_name.get(name).copied().or_else(|| {
+        SPECS
+            .by_family
+            .get(programs::family(program).as_ref())
+            .copied()
     })
 }
+
+/// The specs indexed once: by each name, and by the family of each name of
+/// a versioned spec (the first spec in table order wins either way).
+struct SpecIndex {
+    by_name: foldhash::HashMap<&'static str, &'static ProgramSpec>,
+    by_family: foldhash::HashMap<String, &'static ProgramSpec>,
+}
+
+static SPECS: std::sync::LazyLock<SpecIndex> = std::sync::LazyLock::new(|| {
+    let mut index = SpecIndex {
+        by_name: foldhash::HashMap::default(),
+        by_family: foldhash::HashMap::default(),
+    };
+    for spec in PROGRAMS {
+        for name in spec.names {
+            index.by_name.entry(name).or_insert(spec);
+            if spec.versioned {
+                let family = programs::family(name).into_owned();
+                index.by_family.entry(family).or_insert(spec);
+            }
+        }
+    }
+    index
+});
 
 /// The guards of one family, in table order.
 pub(crate) fn guards_of(family: &str) -> impl Iterator<Item = &'static Guard> {
