@@ -95,7 +95,10 @@ impl Program {
 /// (any case), the first step of [`family`]. Windows runs `git.exe` as
 /// `git`; a policy that only knew `git` must not miss it.
 pub fn executable_name(name: &str) -> &str {
-    let name = name.rsplit('/').next().unwrap_or(name);
+    let name = match name.as_bytes().iter().rposition(|&b| b == b'/') {
+        Some(slash) => &name[slash + 1..],
+        None => name,
+    };
     match name.len().checked_sub(4) {
         Some(cut) if name.is_char_boundary(cut) && name[cut..].eq_ignore_ascii_case(".exe") => {
             &name[..cut]
@@ -121,11 +124,10 @@ pub fn program(name: &str) -> Option<&'static Program> {
         return Some(program);
     }
     // Most names (`git`, `ls`) are their own family: one lookup is enough.
-    let family = family(name);
-    if family == exact {
+    if !exact.ends_with(|c: char| c.is_ascii_digit() || c == '.') {
         return None;
     }
-    program_exact(&family)
+    program_exact(&family(name))
 }
 
 fn lowercase(name: &str) -> Cow<'_, str> {

@@ -166,11 +166,12 @@ pub const BUILTINS: &[Builtin] = &[
 /// The row for `word`, matched exactly: the shell runs a builtin only by
 /// its exact name.
 pub fn builtin(word: &str) -> Option<&'static Builtin> {
-    BUILTINS
-        .binary_search_by(|b| b.name.cmp(word))
-        .ok()
-        .and_then(|i| BUILTINS.get(i))
+    BY_NAME.get(word).copied()
 }
+
+/// The builtins by name, built once: every command word is looked up.
+static BY_NAME: std::sync::LazyLock<foldhash::HashMap<&'static str, &'static Builtin>> =
+    std::sync::LazyLock::new(|| BUILTINS.iter().map(|b| (b.name, b)).collect());
 
 /// What a builtin the shell analysis refuses would do, if `word` names one.
 pub fn refused_in_script(word: &str) -> Option<&'static str> {
