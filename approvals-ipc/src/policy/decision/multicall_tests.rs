@@ -248,6 +248,12 @@ fn a_multi_call_skill_is_trusted_only_under_the_name_it_was_given() {
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
     let e = run(&c, &dir, &words(&["rustc", "--version"]));
     assert_eq!(e.decision, Verdict::Ask);
+    // Two names given for the one file: each is trusted, nothing else.
+    let c = c.with_skill_bins([dir.join("cargo"), dir.join("rustc"), dir.join("cargo")]);
+    for name in ["cargo", "rustc"] {
+        let e = run(&c, &dir, &words(&[name, "--version"]));
+        assert_eq!(e.decision, Verdict::Allow, "{name}: {:?}", e.reason);
+    }
 }
 
 #[test]
