@@ -216,6 +216,11 @@ fn allow_always_on_a_multi_call_binary_keeps_the_exact_command_not_the_shared_fi
     let c = allowlist(&[]);
     let e = run(&c, &dir, &argv(&dir, "rustc", &["--version"]));
     assert_eq!(e.decision, Verdict::Ask);
+    assert_eq!(
+        e.analysis.segments[0].miss.as_ref().map(Miss::code),
+        Some("not-allowlisted"),
+        "no entry matches the file at all: not a multi-call name miss"
+    );
     assert!(e.allowed_decisions.contains(&ApprovalDecision::AllowAlways));
     let kept = e.persist_patterns().to_vec();
     assert_eq!(kept.len(), 1);
