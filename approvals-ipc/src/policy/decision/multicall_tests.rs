@@ -275,6 +275,9 @@ fn an_entry_names_a_multi_call_invocation_by_its_last_component_only() {
     // No last component: names nothing, so it never allows.
     assert!(!entry_names("/opt/rust/bin/", "cargo"));
     assert!(!entry_names("~", "cargo"));
+    // `~` is the home directory, not a program's name, even one called `~`.
+    assert!(!entry_names("~", "~"));
+    assert!(!entry_names("/opt/", ""));
     assert!(!entry_names("", "cargo"));
 }
 
