@@ -604,27 +604,18 @@ proptest! {
 
 /// Through the whole policy: `safeBins` with grep and tr, nothing allowlisted.
 mod through_the_policy {
-    use std::path::{Path, PathBuf};
+    use std::path::Path;
 
-    use crate::approvals::ApprovalsFile;
-    use crate::policy::{CompiledPolicy, HostContext, SatisfiedBy, Verdict};
+    use crate::policy::decision::tests::compiled;
+    use crate::policy::{CompiledPolicy, SatisfiedBy, Verdict};
 
     fn policy() -> CompiledPolicy {
-        let json = serde_json::json!({
+        compiled(serde_json::json!({
             "version": 1,
             "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny",
                          "safeBins": ["cut", "grep", "head", "tail", "tr", "uniq", "wc"]},
             "agents": {"main": {}}
-        });
-        let text = serde_json::to_vec(&json).unwrap();
-        let file = ApprovalsFile::parse(&text, Path::new("test.json"))
-            .unwrap()
-            .file;
-        let host = HostContext {
-            path: Some("/usr/local/bin:/usr/bin:/bin".into()),
-            home: Some(PathBuf::from("/home/test")),
-        };
-        CompiledPolicy::compile(file.resolve(Some("main")), &host)
+        }))
     }
 
     /// The verdict and, for a miss, the safe-bin refusal code.
