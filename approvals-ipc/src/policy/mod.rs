@@ -36,6 +36,7 @@ pub mod runnable;
 pub mod safe_bins;
 pub mod salvage;
 pub mod shell;
+pub mod specs;
 pub mod unicode;
 pub mod wrappers;
 

@@ -154,8 +154,11 @@ fn busybox_applet_link_allows_only_its_applet() {
         assert_eq!(e.decision, Verdict::Allow, "{runner}: {:?}", e.reason);
 
         // Guarded as the applet it is, not as `busybox ARG…` (which would
-        // read `find` as the applet here).
+        // read `find` as the applet here): ls's spec, not find's guards.
         let e = run(&c, &dir, &argv(&dir, "ls", &["find", "-exec"]));
+        let ids: Vec<&str> = e.analysis.segments[0].guards.iter().map(|g| g.id).collect();
+        assert_eq!(ids, ["ls.unknown-option"], "{runner}");
+        let e = run(&c, &dir, &argv(&dir, "ls", &["find", "exec"]));
         assert_eq!(e.decision, Verdict::Allow, "{runner}: {:?}", e.reason);
 
         let awk = allowlist(&[at(&dir, "awk")]);

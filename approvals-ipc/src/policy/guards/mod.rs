@@ -15,8 +15,8 @@
 //! and `parse` (argv as the program reads it) ← `scripts` (inspections) ←
 //! this module, which runs the table's guards.
 
-mod parse;
-mod scripts;
+pub(crate) mod parse;
+pub(crate) mod scripts;
 mod table;
 mod types;
 
@@ -29,6 +29,7 @@ mod git_tests;
 use std::path::Path;
 
 use crate::policy::programs::{self, Kind};
+use crate::policy::specs;
 use parse::{Invocation, OptName};
 use types::{Guard, Layout, Trigger};
 
@@ -58,11 +59,13 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
         // selector of a rustup proxy must not hide what follows it.
         (program, programs::without_toolchain(program, args))
     };
+    // The program's spec reads argv as the program does: unknown options
+    // and subcommands ask, and each option's effect decides.
+    let mut hits = specs::check(program, args, cwd).unwrap_or_default();
     let Some(spec) = table::program_spec(program) else {
-        return Vec::new();
+        return hits;
     };
     let inv = Invocation::parse(spec, args, cwd, stdin_is_input);
-    let mut hits = Vec::new();
     for guard in table::guards_of(spec.family) {
         if let Some(detail) = fire(guard, &inv) {
             let reason = if detail.is_empty() {

@@ -1,0 +1,50 @@
+//! Program specs: each program family's real argv grammar, subcommands and
+//! options with their arity and effect, as data (`families/*.rs`, one file
+//! per family), read by one index.
+//!
+//! Allowlisting a path trusts the program to do its job, not every way to
+//! make it run or load something else. A spec reads argv as the program's own
+//! parser does ([`grammar`]); an option or subcommand it does not know is
+//! asked, never allowed; the effects of the options it does know decide the
+//! rest ([`effects`]). Conformance tests compare each spec with the installed
+//! program's own option list (`approvals-ipc/tests/spec_conformance.rs`).
+//! Upholds DESIGN.md section 6 (Program specs) and invariant 3.
+
+pub mod effects;
+mod families;
+pub mod grammar;
+pub mod types;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use crate::policy::guards::GuardHit;
+use crate::policy::programs;
+pub use types::{Arity, Effect, Grammar, Keys, Opt, Spec, Sub};
+
+/// Every spec, sorted by family.
+pub fn all() -> &'static [&'static Spec] {
+    families::ALL
+}
+
+/// The spec for `program` (a basename or path as invoked), by its exact
+/// executable name, else by its family (`python3.11` is `python`).
+pub fn lookup(program: &str) -> Option<&'static Spec> {
+    let name = programs::executable_name(program);
+    families::by_name(name).or_else(|| families::by_name(&programs::family(program)))
+}
+
+/// The guards `args` (argv without argv[0]) trips for `program`, or `None`
+/// when no spec covers the program.
+pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>> {
+    let spec = lookup(program)?;
+    let reading = grammar::read(spec, args);
+    Some(effects::hits(
+        spec,
+        programs::executable_name(program),
+        &reading,
+        cwd,
+    ))
+}

@@ -1,0 +1,172 @@
+//! From a [`Reading`] to the guards it trips: a problem asks, and each
+//! option's effect decides on its own (DESIGN.md section 6, Program specs).
+//! Inert options, reads and the program's own network use stay allowed;
+//! running or loading anything, uploading, setting config, and writing where
+//! it matters are asked.
+
+use std::path::{Component, Path};
+
+use super::grammar::{Problem, Reading, Use};
+use super::types::{Effect, Keys, Spec};
+use crate::policy::guards::GuardHit;
+use crate::policy::guards::parse::outside;
+use crate::policy::guards::scripts::git;
+
+/// File names that other tools run or load when they find them, so a write
+/// to one is a write of code even inside the working tree.
+const EXECUTED_FILES: &[&str] = &[
+    ".bash_profile",
+    ".bashrc",
+    ".envrc",
+    ".gitattributes",
+    ".gitmodules",
+    ".npmrc",
+    ".profile",
+    ".zshrc",
+    "GNUmakefile",
+    "Makefile",
+    "build.rs",
+    "conftest.py",
+    "makefile",
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+];
+
+/// Directories whose files a tool reads as its own state or config.
+const METADATA_DIRS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn", ".vscode"];
+
+/// The hits of one reading of `program` (as invoked) in `cwd`.
+pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Vec<GuardHit> {
+    let shown = match reading.sub_word {
+        Some(sub) => format!("{program} {sub}"),
+        None => program.to_owned(),
+    };
+    let mut out = Vec::new();
+    if let Some(sub) = reading.sub
+        && let Some((id, why)) = judge(spec, sub.effect, None, cwd)
+    {
+        out.push(GuardHit {
+            id,
+            reason: format!("{shown}: {why}"),
+        });
+    }
+    for used in &reading.uses {
+        if used.negated {
+            continue;
+        }
+        if let Some((id, why)) = judge(spec, used.opt.effect, used.value, cwd) {
+            out.push(GuardHit {
+                id,
+                reason: format!("{shown} {}: {why}", written(used)),
+            });
+        }
+    }
+    if let Some(problem) = &reading.problem {
+        out.push(problem_hit(spec, &shown, problem));
+    }
+    out
+}
+
+/// The hit for a reading that could not be completed.
+fn problem_hit(spec: &Spec, shown: &str, problem: &Problem<'_>) -> GuardHit {
+    let (id, reason) = match problem {
+        Problem::UnknownOption(tok) => (
+            spec.ids.unknown_option,
+            format!("unknown option {tok} for {shown}: options the spec does not know are asked"),
+        ),
+        Problem::Ambiguous(tok, candidates) => (
+            spec.ids.unknown_option,
+            format!(
+                "ambiguous option {tok} for {shown} (--{}): asked rather than guessed",
+                candidates.join(", --")
+            ),
+        ),
+        Problem::MissingValue(tok) => (
+            spec.ids.unknown_option,
+            format!(
+                "option {tok} for {shown} has no value: argv cannot be read as the program reads it"
+            ),
+        ),
+        Problem::UnexpectedValue(tok) => (
+            spec.ids.unknown_option,
+            format!(
+                "option {tok} for {shown} takes no value: argv cannot be read as the program reads it"
+            ),
+        ),
+        Problem::UnknownSubcommand(word) => (
+            spec.ids.unknown_subcommand,
+            format!(
+                "unknown subcommand {word} for {shown}: it may be an alias or a plugin that runs anything"
+            ),
+        ),
+    };
+    GuardHit { id, reason }
+}
+
+/// The option as the human should see it.
+fn written(used: &Use<'_>) -> String {
+    match used.value {
+        Some(v) if !used.token.contains(v) => format!("{} {v}", used.token),
+        _ => used.token.to_owned(),
+    }
+}
+
+/// `Some((id, reason))` when `effect` with `value` is asked.
+fn judge(
+    spec: &Spec,
+    effect: Effect,
+    value: Option<&str>,
+    cwd: &Path,
+) -> Option<(&'static str, String)> {
+    let ids = &spec.ids;
+    match effect {
+        Effect::Inert | Effect::ReadsFile | Effect::Network => None,
+        Effect::WritesFile(why) => {
+            let place = match value {
+                None => Some("at a path the prompt does not show"),
+                Some("-") => None,
+                Some(path) => risky_write(cwd, path),
+            }?;
+            Some((ids.writes_file, format!("{why} ({place})")))
+        }
+        Effect::RunsProgram(why) => Some((ids.runs_program, why.to_owned())),
+        Effect::LoadsCode(why) => Some((ids.loads_code, why.to_owned())),
+        Effect::Uploads(why) => Some((ids.uploads, why.to_owned())),
+        Effect::SetsConfig(why) => Some((ids.sets_config, why.to_owned())),
+        Effect::SetsConfigKey(keys, why) => {
+            let key = value.map(|v| v.split_once('=').map_or(v, |(k, _)| k));
+            let inert = match keys {
+                Keys::Git => key.is_some_and(git::inert),
+            };
+            (!inert).then(|| (ids.sets_config, why.to_owned()))
+        }
+        Effect::OtherTree(why) => match value {
+            Some(dir) if !outside(cwd, dir) => None,
+            _ => Some((
+                ids.other_tree,
+                format!("{why} (outside the working directory)"),
+            )),
+        },
+    }
+}
+
+/// Why writing `path` (relative to `cwd`) is asked, or `None` when it is
+/// an ordinary file inside the working tree.
+fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
+    if outside(cwd, path) {
+        return Some("outside the working directory");
+    }
+    let p = Path::new(path);
+    let in_metadata = p.components().any(|c| {
+        matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| METADATA_DIRS.contains(&n)))
+    });
+    if in_metadata {
+        return Some("into a tool's metadata directory");
+    }
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if EXECUTED_FILES.contains(&name) || name.ends_with(".sh") {
+        return Some("into a file other tools run");
+    }
+    None
+}

@@ -1,0 +1,276 @@
+//! Reads an argv the way the program's own parser does, by its spec:
+//! getopt_long's prefix abbreviation and permutation, git's exact global
+//! options and per-subcommand parse-options with `--no-` negation, clap's
+//! exact names. Anything the spec does not know stops the reading with a
+//! [`Problem`], which the decision asks about: never a guess.
+
+use super::types::{Arity, Grammar, Opt, Spec, Sub};
+
+/// One option as the program will see it.
+#[derive(Debug, Clone, Copy)]
+pub struct Use<'a> {
+    /// The spec row it resolved to.
+    pub opt: &'static Opt,
+    /// Its value, if it took one.
+    pub value: Option<&'a str>,
+    /// The word it came from, for the reason shown to the human.
+    pub token: &'a str,
+    /// `--no-…`: the option turned off, which has no effect of its own.
+    pub negated: bool,
+}
+
+/// Why a reading stopped: the program would read this argv in a way the
+/// spec cannot vouch for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem<'a> {
+    /// An option no row of the spec has.
+    UnknownOption(&'a str),
+    /// A long-option prefix that more than one row has.
+    Ambiguous(&'a str, Vec<&'static str>),
+    /// A required value is missing at the end of argv.
+    MissingValue(&'a str),
+    /// A value given to an option that takes none (`--all=x`).
+    UnexpectedValue(&'a str),
+    /// A subcommand the spec does not know.
+    UnknownSubcommand(&'a str),
+}
+
+/// What the program will do with its argv, as far as the spec says.
+#[derive(Debug, Default)]
+pub struct Reading<'a> {
+    /// Every option, in order, global and subcommand alike.
+    pub uses: Vec<Use<'a>>,
+    /// Operands after option parsing (after the subcommand, if any).
+    pub operands: Vec<&'a str>,
+    /// The subcommand, when the spec has them and one was given.
+    pub sub: Option<&'static Sub>,
+    /// The subcommand as written.
+    pub sub_word: Option<&'a str>,
+    /// Set when the reading could not be completed.
+    pub problem: Option<Problem<'a>>,
+}
+
+/// How long names are matched in one region of argv.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Match {
+    /// Exactly (git's global options, clap).
+    Exact,
+    /// Exactly, else by unambiguous prefix (getopt_long).
+    Prefix,
+    /// Prefix, plus git's `--no-` negation both ways (parse-options).
+    Negatable,
+}
+
+/// Reads `args` (argv without argv[0]) by `spec`.
+pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
+    let mut reading = Reading::default();
+    let (global, permute) = match spec.grammar {
+        Grammar::Getopt { permute } => (Match::Prefix, permute),
+        Grammar::Git => (Match::Exact, false),
+        Grammar::Clap => (Match::Exact, true),
+    };
+    let has_subs = !spec.subs.is_empty();
+    let rest = region(spec.opts, global, permute && !has_subs, args, &mut reading);
+    if reading.problem.is_some() || !has_subs {
+        reading.operands.extend(rest.iter().map(String::as_str));
+        return reading;
+    }
+    let Some((word, after)) = rest.split_first() else {
+        return reading;
+    };
+    let Some(sub) = spec.subs.iter().find(|s| s.names.contains(&word.as_str())) else {
+        reading.problem = Some(Problem::UnknownSubcommand(word));
+        return reading;
+    };
+    reading.sub = Some(sub);
+    reading.sub_word = Some(word);
+    let sub_match = match spec.grammar {
+        Grammar::Git => Match::Negatable,
+        Grammar::Getopt { .. } => Match::Prefix,
+        Grammar::Clap => Match::Exact,
+    };
+    let rest = region(sub.opts, sub_match, true, after, &mut reading);
+    reading.operands.extend(rest.iter().map(String::as_str));
+    reading
+}
+
+/// Reads options from `tokens` into `reading` until `--`, the end, or (when
+/// not permuting) the first operand. Returns the words left as operands
+/// (after `--`, or from the first operand on when not permuting); operands
+/// met while permuting are pushed on `reading.operands` directly.
+fn region<'a>(
+    tables: &'static [&'static [Opt]],
+    how: Match,
+    permute: bool,
+    tokens: &'a [String],
+    reading: &mut Reading<'a>,
+) -> &'a [String] {
+    let mut i = 0;
+    while let Some(tok) = tokens.get(i) {
+        let tok = tok.as_str();
+        if tok == "--" || (how == Match::Negatable && tok == "--end-of-options") {
+            return &tokens[i + 1..];
+        }
+        if let Some(body) = tok.strip_prefix("--") {
+            let (name, attached) = match body.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (body, None),
+            };
+            let (opt, negated) = match long(tables, how, name) {
+                Ok(found) => found,
+                Err(candidates) => {
+                    reading.problem = Some(if candidates.is_empty() {
+                        Problem::UnknownOption(tok)
+                    } else {
+                        Problem::Ambiguous(tok, candidates)
+                    });
+                    return &[];
+                }
+            };
+            let arity = if negated { Arity::Flag } else { opt.arity };
+            let value = match (arity, attached) {
+                (Arity::Flag, Some(_)) => {
+                    reading.problem = Some(Problem::UnexpectedValue(tok));
+                    return &[];
+                }
+                (Arity::Required, None) => {
+                    i += 1;
+                    match tokens.get(i) {
+                        Some(v) => Some(v.as_str()),
+                        None => {
+                            reading.problem = Some(Problem::MissingValue(tok));
+                            return &[];
+                        }
+                    }
+                }
+                (_, attached) => attached,
+            };
+            reading.uses.push(Use {
+                opt,
+                value,
+                token: tok,
+                negated,
+            });
+        } else if tok.len() > 1 && tok.starts_with('-') {
+            let cluster = &tok[1..];
+            for (pos, c) in cluster.char_indices() {
+                let Some(opt) = short(tables, c) else {
+                    reading.problem = Some(Problem::UnknownOption(tok));
+                    return &[];
+                };
+                let rest = &cluster[pos + c.len_utf8()..];
+                let value = match opt.arity {
+                    Arity::Flag => None,
+                    Arity::Optional => Some(rest).filter(|r| !r.is_empty()),
+                    Arity::Required if !rest.is_empty() => Some(rest),
+                    Arity::Required => {
+                        i += 1;
+                        match tokens.get(i) {
+                            Some(v) => Some(v.as_str()),
+                            None => {
+                                reading.problem = Some(Problem::MissingValue(tok));
+                                return &[];
+                            }
+                        }
+                    }
+                };
+                reading.uses.push(Use {
+                    opt,
+                    value,
+                    token: tok,
+                    negated: false,
+                });
+                if opt.arity != Arity::Flag {
+                    break;
+                }
+            }
+        } else if permute {
+            reading.operands.push(tok);
+        } else {
+            return &tokens[i..];
+        }
+        i += 1;
+    }
+    &[]
+}
+
+/// The row a short letter names; a digit matches a `-#` row.
+fn short(tables: &'static [&'static [Opt]], c: char) -> Option<&'static Opt> {
+    rows(tables).find(|o| {
+        o.names.iter().any(|n| {
+            let mut it = n.chars();
+            it.next() == Some('-')
+                && match it.next() {
+                    Some('#') => c.is_ascii_digit(),
+                    Some(l) => l == c,
+                    None => false,
+                }
+                && it.next().is_none()
+        })
+    })
+}
+
+/// The row a long name (without `--`) resolves to and whether it was
+/// negated, or the candidates when it does not resolve to exactly one row
+/// (empty: unknown).
+fn long(
+    tables: &'static [&'static [Opt]],
+    how: Match,
+    name: &str,
+) -> Result<(&'static Opt, bool), Vec<&'static str>> {
+    if name.is_empty() {
+        return Err(Vec::new());
+    }
+    let longs = || {
+        rows(tables).flat_map(|o| {
+            o.names
+                .iter()
+                .filter_map(move |n| n.strip_prefix("--").map(|l| (o, l)))
+        })
+    };
+    // An exact spelling always wins.
+    if let Some((o, _)) = longs().find(|(_, l)| *l == name) {
+        return Ok((o, false));
+    }
+    let negatable = how == Match::Negatable;
+    if negatable {
+        let exact_negation = longs().find(|(_, l)| {
+            name.strip_prefix("no-") == Some(*l) || l.strip_prefix("no-") == Some(name)
+        });
+        if let Some((o, _)) = exact_negation {
+            return Ok((o, true));
+        }
+    }
+    if how == Match::Exact {
+        return Err(Vec::new());
+    }
+    let mut found: Vec<(&'static Opt, bool, &'static str)> = Vec::new();
+    for (o, l) in longs() {
+        let hit = if l.starts_with(name) {
+            Some(false)
+        } else if negatable
+            && (name
+                .strip_prefix("no-")
+                .is_some_and(|n| !n.is_empty() && l.starts_with(n))
+                || l.strip_prefix("no-").is_some_and(|p| p.starts_with(name)))
+        {
+            Some(true)
+        } else {
+            None
+        };
+        if let Some(negated) = hit
+            && !found.iter().any(|(f, _, _)| std::ptr::eq(*f, o))
+        {
+            found.push((o, negated, l));
+        }
+    }
+    match found.as_slice() {
+        [(o, negated, _)] => Ok((o, *negated)),
+        _ => Err(found.iter().map(|(_, _, l)| *l).collect()),
+    }
+}
+
+/// Every row of the concatenated tables.
+fn rows(tables: &'static [&'static [Opt]]) -> impl Iterator<Item = &'static Opt> {
+    tables.iter().flat_map(|t| t.iter())
+}

@@ -1,0 +1,210 @@
+//! The shapes of program specs: how a program parses its argv, its
+//! subcommands, and each option's arity and effect.
+//!
+//! Kept apart from the parser and the decision so that a family file
+//! (`families/*.rs`) depends only on these types: a spec is data a reviewer
+//! can read and a conformance test can compare with the real program.
+
+/// How a program reads its argv: which parser family it uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grammar {
+    /// GNU `getopt_long`: any unambiguous prefix of a long option, an exact
+    /// match winning; optional values only after `=`; short bundles; with
+    /// `permute`, options and operands interleave until `--`.
+    Getopt {
+        /// Options may follow operands (GNU permutation).
+        permute: bool,
+    },
+    /// git: global options matched exactly and stopping at the subcommand,
+    /// whose options go through parse-options (unambiguous prefixes,
+    /// `--no-` negation, permutation, `--end-of-options`).
+    Git,
+    /// clap: long options matched exactly, `--opt=v` or `--opt v`, short
+    /// bundles, permutation.
+    Clap,
+}
+
+/// How many values an option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arity {
+    /// None: `--all`, `-a`.
+    Flag,
+    /// One, required: `--file=F`, `--file F`, `-fF`, `-f F`.
+    Required,
+    /// One, optional, only attached: `--color=WHEN`, `-O'cmd'`.
+    Optional,
+}
+
+/// What an option or subcommand does beyond the program's plain job. The
+/// decision reads effects, not names: two spellings of one effect are
+/// judged alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Changes only what is shown or how the work is done.
+    Inert,
+    /// Reads a file it names; reading is what these programs do.
+    ReadsFile,
+    /// Talks to the network, which is the program's job (`git fetch`).
+    Network,
+    /// Writes a file at a path it names: asked when the path leaves the
+    /// working tree, enters VCS metadata, or is a file other tools run.
+    WritesFile(&'static str),
+    /// Runs a program or a command line it is given: asked.
+    RunsProgram(&'static str),
+    /// Loads code, a plugin or options from somewhere the prompt does not
+    /// show: asked.
+    LoadsCode(&'static str),
+    /// Sends the contents of a local file over the network: asked.
+    Uploads(&'static str),
+    /// Sets configuration that can name programs or files: asked.
+    SetsConfig(&'static str),
+    /// Sets one config key from a `KEY=VALUE` value: allowed when the key
+    /// is on that program's list of inert keys, asked otherwise.
+    SetsConfigKey(Keys, &'static str),
+    /// Works in another directory or repository, whose own config and
+    /// files then apply: asked when it leaves the working tree.
+    OtherTree(&'static str),
+}
+
+/// Whose config keys a [`Effect::SetsConfigKey`] sets, which picks the list
+/// of inert keys that judges them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    /// git's (`guards::scripts::git::INERT_KEYS`).
+    Git,
+}
+
+/// One option: its spellings, arity and effect.
+#[derive(Debug, Clone, Copy)]
+pub struct Opt {
+    /// Every spelling: `-x` letters and `--long` names. A `-#` spelling
+    /// stands for any digit (`head -5`, `grep -3`).
+    pub names: &'static [&'static str],
+    /// Whether and how it takes a value.
+    pub arity: Arity,
+    /// What it does.
+    pub effect: Effect,
+}
+
+/// An inert option without a value.
+pub const fn flag(names: &'static [&'static str]) -> Opt {
+    Opt {
+        names,
+        arity: Arity::Flag,
+        effect: Effect::Inert,
+    }
+}
+
+/// An inert option with a required value.
+pub const fn value(names: &'static [&'static str]) -> Opt {
+    Opt {
+        names,
+        arity: Arity::Required,
+        effect: Effect::Inert,
+    }
+}
+
+/// An inert option with an optional, attached value.
+pub const fn optional(names: &'static [&'static str]) -> Opt {
+    Opt {
+        names,
+        arity: Arity::Optional,
+        effect: Effect::Inert,
+    }
+}
+
+impl Opt {
+    /// The same option with `effect`.
+    pub const fn does(self, effect: Effect) -> Opt {
+        Opt { effect, ..self }
+    }
+}
+
+/// One subcommand: its names and its own options.
+#[derive(Debug, Clone, Copy)]
+pub struct Sub {
+    /// The name and its aliases.
+    pub names: &'static [&'static str],
+    /// What the subcommand itself does beyond the program's job.
+    pub effect: Effect,
+    /// Its options (git: parse-options; the spec's global options are not
+    /// accepted after the subcommand).
+    pub opts: &'static [&'static [Opt]],
+}
+
+/// A subcommand whose options are the concatenation of `opts` tables.
+pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]) -> Sub {
+    Sub {
+        names,
+        effect: Effect::Inert,
+        opts,
+    }
+}
+
+impl Sub {
+    /// The same subcommand with `effect`.
+    pub const fn does(self, effect: Effect) -> Sub {
+        Sub { effect, ..self }
+    }
+}
+
+/// Guard ids of one family, built by [`ids!`] so every id is a literal
+/// `family.effect`.
+#[derive(Debug, Clone, Copy)]
+pub struct Ids {
+    /// An option the spec does not know.
+    pub unknown_option: &'static str,
+    /// A subcommand the spec does not know.
+    pub unknown_subcommand: &'static str,
+    /// [`Effect::WritesFile`].
+    pub writes_file: &'static str,
+    /// [`Effect::RunsProgram`].
+    pub runs_program: &'static str,
+    /// [`Effect::LoadsCode`].
+    pub loads_code: &'static str,
+    /// [`Effect::Uploads`].
+    pub uploads: &'static str,
+    /// [`Effect::SetsConfig`].
+    pub sets_config: &'static str,
+    /// [`Effect::OtherTree`].
+    pub other_tree: &'static str,
+}
+
+/// The [`Ids`] of a family, from its name literal.
+macro_rules! ids {
+    ($family:literal) => {
+        $crate::policy::specs::types::Ids {
+            unknown_option: concat!($family, ".unknown-option"),
+            unknown_subcommand: concat!($family, ".unknown-subcommand"),
+            writes_file: concat!($family, ".writes-file"),
+            runs_program: concat!($family, ".runs-program"),
+            loads_code: concat!($family, ".loads-code"),
+            uploads: concat!($family, ".uploads"),
+            sets_config: concat!($family, ".sets-config"),
+            other_tree: concat!($family, ".other-tree"),
+        }
+    };
+}
+pub(crate) use ids;
+
+/// One program family's spec.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    /// The family name, the prefix of its guard ids.
+    pub family: &'static str,
+    /// Executable names of the family.
+    pub names: &'static [&'static str],
+    /// The guard ids, `family.*`.
+    pub ids: Ids,
+    /// The parser family.
+    pub grammar: Grammar,
+    /// Options before a subcommand, or every option when there are no
+    /// subcommands; the concatenation of these tables.
+    pub opts: &'static [&'static [Opt]],
+    /// Subcommands; empty when the program has none. When not empty, a
+    /// missing subcommand is fine and an unknown one is asked.
+    pub subs: &'static [Sub],
+    /// The package the program comes from and the version its option list
+    /// was checked against, for the conformance tests' messages.
+    pub checked_with: &'static str,
+}
