@@ -51,8 +51,8 @@ const ATTACKS: &[&str] = &[
     "| sh -c \"$(y)\"",
     " > f",
     " &",
-    "; echo $HOME",
-    " *",
+    "; echo $SECRET",
+    "; *",
 ];
 
 proptest! {

@@ -42,7 +42,7 @@ const REFUSED: &[(&str, &str)] = &[
     ("tee >(sh)", "process-substitution"),
     ("ls > >(sh)", "process-substitution"),
     // Parameter expansion of every kind (openclaw classes 2, 17, 20).
-    ("head $HOME/.ssh/id_rsa", "parameter-expansion"),
+    ("head $SECRETS/.ssh/id_rsa", "parameter-expansion"),
     ("echo ${X}", "parameter-expansion"),
     ("echo \"$X\"", "parameter-expansion"),
     ("echo $1", "parameter-expansion"),
@@ -81,11 +81,11 @@ const REFUSED: &[(&str, &str)] = &[
     ("echo ${\tid; }", "function-substitution"),
     ("echo $\\\n{ id; }", "function-substitution"),
     // Unquoted globs (openclaw class 2).
-    ("tail *", "glob"),
-    ("ls *.rs", "glob"),
-    ("ls a?c", "glob"),
-    ("ls [ab]", "glob"),
-    ("ls \"x\"*", "glob"),
+    ("* -rf /", "glob"),
+    ("*.rs x", "glob"),
+    ("a?c x", "glob"),
+    ("[ab] x", "glob"),
+    ("\"x\"* a", "glob"),
     // Tilde forms other than ~ and ~/.
     ("ls ~root", "tilde"),
     ("ls ~+", "tilde"),

@@ -96,9 +96,9 @@ const NOT_UNDERSTOOD: &[&str] = &[
     // openclaw.md section 10, class 1: substitution inside double quotes.
     "echo \"output: $(whoami)\"",
     "echo \"`id`\"",
-    // class 2 and 20: expansion in safe-bin arguments.
-    "head $HOME/.ssh/id_rsa",
-    "tail *",
+    // class 2 and 20: expansion in safe-bin arguments (the ones we can
+    // expand exactly are expanded, then checked: see below).
+    "head $SECRET/.ssh/id_rsa",
     "head -c${IFS}16${IFS}${OPENCLAW_CONFIG_PATH}",
     // class 8: a line continuation building `$(`.
     "echo \"ok $\\\n(id -u)\"",
@@ -123,7 +123,7 @@ const NOT_UNDERSTOOD: &[&str] = &[
     "echo $'\\x41'",
     "echo {a,b}",
     "echo $((1+2))",
-    "echo ${HOME}",
+    "echo ${SECRET}",
     "eval ls",
     "source ./x",
     ". ./x",
@@ -136,9 +136,8 @@ const NOT_UNDERSTOOD: &[&str] = &[
     "LD_PRELOAD=/tmp/x.so ls",
     "cd /tmp; ls",
     "cd /tmp || ls",
-    "ls *.txt",
-    "ls file?",
-    "ls [ab]",
+    "ls [[:alpha:]]*",
+    "*.sh",
     "exec -a name ls",
     "command -p ls",
     "builtin -x ls",
@@ -152,6 +151,43 @@ const NOT_UNDERSTOOD: &[&str] = &[
     "\u{0455}udo ls",
     "echo \u{3164}",
 ];
+
+#[test]
+fn globs_and_home_are_expanded_then_checked_and_shown() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["a.txt", "b.txt", "secret.key"] {
+        std::fs::write(dir.path().join(f), "").expect("write");
+    }
+    let cwd = dir.path().to_str().expect("utf-8");
+    let explain = |script: &str| home.explain(&["--cwd", cwd, "--shell", script]);
+
+    let v = explain("ls *.txt");
+    assert_eq!(v["decision"], "allow", "{v:#}");
+    assert_eq!(
+        v["analysis"]["segments"][0]["argv"],
+        json!(["ls", "a.txt", "b.txt"])
+    );
+    // No match: the word as bash passes it.
+    let v = explain("ls [xy].md");
+    assert_eq!(
+        v["analysis"]["segments"][0]["argv"],
+        json!(["ls", "[xy].md"])
+    );
+    // openclaw classes 2 and 20: the safe bin sees the expanded paths.
+    let v = explain("tail *");
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    assert_eq!(v["analysis"]["ok"], true, "{v:#}");
+    assert_eq!(v["reason"]["detail"], "safe-bin-usage", "{v:#}");
+    let v = explain("head $HOME/.ssh/id_rsa");
+    assert_eq!(v["decision"], "ask", "{v:#}");
+    let argv = v["analysis"]["segments"][0]["argv"].to_string();
+    assert!(
+        argv.contains("/.ssh/id_rsa") && !argv.contains('$'),
+        "{v:#}"
+    );
+}
 
 #[test]
 fn constructs_and_bypasses_are_never_auto_allowed() {

@@ -116,12 +116,12 @@ fn under_full_a_command_that_is_not_understood_asks_when_a_denylist_is_set() {
     let mut policy = full_policy(json!([{"pattern": "/nonexistent/tool"}]));
     policy["defaults"]["ask"] = json!("on-miss");
     home.write_approvals(&policy);
-    let (d, v) = decision(&home, &["sh", "-c", "echo $HOME"]);
+    let (d, v) = decision(&home, &["sh", "-c", "echo $SECRET"]);
     assert_eq!(d, "ask", "{v}");
     assert_eq!(v["allowedDecisions"], json!(["allow-once", "deny"]));
     let out = output(
         home.command("node-host")
-            .args(["explain", "--", "sh", "-c", "echo $HOME"]),
+            .args(["explain", "--", "sh", "-c", "echo $SECRET"]),
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

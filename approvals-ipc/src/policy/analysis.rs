@@ -13,7 +13,7 @@ use crate::policy::reason::Refusal;
 use crate::policy::resolve::Resolution;
 use crate::policy::shell::{self, ShellScript, SimpleCommand};
 use crate::policy::wrappers::{self, Unwrapped};
-use crate::policy::{env, unicode};
+use crate::policy::{env, expand, unicode};
 
 /// One simple command as the policy sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +80,7 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
             let command = SimpleCommand {
                 assignments: Vec::new(),
                 argv: argv[start..].to_vec(),
+                globs: Vec::new(),
                 stdin: None,
                 stdout: Sink::Stdout,
                 stderr: Sink::Stderr,
@@ -208,7 +209,8 @@ fn plan_command(
             });
         }
     }
-    let argv = &command.argv;
+    let expanded = expand_globs(command, cwd)?;
+    let argv = expanded.as_ref().unwrap_or(&command.argv);
     let start = match wrappers::unwrap(argv)? {
         Unwrapped::Target { start, .. } => start,
         Unwrapped::Shell { shell, .. } => {
@@ -264,6 +266,23 @@ fn plan_command(
         stderr: command.stderr,
     };
     Ok(Planned::Exec { exec, resolution })
+}
+
+/// `command`'s argv with every glob expanded in `cwd`, as bash would
+/// expand it there; `None` when it has no glob.
+fn expand_globs(command: &SimpleCommand, cwd: &Path) -> Result<Option<Vec<String>>, Refusal> {
+    if command.globs.is_empty() {
+        return Ok(None);
+    }
+    let mut argv = Vec::with_capacity(command.argv.len() + 8);
+    let mut globs = command.globs.iter().peekable();
+    for (index, word) in command.argv.iter().enumerate() {
+        match globs.next_if(|g| g.index == index) {
+            Some(glob) => argv.extend(expand::expand(&glob.pattern, word, cwd)?),
+            None => argv.push(word.clone()),
+        }
+    }
+    Ok(Some(argv))
 }
 
 /// Whether `word` is an applet link of a multi-call applet runner

@@ -24,6 +24,7 @@ pub mod command_pattern;
 pub mod compiled;
 pub mod decision;
 pub mod env;
+pub mod expand;
 pub mod guards;
 pub mod matcher;
 pub mod plan;

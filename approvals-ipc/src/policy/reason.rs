@@ -62,6 +62,9 @@ pub enum Refusal {
         /// `NAME="value"`.
         others: Vec<String>,
     },
+    /// An unquoted glob we could not expand exactly.
+    #[error("{0}")]
+    Glob(#[from] crate::policy::expand::GlobError),
     /// `sh -c` inside a script.
     #[error("a nested shell ({shell} -c) inside a script is not auto-allowed")]
     NestedShell {
@@ -118,6 +121,7 @@ impl Refusal {
             Self::Shell(refusal) => refusal.code(),
             Self::Assignment { .. } => "assignment",
             Self::EnvOverride { .. } => "env-override",
+            Self::Glob(_) => "glob-expansion",
             Self::NestedShell { .. } => "nested-shell",
             Self::ShellBuiltin { .. } => "builtin",
             Self::Disguised { .. } => "disguised-program",

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use approvals_ipc::policy::plan::{ChainOp, Sink};
-use approvals_ipc::policy::shell::{ChainItem, ShellScript, SimpleCommand};
+use approvals_ipc::policy::shell::{ChainItem, GlobWord, ShellScript, SimpleCommand};
 
 /// The home directory the tests expand `~` to.
 pub const HOME: &str = "/home/tester";
@@ -12,6 +12,7 @@ pub fn cmd(argv: &[&str]) -> SimpleCommand {
     SimpleCommand {
         assignments: vec![],
         argv: argv.iter().map(|s| (*s).to_owned()).collect(),
+        globs: vec![],
         stdin: None,
         stdout: Sink::Stdout,
         stderr: Sink::Stderr,
@@ -224,6 +225,28 @@ pub fn accepted() -> Vec<(&'static str, ShellScript)> {
             seq(vec![SimpleCommand {
                 stderr: Sink::Stdout,
                 ..cmd(&["ls"])
+            }]),
+        ),
+        // Unquoted globs are kept with their pattern, for the analysis to
+        // expand where the command runs; quoted glob characters escaped.
+        (
+            "ls *.rs \"a*\"b? -- '[x'*",
+            seq(vec![SimpleCommand {
+                globs: vec![
+                    GlobWord {
+                        index: 1,
+                        pattern: "*.rs".to_owned(),
+                    },
+                    GlobWord {
+                        index: 2,
+                        pattern: "a\\*b?".to_owned(),
+                    },
+                    GlobWord {
+                        index: 4,
+                        pattern: "\\[x*".to_owned(),
+                    },
+                ],
+                ..cmd(&["ls", "*.rs", "a*b?", "--", "[x*"])
             }]),
         ),
         ("ls >/dev/null", seq(vec![null_out(&["ls"])])),

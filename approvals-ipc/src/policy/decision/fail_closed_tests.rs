@@ -33,8 +33,8 @@ const ZWSP: &str = "/tmp/x\u{200B}";
 const HIDDEN_RM: &[&[&str]] = &[
     &["rm", "-rf", ZWSP],
     &["r\u{200B}m", "-rf", "/tmp/x"],
-    &["sh", "-c", "rm -rf $HOME/x"],
-    &["bash", "-lc", "cd /tmp; rm -rf \"${HOME}\"/x"],
+    &["sh", "-c", "rm -rf $DIR/x"],
+    &["bash", "-lc", "cd /tmp; rm -rf \"${DIR}\"/x"],
     &["sh", "-c", "echo \"$(rm -rf /tmp/x)\""],
     &["sudo", "rm", "-rf", "/tmp/x"],
     &["env", "-i", "rm", "-rf", "/tmp/x"],
@@ -108,7 +108,7 @@ fn split_reordered_and_quoted_flags_match_a_command_pattern() {
 
 #[test]
 fn a_command_that_is_not_understood_is_never_auto_allowed_under_full_with_a_denylist() {
-    let script = ["sh", "-c", "echo $HOME"];
+    let script = ["sh", "-c", "echo $SECRET"];
     // Without a denylist, `full` allows it, as before.
     assert_eq!(eval(&full(json!([])), &script).decision, Verdict::Allow);
     let c = full(json!([{"pattern": "/nonexistent/tool"}]));

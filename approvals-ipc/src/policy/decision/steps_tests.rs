@@ -341,7 +341,7 @@ fn what_may_run_follows_the_verdict_and_the_answer() {
 #[test]
 fn a_command_allowed_as_text_runs_its_argv_with_the_program_resolved_once() {
     let full = compiled(json!({"version": 1, "defaults": {"security": "full", "ask": "off"}}));
-    let e = eval(&full, &["sh", "-c", "echo $HOME"]);
+    let e = eval(&full, &["sh", "-c", "echo $SECRET"]);
     assert!(!e.analysis.ok);
     assert!(e.checked_plan().is_none());
     let ran = e.runnable(None).unwrap();
@@ -349,7 +349,7 @@ fn a_command_allowed_as_text_runs_its_argv_with_the_program_resolved_once() {
         panic!("{ran:?}");
     };
     assert_eq!(exec.program.to_string_lossy(), real("sh"));
-    assert_eq!(exec.argv, ["sh", "-c", "echo $HOME"]);
+    assert_eq!(exec.argv, ["sh", "-c", "echo $SECRET"]);
     let e = eval(&full, &["definitely-not-a-program-xyz"]);
     assert_eq!(
         e.runnable(None).map(|r| r.grant()),
@@ -467,7 +467,7 @@ fn the_miss_reason_is_the_refusal_else_the_guards_else_the_misses() {
 fn allow_always_of_a_command_not_understood_keeps_its_exact_text_unless_there_is_none() {
     let c =
         compiled(json!({"version": 1, "defaults": {"security": "allowlist", "ask": "on-miss"}}));
-    let e = eval(&c, &["sh", "-c", "echo $HOME"]);
+    let e = eval(&c, &["sh", "-c", "echo $SECRET"]);
     assert!(!e.analysis.ok);
     assert!(
         e.allowed_decisions.contains(&ApprovalDecision::AllowAlways),

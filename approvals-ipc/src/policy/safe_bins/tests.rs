@@ -673,9 +673,28 @@ mod through_the_policy {
         refused(&["grep", "-r", "foo"], "denied-flag");
         refused(&["grep", "$HOME"], "glob-or-expansion");
         refused(&["grep", "-e", "x", "*"], "glob-or-expansion");
-        // The shell still refuses an unquoted glob and every expansion.
-        not_understood(&format!("grep a* {HEREDOC}"));
-        not_understood(&format!("grep \"$HOME\"{HEREDOC}"));
+        // An unquoted glob is expanded first, then checked: a file named
+        // `-r` turns `grep -*` into `grep -r`, a denied flag; a glob that
+        // matches nothing is the word bash passes, a pattern on stdin.
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("-r"), "").expect("write");
+        let argv = [
+            "sh".to_owned(),
+            "-c".to_owned(),
+            format!("grep -* {HEREDOC}"),
+        ];
+        let e = policy().evaluate(&argv, dir.path(), &Default::default());
+        assert!(e.analysis.ok);
+        assert_eq!(e.analysis.segments[0].argv, ["grep", "-r"]);
+        assert_eq!(e.decision, Verdict::Ask);
+        let argv = [
+            "sh".to_owned(),
+            "-c".to_owned(),
+            format!("grep a* {HEREDOC}"),
+        ];
+        let e = policy().evaluate(&argv, dir.path(), &Default::default());
+        assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+        not_understood(&format!("grep \"$SECRET\"{HEREDOC}"));
     }
 
     fn not_understood(script: &str) {

@@ -12,8 +12,8 @@ use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSu
 
 use super::builtins::{refused_builtin, reserved_word};
 use super::redirect::Io;
-use super::word::{WordContext, literal};
-use super::{ShellRefusal, SimpleCommand};
+use super::word::{WordContext, argument, literal};
+use super::{GlobWord, ShellRefusal, SimpleCommand};
 use crate::policy::unicode::check_command_word;
 
 /// The literal form of `cmd`, or why it has none.
@@ -22,7 +22,7 @@ pub(super) fn simple_command(
     ctx: &WordContext<'_>,
 ) -> Result<SimpleCommand, ShellRefusal> {
     let mut assignments = Vec::new();
-    let mut argv = Vec::new();
+    let mut argv = Args::default();
     let mut io = Io::default();
 
     for item in cmd.prefix.iter().flat_map(|p| p.0.iter()) {
@@ -41,43 +41,68 @@ pub(super) fn simple_command(
         }
     }
     if let Some(word) = &cmd.word_or_name {
-        argv.push(literal(&word.value, ctx)?);
+        // The command word is never globbed into a program name.
+        argv.words.push(literal(&word.value, ctx)?);
     }
     for item in cmd.suffix.iter().flat_map(|s| s.0.iter()) {
         apply_item(item, &mut argv, &mut io, ctx)?;
     }
 
+    let Args { words: argv, globs } = argv;
     check_command_word_of(&argv, &assignments, cmd)?;
     Ok(SimpleCommand {
         assignments,
         argv,
+        globs,
         stdin: io.stdin,
         stdout: io.stdout,
         stderr: io.stderr,
     })
 }
 
+/// The argv being built, with its words that hold globs.
+#[derive(Default)]
+struct Args {
+    words: Vec<String>,
+    globs: Vec<GlobWord>,
+}
+
+impl Args {
+    /// Appends an argument word, noting its glob.
+    fn push_argument(&mut self, raw: &str, ctx: &WordContext<'_>) -> Result<(), ShellRefusal> {
+        let arg = argument(raw, ctx)?;
+        if let Some(pattern) = arg.glob {
+            if self.words.is_empty() {
+                return Err(ShellRefusal::Glob {
+                    word: raw.to_owned(),
+                    ch: '*',
+                });
+            }
+            self.globs.push(GlobWord {
+                index: self.words.len(),
+                pattern,
+            });
+        }
+        self.words.push(arg.text);
+        Ok(())
+    }
+}
+
 /// Applies a word, redirection or (argument-position) assignment item.
 fn apply_item(
     item: &CommandPrefixOrSuffixItem,
-    argv: &mut Vec<String>,
+    argv: &mut Args,
     io: &mut Io,
     ctx: &WordContext<'_>,
 ) -> Result<(), ShellRefusal> {
     match item {
         CommandPrefixOrSuffixItem::IoRedirect(redirect) => io.apply(redirect, ctx),
-        CommandPrefixOrSuffixItem::Word(word) => {
-            argv.push(literal(&word.value, ctx)?);
-            Ok(())
-        }
+        CommandPrefixOrSuffixItem::Word(word) => argv.push_argument(&word.value, ctx),
         // After the command word, `a=b` is an ordinary argument; its raw word
         // is the token as written. An array form's word is rebuilt by the
         // parser, so it is refused rather than trusted.
         CommandPrefixOrSuffixItem::AssignmentWord(assignment, word) => match assignment.value {
-            AssignmentValue::Scalar(_) => {
-                argv.push(literal(&word.value, ctx)?);
-                Ok(())
-            }
+            AssignmentValue::Scalar(_) => argv.push_argument(&word.value, ctx),
             AssignmentValue::Array(_) => Err(ShellRefusal::ComplexAssignment {
                 text: word.value.clone(),
             }),

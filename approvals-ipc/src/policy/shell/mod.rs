@@ -57,6 +57,11 @@ pub struct SimpleCommand {
     /// Literal words after quote removal. Invariant: never empty, argv[0]
     /// non-empty ASCII and not a refused builtin or reserved word.
     pub argv: Vec<String>,
+    /// Words of `argv` that hold an unquoted glob, in argv order: the
+    /// analysis expands each against the directory the command runs in
+    /// before anything is checked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub globs: Vec<GlobWord>,
     /// Literal heredoc body fed on stdin; `None` means the previous pipe (or
     /// closed stdin for the first command).
     pub stdin: Option<String>,
@@ -64,6 +69,15 @@ pub struct SimpleCommand {
     pub stdout: Sink,
     /// Where stderr goes.
     pub stderr: Sink,
+}
+
+/// An argv word bash would expand to file names.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GlobWord {
+    /// Its index in `argv`, where the word as written (quotes removed) is.
+    pub index: usize,
+    /// The pattern, quoted glob characters escaped with a backslash.
+    pub pattern: String,
 }
 
 /// Analyses `script` as bash would read it; `home` is what a leading `~`

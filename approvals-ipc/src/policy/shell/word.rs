@@ -11,7 +11,7 @@
 //! invariant 4.
 
 use brush_parser::ParserOptions;
-use brush_parser::word::{WordPiece, WordPieceWithSource};
+use brush_parser::word::{Parameter, ParameterExpr, WordPiece, WordPieceWithSource};
 
 use super::ShellRefusal;
 
@@ -41,19 +41,64 @@ pub(super) fn literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellR
     parsed_literal(raw, ctx)
 }
 
+/// An argument word: its literal text, and the pattern bash would expand
+/// when it has unquoted glob characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Argument {
+    /// The word after quote removal: what bash passes when no file matches.
+    pub text: String,
+    /// The glob, quoted glob characters escaped with a backslash, if any.
+    pub glob: Option<String>,
+}
+
+/// An argument word, which unlike [`literal`] may hold an unquoted glob,
+/// expanded later against the working directory it runs in.
+pub(super) fn argument(raw: &str, ctx: &WordContext<'_>) -> Result<Argument, ShellRefusal> {
+    if is_plain(raw) {
+        return Ok(Argument {
+            text: raw.to_owned(),
+            glob: None,
+        });
+    }
+    let chars = parsed_chars(raw, ctx)?;
+    let glob = chars
+        .iter()
+        .any(|ch| !ch.quoted && matches!(ch.c, '*' | '?' | '['))
+        .then(|| {
+            let mut pattern = String::with_capacity(chars.len() + 4);
+            for ch in &chars {
+                if ch.quoted && matches!(ch.c, '*' | '?' | '[' | ']' | '\\') {
+                    pattern.push('\\');
+                }
+                pattern.push(ch.c);
+            }
+            pattern
+        });
+    Ok(Argument {
+        text: chars.iter().map(|ch| ch.c).collect(),
+        glob,
+    })
+}
+
 /// [`literal`] through brush's word parser, for words that need it.
 fn parsed_literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellRefusal> {
+    let chars = parsed_chars(raw, ctx)?;
+    refuse_globs(raw, &chars)?;
+    Ok(chars.iter().map(|ch| ch.c).collect())
+}
+
+/// The characters of a word after quote removal, `~` and `$HOME`
+/// expansion, with whether each was quoted; brace expansion refused.
+fn parsed_chars(raw: &str, ctx: &WordContext<'_>) -> Result<Vec<Ch>, ShellRefusal> {
     let pieces = brush_parser::word::parse(raw, ctx.options).map_err(|e| ShellRefusal::Parse {
         message: e.to_string(),
     })?;
     let mut chars = Vec::with_capacity(raw.len());
     for piece in &pieces {
-        push_piece(raw, piece, false, &mut chars)?;
+        push_piece(raw, piece, false, ctx.home, &mut chars)?;
     }
-    refuse_globs(raw, &chars)?;
     refuse_brace_expansion(raw, &chars)?;
-    let chars = expand_tilde(raw, chars, ctx.home)?;
-    Ok(chars.iter().map(|ch| ch.c).collect())
+    expand_tilde(raw, chars, ctx.home)
 }
 
 /// Whether every byte of `raw` stands for itself in every POSIX shell
@@ -77,6 +122,7 @@ fn push_piece(
     raw: &str,
     piece: &WordPieceWithSource,
     in_double_quotes: bool,
+    home: Option<&str>,
     out: &mut Vec<Ch>,
 ) -> Result<(), ShellRefusal> {
     // The indices come from the same string; fall back to the whole word.
@@ -121,7 +167,7 @@ fn push_piece(
         }
         WordPiece::DoubleQuotedSequence(inner) if !in_double_quotes => {
             for inner_piece in inner {
-                push_piece(raw, inner_piece, true, out)?;
+                push_piece(raw, inner_piece, true, home, out)?;
             }
         }
         WordPiece::SingleQuotedText(_) | WordPiece::DoubleQuotedSequence(_) => {
@@ -140,6 +186,18 @@ fn push_piece(
                 word: raw.to_owned(),
             });
         }
+        WordPiece::ParameterExpansion(ParameterExpr::Parameter {
+            parameter: Parameter::Named(name),
+            indirect: false,
+        }) if name == "HOME" && home.is_some_and(|h| in_double_quotes || splits_to_itself(h)) => {
+            // `$HOME` is the home a leading `~` names; unquoted, it must
+            // survive word splitting and globbing unchanged.
+            out.extend(
+                home.unwrap_or_default()
+                    .chars()
+                    .map(|c| Ch { c, quoted: true }),
+            );
+        }
         WordPiece::ParameterExpansion(_) => {
             return Err(ShellRefusal::ParameterExpansion { text: text() });
         }
@@ -154,6 +212,15 @@ fn push_piece(
         }
     }
     Ok(())
+}
+
+/// Whether an unquoted expansion of `value` is `value` as one word: no
+/// default-IFS character to split at, no glob character to expand.
+fn splits_to_itself(value: &str) -> bool {
+    !value.is_empty()
+        && !value
+            .chars()
+            .any(|c| matches!(c, ' ' | '\t' | '\n' | '*' | '?' | '['))
 }
 
 /// Refuses an unquoted `*`, `?` or `[`: bash would replace the word with
