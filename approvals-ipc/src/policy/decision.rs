@@ -19,7 +19,7 @@ use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, 
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
-use crate::policy::{env, guards, programs, quote, safe_bins, salvage, wrappers};
+use crate::policy::{cwd_config, env, guards, programs, quote, safe_bins, salvage, wrappers};
 
 /// What happens before any person is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -299,7 +299,7 @@ fn decide(
     let checks: Vec<SegmentCheck> = analysis
         .segments
         .iter()
-        .map(|segment| check_segment(compiled, segment, marker.is_some()))
+        .map(|segment| check_segment(compiled, segment, &cwd, marker.is_some()))
         .collect();
     let understood = analysis.refusal.is_none();
     // What a command that was not understood would most likely run is
@@ -656,7 +656,12 @@ impl SegmentCheck {
     }
 }
 
-fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) -> SegmentCheck {
+fn check_segment(
+    compiled: &CompiledPolicy,
+    segment: &Segment,
+    request_cwd: &Path,
+    by_marker: bool,
+) -> SegmentCheck {
     let policy = &compiled.policy;
     let Some(real) = segment.resolution.real.as_deref() else {
         return SegmentCheck {
@@ -752,11 +757,14 @@ fn check_segment(compiled: &CompiledPolicy, segment: &Segment, by_marker: bool) 
             &segment.cwd,
             segment.stdin_is_input,
         );
-        if hits.is_empty() && guard_name != name {
+        let mut hits = if hits.is_empty() && guard_name != name {
             guards::check(name, &segment.argv, &segment.cwd, segment.stdin_is_input)
         } else {
             hits
-        }
+        };
+        // A `cd` of the command into another tree: its config applies.
+        hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
+        hits
     } else {
         Vec::new()
     };

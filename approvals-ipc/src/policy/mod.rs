@@ -22,6 +22,7 @@ pub mod analysis;
 pub mod arg_pattern;
 pub mod command_pattern;
 pub mod compiled;
+pub mod cwd_config;
 pub mod decision;
 pub mod env;
 pub mod expand;

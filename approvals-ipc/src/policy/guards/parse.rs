@@ -202,8 +202,9 @@ fn takes_long_value(spec: &ProgramSpec, name: &str) -> bool {
             .any(|l| l.starts_with(name))
 }
 
-/// True when `dir`, taken relative to `cwd` and normalized lexically, is
-/// not `cwd` or below it. `~` and a relative `cwd` count as outside.
+/// True when `dir`, taken relative to `cwd`, is not `cwd` or below it:
+/// lexically, or once symbolic links are resolved (a link inside the tree
+/// can point out of it). `~` and a relative `cwd` count as outside.
 pub(crate) fn outside(cwd: &Path, dir: &str) -> bool {
     if dir.starts_with('~') || !cwd.is_absolute() {
         return true;
@@ -211,7 +212,30 @@ pub(crate) fn outside(cwd: &Path, dir: &str) -> bool {
     let (Some(base), Some(target)) = (normalize(cwd), normalize(&cwd.join(dir))) else {
         return true;
     };
-    !target.starts_with(base)
+    !target.starts_with(&base) || leaves_through_links(&base, &target)
+}
+
+/// Whether `target` (lexically inside `base`) resolves outside `base`'s
+/// real path: its longest existing ancestor is resolved, the rest appended.
+pub(crate) fn leaves_through_links(base: &Path, target: &Path) -> bool {
+    let Ok(real_base) = std::fs::canonicalize(base) else {
+        return false;
+    };
+    let mut existing = target;
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let real: PathBuf = real.join(rest.iter().rev().collect::<PathBuf>());
+            return !real.starts_with(&real_base);
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Lexical normalization of an absolute path; `None` if `..` climbs above `/`.

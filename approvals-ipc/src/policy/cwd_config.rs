@@ -1,0 +1,141 @@
+//! Programs configured by the directory they run in, and the guard that asks
+//! when a `cd` in the command moves one of them into another tree.
+//!
+//! Allowlisting git trusts git in *this* project: `cd ../other && git log`
+//! reads `../other/.git/config` (a pager, an fsmonitor, hooks) and `cd
+//! /tmp/x && make` runs another Makefile. The request's own directory is
+//! what the person sees; a directory the command moves to, resolved
+//! through symbolic links, that is not inside it makes these programs ask.
+//! Upholds DESIGN.md section 6 (Working-directory changes).
+
+use std::path::Path;
+
+use crate::policy::guards::GuardHit;
+use crate::policy::guards::parse::outside;
+use crate::policy::programs;
+
+/// Programs that read configuration, hooks or build files from their
+/// working directory, each with what it reads there. Sorted by name.
+pub const CWD_CONFIGURED: &[(&str, &str)] = &[
+    ("bun", "reads bunfig.toml and runs package.json scripts"),
+    ("bundle", "reads the Gemfile and .bundle/config"),
+    (
+        "cargo",
+        "reads .cargo/config.toml and builds and runs build scripts",
+    ),
+    ("composer", "reads composer.json and runs its scripts"),
+    ("deno", "reads deno.json and its tasks"),
+    ("direnv", "loads .envrc"),
+    (
+        "git",
+        "reads .git/config (pagers, hooks, fsmonitor) and runs its hooks",
+    ),
+    ("gmake", "runs the Makefile"),
+    ("go", "reads go.mod, go.work and the toolchain they name"),
+    ("gradle", "runs build.gradle"),
+    ("just", "runs the justfile"),
+    ("make", "runs the Makefile"),
+    ("mvn", "runs pom.xml and its plugins"),
+    ("npm", "reads .npmrc and runs package.json scripts"),
+    ("npx", "reads .npmrc and runs package binaries"),
+    ("pnpm", "reads .npmrc and runs package.json scripts"),
+    ("poetry", "reads pyproject.toml and runs its build backend"),
+    ("pytest", "loads conftest.py and its plugins"),
+    ("rake", "runs the Rakefile"),
+    ("tox", "reads tox.ini and runs its commands"),
+    ("uv", "reads pyproject.toml and uv.toml"),
+    ("yarn", "reads .yarnrc and runs package.json scripts"),
+];
+
+/// What `name` reads from its working directory, if it is one of
+/// [`CWD_CONFIGURED`] (by family: `python3`-style suffixes do not apply to
+/// these names, the exact executable name does).
+pub fn reads_cwd(name: &str) -> Option<&'static str> {
+    let name = programs::executable_name(name);
+    CWD_CONFIGURED
+        .binary_search_by(|(n, _)| (*n).cmp(name))
+        .ok()
+        .and_then(|i| CWD_CONFIGURED.get(i))
+        .map(|(_, what)| *what)
+}
+
+/// The hit when `program` runs in `dir`, moved there by a `cd` of the
+/// command, and `dir` is not inside the request's `base` directory.
+pub fn moved_out(program: &str, base: &Path, dir: &Path) -> Option<GuardHit> {
+    if dir == base {
+        return None;
+    }
+    let what = reads_cwd(program)?;
+    let dir_text = dir.to_str()?;
+    outside(base, dir_text).then(|| GuardHit {
+        id: "cd.other-tree",
+        reason: format!(
+            "{} runs in {dir_text}, outside the working directory {}, and {what} there",
+            programs::executable_name(program),
+            base.display()
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sorted_and_explained() {
+        for pair in CWD_CONFIGURED.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "{pair:?}");
+        }
+        assert!(CWD_CONFIGURED.iter().all(|(_, why)| !why.is_empty()));
+        assert_eq!(reads_cwd("/usr/bin/git"), Some(CWD_CONFIGURED[6].1));
+        assert_eq!(reads_cwd("ls"), None);
+    }
+
+    #[test]
+    fn git_moved_into_another_tree_is_asked_and_into_a_subdirectory_is_not() {
+        let base = Path::new("/work/project");
+        let hit = moved_out("git", base, Path::new("/work/other")).expect("asked");
+        assert_eq!(hit.id, "cd.other-tree");
+        assert!(hit.reason.contains("/work/other"), "{}", hit.reason);
+        assert!(moved_out("git", base, Path::new("/work/project/sub")).is_none());
+        assert!(moved_out("git", base, base).is_none());
+        assert!(moved_out("ls", base, Path::new("/etc")).is_none());
+    }
+
+    #[test]
+    fn cd_elsewhere_then_git_is_asked_through_the_policy() {
+        use crate::policy::Verdict;
+        use crate::policy::decision::tests::compiled;
+        // Whichever git the test PATH finds first.
+        let c = compiled(serde_json::json!({
+            "version": 1,
+            "defaults": {"security": "allowlist", "ask": "on-miss"},
+            "agents": {"main": {"allowlist": [{"pattern": "/usr/**/git"}]}}
+        }));
+        let tree = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(tree.path().join("sub")).expect("mkdir");
+        let run = |script: &str| {
+            let argv = ["sh".to_owned(), "-c".to_owned(), script.to_owned()];
+            c.evaluate(&argv, tree.path(), &Default::default())
+        };
+        let e = run("cd /etc && git log");
+        assert_eq!(e.decision, Verdict::Ask);
+        let ids: Vec<&str> = e.analysis.segments[0].guards.iter().map(|g| g.id).collect();
+        assert_eq!(ids, ["cd.other-tree"], "{:?}", e.reason);
+        let e = run("cd sub && git status");
+        assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+    }
+
+    #[test]
+    fn a_link_inside_the_tree_that_leaves_it_is_outside() {
+        let tree = tempfile::tempdir().expect("tempdir");
+        let other = tempfile::tempdir().expect("tempdir");
+        let link = tree.path().join("vendor");
+        std::os::unix::fs::symlink(other.path(), &link).expect("symlink");
+        let hit = moved_out("make", tree.path(), &link);
+        assert!(hit.is_some(), "a cd through a link out of the tree");
+        let inner = tree.path().join("src");
+        std::fs::create_dir(&inner).expect("mkdir");
+        assert!(moved_out("make", tree.path(), &inner).is_none());
+    }
+}
