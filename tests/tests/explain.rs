@@ -142,7 +142,8 @@ const NOT_UNDERSTOOD: &[&str] = &[
     "command -p ls",
     "builtin -x ls",
     "ls | sh",
-    "bash -c 'ls'",
+    "ls && bash -c 'ls || ls'",
+    "sh -c \"sh -c 'ls'\"",
     "echo ${ id; }",
     // invisible and confusable characters (class 24)
     "echo a\u{200b}b",

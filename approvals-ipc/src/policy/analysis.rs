@@ -11,7 +11,7 @@ use crate::policy::compiled::CompiledPolicy;
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use crate::policy::reason::Refusal;
 use crate::policy::resolve::Resolution;
-use crate::policy::shell::{self, ShellScript, SimpleCommand};
+use crate::policy::shell::{self, ChainItem, ShellScript, SimpleCommand};
 use crate::policy::wrappers::{self, Unwrapped};
 use crate::policy::{env, expand, unicode};
 
@@ -94,7 +94,11 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
             plan_script(compiled, &script, cwd, None)
         }
         Ok(Unwrapped::Shell { script, .. }) => {
-            match shell::analyze(script, compiled.home().and_then(Path::to_str)) {
+            let home = compiled.home().and_then(Path::to_str);
+            match shell::analyze(script, home)
+                .map_err(Refusal::from)
+                .and_then(|parsed| inline_nested_shells(parsed, home))
+            {
                 Ok(parsed) => plan_script(compiled, &parsed, cwd, Some(script.to_owned())),
                 Err(err) => {
                     let segment = whole_argv_segment(compiled, argv, cwd);
@@ -103,6 +107,66 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
             }
         }
     }
+}
+
+/// `script` with each nested `sh -c SCRIPT` read one level deep, where
+/// putting the inner commands in its place runs the same thing: the nested
+/// shell is the whole outer script (its chain replaces it), or it stands
+/// alone in its pipeline and its script is one pipeline (that pipeline
+/// replaces it), or its script is one simple command (which replaces it).
+/// It must have no wrapper, prefix, heredoc, redirection or glob of its own.
+/// A shell inside the inner script is refused when planned: one level only.
+fn inline_nested_shells(
+    mut script: ShellScript,
+    home: Option<&str>,
+) -> Result<ShellScript, Refusal> {
+    let whole = script.items.len() == 1 && script.items[0].pipeline.len() == 1;
+    for item in &mut script.items {
+        let alone = item.pipeline.len() == 1;
+        let mut position = 0;
+        while position < item.pipeline.len() {
+            let command = &item.pipeline[position];
+            let Ok(Unwrapped::Shell {
+                shell,
+                script: inner,
+                wrappers,
+            }) = wrappers::unwrap(&command.argv)
+            else {
+                position += 1;
+                continue;
+            };
+            let refused = || Refusal::NestedShell {
+                shell: shell.to_owned(),
+            };
+            let plain = wrappers.is_empty()
+                && command.assignments.is_empty()
+                && command.globs.is_empty()
+                && command.stdin.is_none()
+                && command.stdout == Sink::Stdout
+                && command.stderr == Sink::Stderr;
+            if !plain {
+                return Err(refused());
+            }
+            let mut parsed = shell::analyze(inner, home)?;
+            if whole {
+                return Ok(parsed);
+            }
+            let inner_items = std::mem::take(&mut parsed.items);
+            let [only] = <[ChainItem; 1]>::try_from(inner_items).map_err(|_| refused())?;
+            let replacement = match (alone, only.pipeline.len()) {
+                (true, _) | (false, 1) => only.pipeline,
+                _ => return Err(refused()),
+            };
+            if position > 0 && replacement.first().is_some_and(|c| c.stdin.is_some()) {
+                // A heredoc would replace the pipe the command reads.
+                return Err(refused());
+            }
+            let count = replacement.len();
+            item.pipeline.splice(position..=position, replacement);
+            position += count;
+        }
+    }
+    Ok(script)
 }
 
 /// A segment for the request as a whole, shown when its inside was not
@@ -329,3 +393,6 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
     }
     out
 }
+
+#[cfg(test)]
+mod nested_tests;

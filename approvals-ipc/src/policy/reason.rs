@@ -66,7 +66,10 @@ pub enum Refusal {
     #[error("{0}")]
     Glob(#[from] crate::policy::expand::GlobError),
     /// `sh -c` inside a script.
-    #[error("a nested shell ({shell} -c) inside a script is not auto-allowed")]
+    #[error(
+        "a nested shell ({shell} -c) inside a script is not auto-allowed: only one level is read, \
+         standing alone in its pipeline or chain, without wrappers, prefixes or redirections"
+    )]
     NestedShell {
         /// The shell word.
         shell: String,
