@@ -102,7 +102,7 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
                 Ok(parsed) => plan_script(compiled, &parsed, cwd, Some(script.to_owned())),
                 Err(err) => {
                     let segment = whole_argv_segment(compiled, argv, cwd);
-                    Analysis::refused(err.into(), vec![segment], Some(script.to_owned()))
+                    Analysis::refused(err, vec![segment], Some(script.to_owned()))
                 }
             }
         }
