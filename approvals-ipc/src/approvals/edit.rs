@@ -43,17 +43,49 @@ impl ApprovalsFile {
         if pattern.is_empty() {
             return false;
         }
+        self.add_entry(agent_id, pattern, None, source)
+    }
+
+    /// Appends a prefix rule: `pattern` (trimmed) allowed only when its
+    /// arguments start with `prefix`. Nothing is added for a blank pattern,
+    /// or when the same rule or a plain entry for the pattern (which covers
+    /// more) is already listed.
+    pub fn add_prefix_entry(
+        &mut self,
+        agent_id: &str,
+        pattern: &str,
+        prefix: &[String],
+        source: Option<&str>,
+    ) -> bool {
+        let pattern = pattern.trim();
+        if pattern.is_empty() {
+            return false;
+        }
+        self.add_entry(agent_id, pattern, Some(prefix.to_vec()), source)
+    }
+
+    /// Adds the entry unless an entry with the same pattern, no argPattern,
+    /// and no prefix or the same prefix already covers it.
+    fn add_entry(
+        &mut self,
+        agent_id: &str,
+        pattern: &str,
+        prefix: Option<Vec<String>>,
+        source: Option<&str>,
+    ) -> bool {
         let agent = self.agents.entry(agent_id.to_owned()).or_default();
-        if agent
-            .allowlist
-            .iter()
-            .any(|entry| entry.pattern.trim() == pattern)
-        {
+        let covered = agent.allowlist.iter().any(|entry| {
+            entry.pattern.trim() == pattern
+                && entry.arg_pattern.is_none()
+                && (entry.arg_prefix.is_none() || entry.arg_prefix == prefix)
+        });
+        if covered {
             return false;
         }
         agent.allowlist.push(AllowlistEntry {
             id: uuid::Uuid::new_v4().to_string(),
             source: source.map(str::to_owned),
+            arg_prefix: prefix,
             ..AllowlistEntry::with_pattern(pattern)
         });
         true

@@ -259,6 +259,11 @@ pub struct AllowlistEntry {
     /// with `\0` plus a trailing `\0` (OpenClaw); checked on every platform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arg_pattern: Option<String>,
+    /// Words the arguments must start with (our extension: a prefix rule,
+    /// `["diff"]` for `git diff …`); matched exactly on the literal argv,
+    /// the argument guards still judge the rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arg_prefix: Option<Vec<String>>,
     /// `false` switches the built-in argument guards off for this entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arg_guards: Option<bool>,

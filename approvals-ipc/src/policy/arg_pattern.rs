@@ -10,6 +10,14 @@
 //! `argPattern` matches only when both its path pattern and its
 //! `argPattern` match, on every platform. Upholds DESIGN.md invariant 3:
 //! an entry never allows more than its user wrote.
+//!
+//! `argPrefix` (our extension, in the spirit of Codex's `prefix_rule` and
+//! Claude Code's `Bash(git diff:*)`): the words the arguments must start
+//! with, compared word by word after the analysis has made argv literal, so
+//! `["diff"]` allows `git diff …` and nothing else. Prefix words are exact:
+//! an abbreviation, a bundle or an option before them makes the entry not
+//! match, and the argument guards and program specs still judge the rest of
+//! the arguments. A prefix entry never covers a shell's `-c` script.
 
 use std::path::Path;
 
@@ -30,24 +38,57 @@ struct ArgEntry {
     index: usize,
     /// Its path pattern alone.
     path: PathMatcher,
-    /// `None` when the regex did not compile: the entry never matches.
-    args: Option<Regex>,
+    /// The argPattern: `None` when there is none; `Some(None)` when the
+    /// regex did not compile, and the entry never matches.
+    args: Option<Option<Regex>>,
+    /// The argPrefix, if any.
+    prefix: Option<Vec<String>>,
+}
+
+impl ArgEntry {
+    /// Whether `args` (and `joined`, their `\0` form, made on demand)
+    /// satisfy this entry's argPattern and argPrefix.
+    fn matches(&self, args: &[String], joined: &mut Option<String>) -> bool {
+        let prefix_ok = self.prefix.as_ref().is_none_or(|p| {
+            p.len() <= args.len() && p.iter().zip(args).all(|(want, got)| want == got)
+        });
+        prefix_ok
+            && match &self.args {
+                None => true,
+                Some(None) => false,
+                Some(Some(re)) => re.is_match(joined.get_or_insert_with(|| join_args(args))),
+            }
+    }
+}
+
+/// What an entry says about its arguments, for [`ArgEntries::compile`].
+#[derive(Debug, Clone, Copy)]
+pub struct ArgRule<'a> {
+    /// The entry's index in the allowlist.
+    pub index: usize,
+    /// Its path pattern.
+    pub pattern: &'a str,
+    /// Its argPattern, if any.
+    pub regex: Option<&'a str>,
+    /// Its argPrefix, if any.
+    pub prefix: Option<&'a [String]>,
 }
 
 impl ArgEntries {
-    /// Compiles every `(index, pattern, argPattern)`; returns the entries
-    /// and a warning per pattern that can never match.
+    /// Compiles every entry's rule; returns the entries and a warning per
+    /// pattern that can never match.
     pub fn compile<'a>(
-        entries: impl IntoIterator<Item = (usize, &'a str, &'a str)>,
+        entries: impl IntoIterator<Item = ArgRule<'a>>,
         home: Option<&Path>,
         case_insensitive: bool,
     ) -> (Self, Vec<String>) {
         let mut warnings = Vec::new();
         let mut compiled = Vec::new();
-        for (index, pattern, arg_pattern) in entries {
+        for rule in entries {
+            let pattern = rule.pattern;
             let (path, w) = PathMatcher::compile([pattern], home, case_insensitive);
             warnings.extend(w);
-            let args = match compile_regex(arg_pattern) {
+            let args = rule.regex.map(|arg_pattern| match compile_regex(arg_pattern) {
                 Ok(regex) => Some(regex),
                 Err(err) => {
                     warnings.push(format!(
@@ -55,8 +96,13 @@ impl ArgEntries {
                     ));
                     None
                 }
-            };
-            compiled.push(ArgEntry { index, path, args });
+            });
+            compiled.push(ArgEntry {
+                index: rule.index,
+                path,
+                args,
+                prefix: rule.prefix.map(<[String]>::to_vec),
+            });
         }
         (Self { entries: compiled }, warnings)
     }
@@ -79,11 +125,16 @@ impl ArgEntries {
         self.entries
             .iter()
             .filter(|e| accept(e.index) && e.path.match_path(real).is_some())
-            .find(|e| {
-                let text = joined.get_or_insert_with(|| join_args(args));
-                e.args.as_ref().is_some_and(|re| re.is_match(text))
-            })
+            .find(|e| e.matches(args, &mut joined))
             .map(|e| e.index)
+    }
+
+    /// Whether the entry at allowlist `index` has an argPrefix (so it never
+    /// covers a shell script as a whole).
+    pub fn has_prefix(&self, index: usize) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.index == index && e.prefix.is_some())
     }
 
     /// The first entry whose exact-command marker is `marker` and whose
@@ -102,10 +153,7 @@ impl ArgEntries {
         self.entries
             .iter()
             .filter(|e| path_hit(&e.path))
-            .find(|e| {
-                let text = joined.get_or_insert_with(|| join_args(args));
-                e.args.as_ref().is_some_and(|re| re.is_match(text))
-            })
+            .find(|e| e.matches(args, &mut joined))
             .map(|e| e.index)
     }
 }

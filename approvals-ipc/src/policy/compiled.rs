@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::approvals::{DenylistEntry, ResolvedPolicy};
-use crate::policy::arg_pattern::ArgEntries;
+use crate::policy::arg_pattern::{ArgEntries, ArgRule};
 use crate::policy::command_pattern::CommandPattern;
 use crate::policy::matcher::{CASE_INSENSITIVE_PATHS, PathMatcher};
 use crate::policy::reason::DenyHit;
@@ -121,20 +121,26 @@ impl CompiledPolicy {
         let mut warnings = Vec::new();
         let home = host.home.clone();
         let (allow, w) = PathMatcher::compile_some(
-            policy
-                .allowlist
-                .iter()
-                .map(|e| e.arg_pattern.is_none().then_some(e.pattern.as_str())),
+            policy.allowlist.iter().map(|e| {
+                (e.arg_pattern.is_none() && e.arg_prefix.is_none()).then_some(e.pattern.as_str())
+            }),
             home.as_deref(),
             CASE_INSENSITIVE_PATHS,
         );
         warnings.extend(w);
         let (allow_args, w) = ArgEntries::compile(
-            policy.allowlist.iter().enumerate().filter_map(|(i, e)| {
-                e.arg_pattern
-                    .as_deref()
-                    .map(|args| (i, e.pattern.as_str(), args))
-            }),
+            policy
+                .allowlist
+                .iter()
+                .enumerate()
+                .filter_map(|(index, e)| {
+                    (e.arg_pattern.is_some() || e.arg_prefix.is_some()).then(|| ArgRule {
+                        index,
+                        pattern: e.pattern.as_str(),
+                        regex: e.arg_pattern.as_deref(),
+                        prefix: e.arg_prefix.as_deref(),
+                    })
+                }),
             home.as_deref(),
             CASE_INSENSITIVE_PATHS,
         );

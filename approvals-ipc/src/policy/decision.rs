@@ -143,6 +143,8 @@ struct Carried {
     matched_patterns: Vec<String>,
     /// Patterns an allow-always answer would persist.
     persist_patterns: Vec<String>,
+    /// Prefix rules (real path, argument prefix) it would persist.
+    persist_prefixes: Vec<(String, Vec<String>)>,
     /// Whether every segment is satisfied (for the `allowlist` fallback).
     satisfied: bool,
     /// Not understood while a denylist is set.
@@ -179,6 +181,12 @@ impl Evaluation {
     /// Patterns an allow-always answer persists.
     pub fn persist_patterns(&self) -> &[String] {
         &self.carried.persist_patterns
+    }
+
+    /// Prefix rules an allow-always answer persists: (real path, the words
+    /// the arguments must start with), for `allowAlwaysScope: command`.
+    pub fn persist_prefixes(&self) -> &[(String, Vec<String>)] {
+        &self.carried.persist_prefixes
     }
 
     /// The checked plan, when the analysis understood and resolved
@@ -314,7 +322,8 @@ fn decide(
         && (marker.is_some()
             || (understood && !checks.is_empty() && checks.iter().all(SegmentCheck::satisfied)));
     let matched_patterns = matched_patterns(policy, &checks, marker);
-    let (persist_patterns, keepable) = persistence(policy, &analysis, &checks, &command_text);
+    let (persist_patterns, persist_prefixes, keepable) =
+        persistence(policy, &analysis, &checks, &command_text);
     let risk = assess_risk(&analysis, salvaged.as_ref());
     let (decision, reason) = verdict(
         policy,
@@ -328,7 +337,7 @@ fn decide(
         policy.ask,
         // What allow-always keeps never holds the environment, so it would
         // not cover this request again.
-        keepable && !persist_patterns.is_empty() && !env_refused,
+        keepable && !(persist_patterns.is_empty() && persist_prefixes.is_empty()) && !env_refused,
         uncertain,
     );
     let checked = analysis.plan.is_some();
@@ -368,6 +377,7 @@ fn decide(
             checked,
             matched_patterns,
             persist_patterns,
+            persist_prefixes,
             satisfied,
             uncertain,
         },
@@ -456,11 +466,16 @@ fn persistence(
     analysis: &Analysis,
     checks: &[SegmentCheck],
     command_text: &str,
-) -> (Vec<String>, bool) {
+) -> (Vec<String>, Vec<(String, Vec<String>)>, bool) {
     let understood = analysis.refusal.is_none();
+    let command_scope = policy.allow_always_scope == AllowAlwaysScope::Command;
     let mut keepable = understood || !analysis.segments.is_empty();
-    let mut needs_marker = policy.allow_always_scope == AllowAlwaysScope::Command || !understood;
+    let mut needs_marker = !understood;
+    // Under `command` scope, a program with subcommands is kept as a prefix
+    // rule on its subcommand (`git diff`), anything else as the exact command.
+    let mut prefix_rules_cover = command_scope;
     let mut paths = Vec::new();
+    let mut prefixes = Vec::new();
     for (segment, check) in analysis.segments.iter().zip(checks) {
         if check.satisfied() {
             continue;
@@ -474,19 +489,30 @@ fn persistence(
         // command instead.
         if !check.guards.is_empty() || runs_code(segment, real) || is_multi_call(real) {
             needs_marker = true;
-        } else {
-            let pattern = real.to_string_lossy().into_owned();
-            if !paths.contains(&pattern) {
-                paths.push(pattern);
+            continue;
+        }
+        let pattern = real.to_string_lossy().into_owned();
+        let args = segment.argv.get(1..).unwrap_or(&[]);
+        match crate::policy::specs::leading_subcommand(program_name(segment), args) {
+            Some(sub) if command_scope => {
+                let rule = (pattern.clone(), vec![sub]);
+                if !prefixes.contains(&rule) {
+                    prefixes.push(rule);
+                }
             }
+            _ => prefix_rules_cover = false,
+        }
+        if !paths.contains(&pattern) {
+            paths.push(pattern);
         }
     }
-    let patterns = if needs_marker {
-        vec![command_marker(command_text)]
+    if needs_marker || (command_scope && (!prefix_rules_cover || prefixes.is_empty())) {
+        (vec![command_marker(command_text)], Vec::new(), keepable)
+    } else if command_scope {
+        (Vec::new(), prefixes, keepable)
     } else {
-        paths
-    };
-    (patterns, keepable)
+        (paths, Vec::new(), keepable)
+    }
 }
 
 /// Whether a segment's program runs code given to it (a shell, an
@@ -792,13 +818,15 @@ fn shell_arg_entry(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Op
     // `/bin/sh` linked to busybox is covered only by an entry naming `sh`.
     let multi_call = is_multi_call(&real);
     let invoked = wrappers::basename(word);
+    // A prefix rule names words of a program's argv, never a whole script.
     compiled.allow_args.match_path_where(&real, args, |i| {
-        !multi_call
-            || compiled
-                .policy
-                .allowlist
-                .get(i)
-                .is_some_and(|e| entry_names(&e.pattern, invoked))
+        !compiled.allow_args.has_prefix(i)
+            && (!multi_call
+                || compiled
+                    .policy
+                    .allowlist
+                    .get(i)
+                    .is_some_and(|e| entry_names(&e.pattern, invoked)))
     })
 }
 
@@ -860,3 +888,6 @@ mod env_tests;
 
 #[cfg(test)]
 mod multicall_tests;
+
+#[cfg(test)]
+mod prefix_tests;

@@ -48,3 +48,15 @@ pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>
         cwd,
     ))
 }
+
+/// The subcommand `args` starts with, when `program`'s spec has
+/// subcommands, reads `args` without a problem and no option comes before
+/// the subcommand: the word a prefix rule (`argPrefix`) keeps for an
+/// allow-always of this command.
+pub fn leading_subcommand(program: &str, args: &[String]) -> Option<String> {
+    let spec = lookup(program).filter(|s| !s.subs.is_empty())?;
+    let reading = grammar::read(spec, args);
+    let word = reading.sub_word?;
+    (reading.problem.is_none() && args.first().map(String::as_str) == Some(word))
+        .then(|| word.to_owned())
+}

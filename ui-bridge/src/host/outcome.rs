@@ -15,17 +15,25 @@ pub(super) struct StateEdit {
     uses: Vec<(String, Option<String>)>,
     /// Patterns an allow-always adds.
     persist: Vec<String>,
+    /// Prefix rules an allow-always adds: (pattern, argument prefix).
+    persist_prefixes: Vec<(String, Vec<String>)>,
     now_ms: u64,
 }
 
 impl StateEdit {
     /// The edit for a run allowed this way; `None` when nothing needs saving.
     pub(super) fn for_run(agent_id: &str, evaluation: &Evaluation, grant: Grant) -> Option<Self> {
-        let persist = match grant {
-            Grant::AllowAlways => evaluation.persist_patterns().to_vec(),
-            _ => Vec::new(),
+        let (persist, persist_prefixes) = match grant {
+            Grant::AllowAlways => (
+                evaluation.persist_patterns().to_vec(),
+                evaluation.persist_prefixes().to_vec(),
+            ),
+            _ => (Vec::new(), Vec::new()),
         };
-        if evaluation.matched_patterns().is_empty() && persist.is_empty() {
+        if evaluation.matched_patterns().is_empty()
+            && persist.is_empty()
+            && persist_prefixes.is_empty()
+        {
             return None;
         }
         let uses = evaluation
@@ -38,19 +46,23 @@ impl StateEdit {
             command_text: evaluation.command_text().to_owned(),
             uses,
             persist,
+            persist_prefixes,
             now_ms: now_ms(),
         })
     }
 
     /// Whether the edit adds allowlist entries (which are never skipped).
     pub(super) fn persists(&self) -> bool {
-        !self.persist.is_empty()
+        !self.persist.is_empty() || !self.persist_prefixes.is_empty()
     }
 
     /// Applies the edit to the freshest file (under the store's lock).
     pub(super) fn apply(self, file: &mut ApprovalsFile) {
         for pattern in &self.persist {
             file.add_allowlist_entry(&self.agent_id, pattern, Some("allow-always"));
+        }
+        for (pattern, prefix) in &self.persist_prefixes {
+            file.add_prefix_entry(&self.agent_id, pattern, prefix, Some("allow-always"));
         }
         for (pattern, resolved) in &self.uses {
             file.record_use(

@@ -284,11 +284,13 @@ fn merge_legacy_default_agent(file: &mut ApprovalsFile) -> bool {
 }
 
 /// Two entries are the same when their trimmed, lower-cased patterns and
-/// their argument patterns agree (OpenClaw's key).
-fn dedup_key(entry: &AllowlistEntry) -> (String, Option<String>) {
+/// their argument patterns agree (OpenClaw's key), and their argument
+/// prefixes too (ours).
+fn dedup_key(entry: &AllowlistEntry) -> (String, Option<String>, Option<Vec<String>>) {
     (
         entry.pattern.trim().to_lowercase(),
         entry.arg_pattern.clone(),
+        entry.arg_prefix.clone(),
     )
 }
 
