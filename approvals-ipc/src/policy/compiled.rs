@@ -133,13 +133,12 @@ impl CompiledPolicy {
                 .allowlist
                 .iter()
                 .enumerate()
-                .filter_map(|(index, e)| {
-                    (e.arg_pattern.is_some() || e.arg_prefix.is_some()).then(|| ArgRule {
-                        index,
-                        pattern: e.pattern.as_str(),
-                        regex: e.arg_pattern.as_deref(),
-                        prefix: e.arg_prefix.as_deref(),
-                    })
+                .filter(|(_, e)| e.arg_pattern.is_some() || e.arg_prefix.is_some())
+                .map(|(index, e)| ArgRule {
+                    index,
+                    pattern: e.pattern.as_str(),
+                    regex: e.arg_pattern.as_deref(),
+                    prefix: e.arg_prefix.as_deref(),
                 }),
             home.as_deref(),
             CASE_INSENSITIVE_PATHS,
