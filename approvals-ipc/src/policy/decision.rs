@@ -99,6 +99,10 @@ pub struct PolicyView {
     pub ask_fallback: Security,
 }
 
+/// A prefix rule an allow-always keeps: (real path pattern, the words the
+/// arguments must start with).
+pub type PrefixRule = (String, Vec<String>);
+
 /// Everything decided about one request. The public fields are the
 /// `explain --json` shape (documented in `docs/policy.md`); what runs, and
 /// what a run changes in the approvals file, is private and only reachable
@@ -144,7 +148,7 @@ struct Carried {
     /// Patterns an allow-always answer would persist.
     persist_patterns: Vec<String>,
     /// Prefix rules (real path, argument prefix) it would persist.
-    persist_prefixes: Vec<(String, Vec<String>)>,
+    persist_prefixes: Vec<PrefixRule>,
     /// Whether every segment is satisfied (for the `allowlist` fallback).
     satisfied: bool,
     /// Not understood while a denylist is set.
@@ -185,7 +189,7 @@ impl Evaluation {
 
     /// Prefix rules an allow-always answer persists: (real path, the words
     /// the arguments must start with), for `allowAlwaysScope: command`.
-    pub fn persist_prefixes(&self) -> &[(String, Vec<String>)] {
+    pub fn persist_prefixes(&self) -> &[PrefixRule] {
         &self.carried.persist_prefixes
     }
 
@@ -466,7 +470,7 @@ fn persistence(
     analysis: &Analysis,
     checks: &[SegmentCheck],
     command_text: &str,
-) -> (Vec<String>, Vec<(String, Vec<String>)>, bool) {
+) -> (Vec<String>, Vec<PrefixRule>, bool) {
     let understood = analysis.refusal.is_none();
     let command_scope = policy.allow_always_scope == AllowAlwaysScope::Command;
     let mut keepable = understood || !analysis.segments.is_empty();
