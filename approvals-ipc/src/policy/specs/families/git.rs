@@ -99,8 +99,10 @@ const CONFIG_LEGACY: &[Opt] = &[
 /// `git bisect` (a shell of `bisect--helper`: its own exact parser).
 /// `bisect run` is judged by the `git.run-command` guard.
 const BISECT: &[Opt] = &[
-    value(&["--term-old", "--term-good"]),
-    value(&["--term-new", "--term-bad"]),
+    value(&["--term-old"]),
+    value(&["--term-good"]),
+    value(&["--term-new"]),
+    value(&["--term-bad"]),
     flag(&["--no-checkout"]),
     flag(&["--first-parent"]),
 ];
@@ -192,13 +194,12 @@ const VAR: &[Opt] = &[flag(&["-l"])];
 const DIFF_OPTS: &[Opt] = &[
     flag(&["-p", "-u", "--patch"]),
     flag(&["-s", "--no-patch"]),
-    value(&["-U", "--unified"]),
+    // `-U[<n>]`: an optional value, though the manual writes `-U<n>`.
+    optional(&["-U", "--unified"]),
     value(&["--output"]).does(WritesFile("writes the diff to a file")),
-    value(&[
-        "--output-indicator-new",
-        "--output-indicator-old",
-        "--output-indicator-context",
-    ]),
+    value(&["--output-indicator-new"]),
+    value(&["--output-indicator-old"]),
+    value(&["--output-indicator-context"]),
     flag(&["--raw"]),
     flag(&["--patch-with-raw"]),
     flag(&["--indent-heuristic"]),
@@ -300,7 +301,8 @@ const REV_OPTS: &[Opt] = &[
     flag(&["--merges"]),
     flag(&["--no-merges"]),
     value(&["--min-parents", "--max-parents"]),
-    flag(&["--no-min-parents", "--no-max-parents"]),
+    flag(&["--no-min-parents"]),
+    flag(&["--no-max-parents"]),
     flag(&["--first-parent"]),
     flag(&["--exclude-first-parent-only"]),
     flag(&["--not"]),
@@ -1665,11 +1667,11 @@ const WORKTREE: &[Opt] = &[
 const SUBS: &[Sub] = &[
     sub(&["add"], &[ADD, COMMON]),
     sub(&["am"], &[AM, COMMON]),
-    sub(&["annotate"], &[BLAME, REV_OPTS, COMMON]),
+    sub(&["annotate"], &[BLAME, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["apply"], &[APPLY, COMMON]),
     sub(&["archive"], &[ARCHIVE, COMMON]),
     sub(&["bisect"], &[BISECT, COMMON]),
-    sub(&["blame"], &[BLAME, REV_OPTS, COMMON]),
+    sub(&["blame"], &[BLAME, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["branch"], &[BRANCH, COMMON]),
     sub(&["bundle"], &[BUNDLE, COMMON]).does(WritesFile(
         "bundle create writes a bundle file, unbundle writes objects",
