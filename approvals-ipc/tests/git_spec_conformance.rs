@@ -450,3 +450,75 @@ fn git_spec_matches_the_installed_git() {
         failures.join("\n")
     );
 }
+
+/// A value git accepts for each global option that takes one.
+const GLOBAL_VALUES: &[(&str, &str)] = &[
+    ("-C", "."),
+    ("-c", "color.ui=never"),
+    ("--config-env", "color.ui=HOME"),
+    ("--exec-path", ""),
+    ("--git-dir", ".git"),
+    ("--work-tree", "."),
+    ("--namespace", "x"),
+    ("--attr-source", "HEAD"),
+    ("--shallow-file", "shallow-probe"),
+    ("--list-cmds", "main"),
+];
+
+#[test]
+fn git_takes_every_global_option_of_the_spec_and_no_abbreviation_of_one() {
+    let Some(env) = Env::new() else {
+        eprintln!("SKIP git_spec_conformance globals: git is not installed or cannot run");
+        return;
+    };
+    let spec = specs::lookup("git").expect("a git spec");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for row in spec.opts.iter().flat_map(|t| t.iter()) {
+        for name in row.names {
+            let mut args: Vec<String> = vec![(*name).to_owned()];
+            match (row.arity, GLOBAL_VALUES.iter().find(|(n, _)| n == name)) {
+                (Arity::Flag, _) => {}
+                (_, Some((_, ""))) => {}
+                (Arity::Optional, Some((_, v))) => args[0] = format!("{name}={v}"),
+                (Arity::Required, Some((_, v))) => args.push((*v).to_owned()),
+                (_, None) => {
+                    failures.push(format!("{name}: no probe value in GLOBAL_VALUES"));
+                    continue;
+                }
+            }
+            args.push("version".to_owned());
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let Some((code, text)) = env.git(&argv, &env.repo()) else {
+                continue;
+            };
+            checked += 1;
+            if code != 0 || text.contains("unknown option") {
+                failures.push(format!("git {}: {code} {}", argv.join(" "), text.trim()));
+            }
+            // git.c matches globals exactly: one letter short is refused.
+            if let Some(long) = name.strip_prefix("--")
+                && long.len() > 1
+            {
+                let short = format!("--{}", &long[..long.len() - 1]);
+                if spec
+                    .opts
+                    .iter()
+                    .flat_map(|t| t.iter())
+                    .any(|o| o.names.contains(&short.as_str()))
+                {
+                    continue;
+                }
+                let Some((_, text)) = env.git(&[&short, "version"], &env.repo()) else {
+                    continue;
+                };
+                checked += 1;
+                if !text.contains(&format!("unknown option: {short}")) {
+                    failures.push(format!("git {short} version: git took it: {}", text.trim()));
+                }
+            }
+        }
+    }
+    eprintln!("git global options: {checked} probes");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -627,8 +627,7 @@ fn hit_reasons_name_the_flag() {
         vec![
             GuardHit {
                 id: "git.sets-config",
-                reason: "git log -c core.pager=sh: git -c sets config that can run commands"
-                    .to_owned(),
+                reason: "git -c core.pager=sh: git -c sets config that can run commands".to_owned(),
             },
             GuardHit {
                 id: "git.config-override",

@@ -191,6 +191,8 @@ fn an_unknown_subcommand_may_be_an_alias_and_is_asked_by_name() {
 #[test]
 fn a_config_override_naming_a_program_is_asked() {
     assert_eq!(ids("git -c core.pager=sh log"), ["git.sets-config"]);
+    let why = reasons("git -c core.pager=sh log");
+    assert!(why[0].starts_with("git -c core.pager=sh:"), "{why:?}");
     assert_eq!(
         ids("git -c alias.x=!sh x"),
         ["git.sets-config", "git.unknown-subcommand"]

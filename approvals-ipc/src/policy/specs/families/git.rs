@@ -1,4 +1,4 @@
-//! git. Two layers (`/work/shared/reference/argument-grammars.md`): the
+//! git. Two layers (the argument-grammars reference, git section): the
 //! global options before the subcommand, which `git.c` matches exactly, and
 //! each subcommand's own options, which parse-options matches by unambiguous
 //! prefix with `--no-` negation.
