@@ -48,6 +48,18 @@ const NO_COMPLETION: &[(&str, &str)] = &[
 const EXTRA: &[(&str, &str, &str)] = &[
     ("*", "help", "parse-options' own usage option"),
     ("*", "help-all", "parse-options' own usage option"),
+    (
+        "archive",
+        "format",
+        "archive.c's second stage, shown by `git archive -h`",
+    ),
+    ("archive", "prefix", "archive.c's second stage"),
+    ("archive", "add-file", "archive.c's second stage"),
+    ("archive", "add-virtual-file", "archive.c's second stage"),
+    ("archive", "worktree-attributes", "archive.c's second stage"),
+    ("archive", "verbose", "archive.c's second stage"),
+    ("archive", "mtime", "archive.c's second stage"),
+    ("archive", "list", "archive.c's second stage"),
     ("config", "get", "legacy action (`git config --get`)"),
     ("config", "get-all", "legacy action"),
     ("config", "get-regexp", "legacy action"),

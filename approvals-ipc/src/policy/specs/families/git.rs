@@ -187,6 +187,20 @@ const REV_PARSE: &[Opt] = &[
     optional(&["--until", "--before"]),
 ];
 
+/// `git archive`'s second-stage options (`archive.c` parses them after the
+/// remote ones, so the completion list leaves them out; from `git archive -h`).
+const ARCHIVE_ARGS: &[Opt] = &[
+    value(&["--format"]),
+    value(&["--prefix"]),
+    value(&["--add-file"]).does(ReadsFile),
+    value(&["--add-virtual-file"]),
+    flag(&["--worktree-attributes"]),
+    flag(&["-v", "--verbose"]),
+    value(&["--mtime"]),
+    flag(&["-#"]),
+    flag(&["-l", "--list"]),
+];
+
 /// `git var`.
 const VAR: &[Opt] = &[flag(&["-l"])];
 
@@ -1669,7 +1683,7 @@ const SUBS: &[Sub] = &[
     sub(&["am"], &[AM, COMMON]),
     sub(&["annotate"], &[BLAME, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["apply"], &[APPLY, COMMON]),
-    sub(&["archive"], &[ARCHIVE, COMMON]),
+    sub(&["archive"], &[ARCHIVE, ARCHIVE_ARGS, COMMON]),
     sub(&["bisect"], &[BISECT, COMMON]),
     sub(&["blame"], &[BLAME, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["branch"], &[BRANCH, COMMON]),
