@@ -178,6 +178,23 @@ fn everyday_git_trips_nothing() {
         "git annotate f",
         "git var -l",
         "git difftool --tool=vimdiff HEAD",
+        "git log --oneline --decorate=short",
+        "git log --stat=100 --abbrev=8 --color",
+        "git log --no-color --date=relative --reverse",
+        "git log --first-parent main",
+        "git log origin/main..HEAD",
+        "git log -10 --pretty=fuller",
+        "git show -s --format=%B HEAD",
+        "git diff --stat=200 -M",
+        "git diff --find-renames=50% -w --minimal --no-renames",
+        "git log --grep=fix -i --all-match --max-count=3",
+        "git log --until=yesterday --topo-order --merges",
+        "git show --pretty=raw",
+        "git log --no-walk --abbrev-commit",
+        "git log -g",
+        "git log --walk-reflogs",
+        "git diff --no-index a b",
+        "git diff --ext-diff",
         "git status -h",
         "git",
     ] {
@@ -373,4 +390,42 @@ fn options_after_end_of_options_are_operands() {
 #[test]
 fn a_merge_strategy_not_built_in_runs_a_program_and_is_asked() {
     assert_eq!(ids("git merge -s evil x"), ["git.runs-program"]);
+}
+
+#[test]
+fn a_dangerous_option_after_operands_is_still_read() {
+    // parse-options permutes: options may follow the repository and refs.
+    assert_eq!(
+        ids("git fetch origin --upload-pack=sh"),
+        ["git.runs-program"]
+    );
+    assert_eq!(
+        ids("git clone url dir --template=/tmp/t"),
+        ["git.loads-code"]
+    );
+    assert_eq!(ids("git diff HEAD --output=/tmp/x"), ["git.writes-file"]);
+    assert_eq!(
+        ids("git push origin main --receive-pack sh"),
+        ["git.runs-program"]
+    );
+}
+
+#[test]
+fn a_value_given_to_a_negation_is_asked() {
+    // `--no-upload-pack=sh` is an error to git; never read as inert.
+    assert_eq!(ids("git fetch --no-upload-pack=sh"), ["git.unknown-option"]);
+}
+
+#[test]
+fn a_global_option_after_the_subcommand_is_the_subcommand_s_option() {
+    // `-C` after `log` is log's copy detection, `-c` the combined diff.
+    assert_eq!(ids("git log -C -c"), Vec::<&str>::new());
+    // `--work-tree` after `status` is unknown to status.
+    assert_eq!(ids("git status --work-tree=/tmp"), ["git.unknown-option"]);
+}
+
+#[test]
+fn an_abbreviated_exec_of_rebase_is_a_command_git_runs() {
+    assert_eq!(ids("git rebase --exe=sh HEAD~1"), ["git.runs-program"]);
+    assert_eq!(ids("git rebase --exec sh HEAD~1"), ["git.runs-program"]);
 }
