@@ -150,29 +150,29 @@ impl Env {
         if code != 0 || text.contains("usage:") || text.contains("--git-completion-helper") {
             return None;
         }
-        let (mut longs, mut subs, mut negs) = (BTreeMap::new(), Vec::new(), Vec::new());
-        let mut past = false;
-        for w in text.split_whitespace() {
-            if w == "--" {
-                past = true;
-                continue;
-            }
-            let Some(body) = w.strip_prefix("--") else {
-                subs.push(w.to_owned());
-                continue;
-            };
-            let takes = body.ends_with('=');
-            let name = body.trim_end_matches('=').to_owned();
-            if name.starts_with("no-") {
-                negs.push((name, takes));
-            } else if !past {
-                longs.insert(name, takes);
-            }
+        // parse-options' show_gitcomp(): the options (an option named
+        // `no-X` also as `--X`), then `--` and the negations. When no option
+        // is named `no-…`, the first negation comes before the `--` as a
+        // hint that negations exist: it is not an option of its own.
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut own = match words.iter().position(|w| *w == "--") {
+            Some(at) => &words[..at],
+            None => &words[..],
+        };
+        if let Some((last, rest)) = own.split_last()
+            && last.starts_with("--no-")
+            && !rest.iter().any(|w| w.starts_with("--no-"))
+        {
+            own = rest;
         }
-        // A `--no-X` is an option of its own only when git lists no `--X`.
-        for (name, takes) in negs {
-            if !longs.contains_key(&name[3..]) {
-                longs.entry(name).or_insert(takes);
+        let (mut longs, mut subs) = (BTreeMap::new(), Vec::new());
+        for w in own {
+            match w.strip_prefix("--") {
+                Some(body) => {
+                    let name = body.trim_end_matches('=').to_owned();
+                    longs.insert(name, body.ends_with('='));
+                }
+                None => subs.push((*w).to_owned()),
             }
         }
         Some((longs, subs))
@@ -532,5 +532,97 @@ fn git_takes_every_global_option_of_the_spec_and_no_abbreviation_of_one() {
         }
     }
     eprintln!("git global options: {checked} probes");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Short letters `git <words> -h` lists, with their arity; a letter whose
+/// arity the line does not settle is left out.
+fn usage_shorts(env: &Env, words: &[&str]) -> BTreeMap<char, Arity> {
+    let mut args = words.to_vec();
+    args.push("-h");
+    let Some((_, text)) = env.git(&args, &env.repo()) else {
+        return BTreeMap::new();
+    };
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let Some(head) = line.strip_prefix("    -") else {
+            continue;
+        };
+        let mut chars = head.chars();
+        let Some(letter) = chars.next().filter(char::is_ascii_alphanumeric) else {
+            continue;
+        };
+        let rest = chars.as_str();
+        // What follows the last spelling: `, --[no-]long <v>`, `[<v>]`, ` <v>`.
+        let after = match rest.strip_prefix(", --") {
+            Some(long) => long
+                .trim_start_matches("[no-]")
+                .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '-'),
+            None if rest.is_empty() || rest.starts_with(' ') || rest.starts_with('[') => rest,
+            None => continue,
+        };
+        let arity = if after.starts_with("[=") || after.starts_with("[<") || after.starts_with('[')
+        {
+            Arity::Optional
+        } else if after.starts_with(" <") || after.starts_with("=<") || after.starts_with('<') {
+            Arity::Required
+        } else if after.is_empty() || after.starts_with("  ") {
+            Arity::Flag
+        } else {
+            continue;
+        };
+        out.insert(letter, arity);
+    }
+    out
+}
+
+#[test]
+fn git_short_options_match_the_installed_git() {
+    let Some(env) = Env::new() else {
+        eprintln!("SKIP git_spec_conformance shorts: git is not installed or cannot run");
+        return;
+    };
+    let spec = specs::lookup("git").expect("a git spec");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for sub in spec.subs {
+        let name = sub.names[0];
+        if NO_COMPLETION.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        let Some((_, subsubs)) = env.completion(&[name]) else {
+            continue;
+        };
+        let mut letters = usage_shorts(&env, &[name]);
+        let mut conflicting = std::collections::BTreeSet::new();
+        for ss in &subsubs {
+            for (c, a) in usage_shorts(&env, &[name, ss]) {
+                if *letters.entry(c).or_insert(a) != a {
+                    conflicting.insert(c);
+                }
+            }
+        }
+        for (c, arity) in letters {
+            if conflicting.contains(&c) {
+                continue;
+            }
+            checked += 1;
+            let spelled = format!("-{c}");
+            let row = sub
+                .opts
+                .iter()
+                .flat_map(|t| t.iter())
+                .find(|o| o.names.contains(&spelled.as_str()));
+            match row {
+                None => failures.push(format!("git {name}: {spelled} is missing from the spec")),
+                Some(row) if row.arity != arity => failures.push(format!(
+                    "git {name}: {spelled} is {arity:?} in git, {:?} in the spec",
+                    row.arity
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    eprintln!("git short options: {checked} compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -195,6 +195,13 @@ fn everyday_git_trips_nothing() {
         "git log --walk-reflogs",
         "git diff --no-index a b",
         "git diff --ext-diff",
+        "git commit -n -m x",
+        "git cherry-pick -n abc123",
+        "git clone -n https://example.com/x.git",
+        "git difftool -y HEAD",
+        "git rebase -n main",
+        "git branch --no-merged main",
+        "git grep --no-index foo",
         "git status -h",
         "git",
     ] {

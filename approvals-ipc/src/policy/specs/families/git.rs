@@ -434,6 +434,7 @@ const ADD: &[Opt] = &[
 
 /// `git am`.
 const AM: &[Opt] = &[
+    flag(&["-n", "--no-verify"]),
     flag(&["-i", "--interactive"]),
     flag(&["--binary"]),
     flag(&["-3", "--3way"]),
@@ -478,6 +479,7 @@ const AM: &[Opt] = &[
 
 /// `git apply`.
 const APPLY: &[Opt] = &[
+    flag(&["--no-add"]),
     value(&["--exclude"]),
     value(&["--include"]),
     flag(&["--stat"]),
@@ -557,6 +559,8 @@ const BLAME: &[Opt] = &[
 
 /// `git branch`.
 const BRANCH: &[Opt] = &[
+    optional(&["--no-merged"]),
+    optional(&["--no-contains"]),
     flag(&["-v", "--verbose"]),
     flag(&["-q", "--quiet"]),
     optional(&["-t", "--track"]),
@@ -650,6 +654,7 @@ const CHECKOUT: &[Opt] = &[
 
 /// `git cherry-pick`.
 const CHERRY_PICK: &[Opt] = &[
+    flag(&["-n", "--no-commit"]),
     flag(&["--quit"]),
     flag(&["--continue"]),
     flag(&["--abort"]),
@@ -687,6 +692,9 @@ const CLEAN: &[Opt] = &[
 
 /// `git clone`.
 const CLONE: &[Opt] = &[
+    flag(&["--no-tags"]),
+    flag(&["--no-hardlinks"]),
+    flag(&["-n", "--no-checkout"]),
     flag(&["-v", "--verbose"]),
     flag(&["-q", "--quiet"]),
     flag(&["--progress"]),
@@ -734,6 +742,8 @@ const CLONE: &[Opt] = &[
 
 /// `git commit`.
 const COMMIT: &[Opt] = &[
+    flag(&["-n", "--no-verify"]),
+    flag(&["--no-post-rewrite"]),
     flag(&["-q", "--quiet"]),
     flag(&["-v", "--verbose"]),
     value(&["-F", "--file"]).does(ReadsFile),
@@ -831,6 +841,7 @@ const DESCRIBE: &[Opt] = &[
 
 /// `git difftool`.
 const DIFFTOOL: &[Opt] = &[
+    flag(&["-y", "--no-prompt"]),
     flag(&["-g", "--gui"]),
     flag(&["-d", "--dir-diff"]),
     flag(&["--prompt"]),
@@ -891,6 +902,8 @@ const FETCH: &[Opt] = &[
 
 /// `git for-each-ref`.
 const FOR_EACH_REF: &[Opt] = &[
+    optional(&["--no-merged"]),
+    optional(&["--no-contains"]),
     flag(&["-s", "--shell"]),
     flag(&["-p", "--perl"]),
     flag(&["--python"]),
@@ -911,6 +924,8 @@ const FOR_EACH_REF: &[Opt] = &[
 
 /// `git format-patch`.
 const FORMAT_PATCH: &[Opt] = &[
+    flag(&["-N", "--no-numbered"]),
+    flag(&["--no-binary"]),
     flag(&["-n", "--numbered"]),
     flag(&["-s", "--signoff"]),
     flag(&["--stdout"]),
@@ -981,6 +996,7 @@ const GC: &[Opt] = &[
 
 /// `git grep`.
 const GREP: &[Opt] = &[
+    flag(&["--no-index"]),
     flag(&["--cached"]),
     flag(&["--untracked"]),
     flag(&["--exclude-standard"]),
@@ -1143,6 +1159,7 @@ const LS_TREE: &[Opt] = &[
 
 /// `git merge`.
 const MERGE: &[Opt] = &[
+    flag(&["--no-verify"]),
     flag(&["--stat"]),
     flag(&["--summary"]),
     optional(&["--log"]),
@@ -1269,6 +1286,7 @@ const PULL: &[Opt] = &[
 
 /// `git push`.
 const PUSH: &[Opt] = &[
+    flag(&["--no-verify"]),
     flag(&["-v", "--verbose"]),
     flag(&["-q", "--quiet"]),
     value(&["--repo"]),
@@ -1300,6 +1318,8 @@ const PUSH: &[Opt] = &[
 
 /// `git range-diff`.
 const RANGE_DIFF: &[Opt] = &[
+    flag(&["-s", "--no-patch"]),
+    flag(&["--no-dual-color"]),
     value(&["--creation-factor"]),
     optional(&["--notes"]),
     flag(&["--left-only"]),
@@ -1393,6 +1413,9 @@ const RANGE_DIFF: &[Opt] = &[
 
 /// `git rebase`.
 const REBASE: &[Opt] = &[
+    flag(&["--no-verify"]),
+    flag(&["-n", "--no-stat"]),
+    flag(&["--no-ff"]),
     value(&["--onto"]),
     flag(&["--keep-base"]),
     flag(&["-q", "--quiet"]),
@@ -1472,6 +1495,7 @@ const REMOTE: &[Opt] = &[
 
 /// `git reset`.
 const RESET: &[Opt] = &[
+    flag(&["--no-refresh"]),
     flag(&["-q", "--quiet"]),
     flag(&["--mixed"]),
     flag(&["--soft"]),
@@ -1508,6 +1532,7 @@ const RESTORE: &[Opt] = &[
 
 /// `git revert`.
 const REVERT: &[Opt] = &[
+    flag(&["-n", "--no-commit"]),
     flag(&["--quit"]),
     flag(&["--continue"]),
     flag(&["--abort"]),
@@ -1581,6 +1606,7 @@ const STASH: &[Opt] = &[
 
 /// `git status`.
 const STATUS: &[Opt] = &[
+    flag(&["--no-renames"]),
     flag(&["-v", "--verbose"]),
     flag(&["-s", "--short"]),
     flag(&["-b", "--branch"]),
@@ -1627,6 +1653,8 @@ const SYMBOLIC_REF: &[Opt] = &[
 
 /// `git tag`.
 const TAG: &[Opt] = &[
+    optional(&["--no-merged"]),
+    optional(&["--no-contains"]),
     flag(&["-l", "--list"]),
     flag(&["-d", "--delete"]),
     flag(&["-v", "--verify"]),
