@@ -84,7 +84,8 @@ fn a_guarded_segment_reports_its_guards_and_no_miss() {
     );
     let segment = &e.analysis.segments[0];
     assert_eq!(segment.satisfied_by, Some(SatisfiedBy::Allowlist));
-    assert_eq!(segment.guards.len(), 1, "{segment:?}");
+    // The git spec's `git.sets-config` and the older `git.config-override`.
+    assert_eq!(segment.guards.len(), 2, "{segment:?}");
     assert_eq!(segment.miss, None, "a guard is not an allowlist miss");
     assert_eq!(e.reason.as_ref().map(Reason::code), Some("argument-guard"));
 }

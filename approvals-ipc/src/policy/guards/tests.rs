@@ -624,10 +624,16 @@ fn hit_reasons_name_the_flag() {
     let got = check("git", &argv, Path::new(CWD), false);
     assert_eq!(
         got,
-        vec![GuardHit {
-            id: "git.config-override",
-            reason: "git -c core.pager=sh: git -c sets config that can run commands".to_owned(),
-        }]
+        vec![
+            GuardHit {
+                id: "git.sets-config",
+                reason: "git -c core.pager=sh: git -c sets config that can run commands".to_owned(),
+            },
+            GuardHit {
+                id: "git.config-override",
+                reason: "git -c core.pager=sh: git -c sets config that can run commands".to_owned(),
+            },
+        ]
     );
 }
 
@@ -638,7 +644,8 @@ fn relative_cwd_makes_every_directory_switch_outside() {
         .map(|s| (*s).to_owned())
         .collect();
     let got = check("git", &argv, Path::new("proj"), false);
-    assert_eq!(got.len(), 1, "{got:?}");
+    // The git spec's `git.other-tree` and the older `git.other-repo`.
+    assert_eq!(got.len(), 2, "{got:?}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 mod coreutils;
 mod diff;
+mod git;
 mod grep;
 
 use super::types::Spec;
@@ -12,6 +13,7 @@ use super::types::Spec;
 pub(crate) const ALL: &[&Spec] = &[
     &coreutils::CAT,
     &diff::DIFF,
+    &git::GIT,
     &grep::GREP,
     &coreutils::HEAD,
     &coreutils::LS,
