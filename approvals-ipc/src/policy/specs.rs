@@ -16,6 +16,8 @@ pub mod grammar;
 pub mod types;
 
 #[cfg(test)]
+mod gnu_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

@@ -15,6 +15,11 @@ pub enum Grammar {
         /// Options may follow operands (GNU permutation).
         permute: bool,
     },
+    /// GNU tar: argp, which is `getopt_long` with permutation, plus tar's
+    /// old style: a first word without a dash is a bundle of short letters
+    /// (`tar xzf a.tgz`) whose value-taking letters take the words after
+    /// the bundle, in order (`tar xIf sh a.tar` is `-I sh -f a.tar`).
+    Tar,
     /// git: global options matched exactly and stopping at the subcommand,
     /// whose options go through parse-options (unambiguous prefixes,
     /// `--no-` negation, permutation, `--end-of-options`).

