@@ -776,3 +776,50 @@ fn the_jq_spec_matches_the_installed_jq() {
         diffs.join("\n  ")
     );
 }
+
+/// tar's old style (`Grammar::Tar`): the value-taking letters of a first
+/// word without a dash take the following words in order. Checked with the
+/// installed tar in a scratch directory: `tar tXf excl a.tar` lists the
+/// archive (`-X excl -f a.tar`), `tar tfX excl a.tar` fails (`-f excl`, not
+/// an archive), and our parser gives the same values.
+#[test]
+fn tar_old_style_bundles_take_values_in_order_as_tar_does() {
+    let Some(spec) = all().iter().copied().find(|s| s.family == "tar") else {
+        panic!("no tar spec");
+    };
+    let Some(path) = installed("tar") else {
+        eprintln!("SKIP spec conformance: tar not installed");
+        return;
+    };
+    let dir = scratch();
+    std::fs::write(dir.path().join("excl"), "").expect("write excl");
+    let (code, text) = run(&path, &["cf", "a.tar", "excl"], dir.path());
+    assert_eq!(code, Some(0), "tar cf: {text}");
+    let value_of = |words: &[&str], letter: &str| -> Option<String> {
+        let args: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+        let reading = read(spec, &args);
+        assert!(
+            reading.problem.is_none(),
+            "{words:?}: {:?}",
+            reading.problem
+        );
+        reading
+            .uses
+            .iter()
+            .find(|u| u.opt.names.contains(&letter))
+            .and_then(|u| u.value.map(str::to_owned))
+    };
+    let listed = ["tXf", "excl", "a.tar"];
+    assert_eq!(value_of(&listed, "-f").as_deref(), Some("a.tar"));
+    assert_eq!(value_of(&listed, "-X").as_deref(), Some("excl"));
+    let (code, text) = run(&path, &listed, dir.path());
+    assert_eq!(code, Some(0), "tar {listed:?}: {text}");
+    let swapped = ["tfX", "excl", "a.tar"];
+    assert_eq!(value_of(&swapped, "-f").as_deref(), Some("excl"));
+    let (code, text) = run(&path, &swapped, dir.path());
+    assert_ne!(
+        code,
+        Some(0),
+        "tar {swapped:?} read excl as the archive: {text}"
+    );
+}

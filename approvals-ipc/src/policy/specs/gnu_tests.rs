@@ -191,6 +191,14 @@ fn make_abbreviated_eval_loads_code() {
     assert_eq!(ids(&["make", "-E", "x:;id", "x"]), ["make.loads-code"]);
     assert_eq!(ids(&["make", "-I", "/tmp/mk", "all"]), ["make.loads-code"]);
     assert_eq!(ids(&["make", "-C", "/tmp/other"]), ["make.other-tree"]);
+    // A makefile from outside the tree is code the prompt does not show; the
+    // project's own are make's job.
+    assert_eq!(ids(&["make", "-f", "/tmp/x.mk"]), ["make.other-tree"]);
+    assert_eq!(ids(&["make", "--makef=../x.mk"]), ["make.other-tree"]);
+    assert_eq!(
+        ids(&["make", "-f", "ci/Makefile.ci", "all"]),
+        Vec::<&str>::new()
+    );
     // `--j` is `--jobs`, `--just-print` or the jobserver's options: asked.
     assert_eq!(ids(&["make", "--j"]), ["make.unknown-option"]);
 }

@@ -1,12 +1,13 @@
 //! GNU make. Options from make 4.3's `--help` (`scripts/spec-skeleton`),
 //! checked by `tests/spec_conformance.rs`. Running the makefile's recipes is
 //! make's job; `--eval` and `-I` add make code the prompt does not show,
-//! `-C` runs another directory's makefile. A makefile named with `-f` is
-//! read (the older `make.makefile-stdin` guard asks about `-f -`), and
-//! variable operands are inspected by the older `make.variable-override`.
+//! `-C` runs another directory's makefile, and so does `-f` naming a
+//! makefile outside the working tree (one inside it is the project's own;
+//! the older `make.makefile-stdin` guard asks about `-f -`). Variable
+//! operands are inspected by the older `make.variable-override`.
 
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree, ReadsFile},
+    Effect::{LoadsCode, OtherTree},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
@@ -19,7 +20,9 @@ const MAKE_OPTS: &[Opt] = &[
     optional(&["--debug"]),
     flag(&["-e", "--environment-overrides"]),
     value(&["-E", "--eval"]).does(LoadsCode("evaluates make code given on the command line")),
-    value(&["-f", "--file", "--makefile"]).does(ReadsFile),
+    value(&["-f", "--file", "--makefile"]).does(OtherTree(
+        "runs the recipes of a makefile from another directory",
+    )),
     flag(&["-h", "--help"]),
     flag(&["-i", "--ignore-errors"]),
     value(&["-I", "--include-dir"]).does(LoadsCode(
