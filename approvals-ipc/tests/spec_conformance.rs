@@ -39,7 +39,10 @@
 //!    row counts as naming the row. The probe fails when the program calls
 //!    the prefix ambiguous or unrecognized, or names another option.
 //!
-//! 3. **Hidden options.** `PROG --L=x --help` for every letter `L`: when the
+//! 3. **Short values.** Every short letter the spec says takes a value is
+//!    given alone (`PROG -x`): the program must say it requires an argument.
+//!
+//! 4. **Hidden options.** `PROG --L=x --help` for every letter `L`: when the
 //!    program calls `--L` ambiguous it lists every long option starting with
 //!    `L`, hidden ones included (diff's `--inhibit-hunk-merge`, wget's
 //!    `--no-NAME` forms). Each must be in the spec, or our parser would read
@@ -600,6 +603,33 @@ fn probe(
     ))
 }
 
+/// Every short letter the spec says takes a value, alone at the end of
+/// argv: the program must say it requires an argument (and so stop). A
+/// letter the spec reads as taking a value that the program reads as a
+/// flag would hide the next word from the spec, so this is the direction
+/// that matters.
+fn probe_required_shorts(spec: &'static Spec, path: &Path, dir: &Path) -> Vec<String> {
+    let mut diffs = Vec::new();
+    for row in spec_rows(spec).filter(|o| o.arity == Arity::Required) {
+        for name in row.names.iter().filter(|n| n.len() == 2 && **n != "-#") {
+            let Some(letter) = name.chars().nth(1) else {
+                continue;
+            };
+            let (_, text) = run(path, &[name], dir);
+            let quoted = format!("-- '{letter}'");
+            let bare = format!("-- {letter}\n");
+            let named = text.contains(&quoted) || text.contains(&bare);
+            if !(text.contains("requires an argument") && named) {
+                let first = text.lines().next().unwrap_or("");
+                diffs.push(format!(
+                    "{name}: the spec says it takes a value, the program alone says {first:?}"
+                ));
+            }
+        }
+    }
+    diffs
+}
+
 /// The long options (without `--`) the program lists when it calls a
 /// one-letter prefix ambiguous: `PROG --L=x --help` for every letter, which
 /// ends in an error or the help whatever `--L` resolves to.
@@ -657,6 +687,7 @@ fn getopt_specs_match_the_installed_programs_help_and_abbreviations() {
                 diffs.push(why);
             }
         }
+        diffs.extend(probe_required_shorts(spec, &path, dir.path()));
         if diffs.is_empty() {
             checked.push(program);
         } else {
