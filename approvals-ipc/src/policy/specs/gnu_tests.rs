@@ -124,6 +124,10 @@ fn tar_extracting_elsewhere_or_to_absolute_paths_is_asked() {
         ids(&["tar", "-xf", "a.tar", "-C", "out"]),
         Vec::<&str>::new()
     );
+    assert_eq!(
+        ids(&["tar", "-xf", "a.tar", "--one-top-level=/etc"]),
+        ["tar.other-tree"]
+    );
 }
 
 #[test]
@@ -169,6 +173,20 @@ fn wget_writes_outside_the_tree_and_config_and_askpass_are_asked() {
     assert_eq!(
         ids(&["wget", "--use-a=/tmp/x", "https://x/"]),
         ["wget.runs-program"]
+    );
+}
+
+#[test]
+fn wget_letting_the_server_name_the_file_is_asked() {
+    // With `--content-disposition` a response can name the file
+    // `Makefile` or `.envrc` in the working directory.
+    assert_eq!(
+        ids(&["wget", "--content-d", "https://x/dl?id=1"]),
+        ["wget.writes-file"]
+    );
+    assert_eq!(
+        ids(&["wget", "--trust-server-names", "https://x/latest"]),
+        ["wget.writes-file"]
     );
 }
 

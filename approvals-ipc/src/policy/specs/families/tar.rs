@@ -75,7 +75,9 @@ const TAR_OPTS: &[Opt] = &[
     flag(&["--keep-newer-files"]),
     flag(&["-k", "--keep-old-files"]),
     flag(&["--no-overwrite-dir"]),
-    optional(&["--one-top-level"]),
+    // Extracts into DIR (the archive's base name when bare, which is asked
+    // too: the prompt does not show where).
+    optional(&["--one-top-level"]).does(OtherTree("extracts into another directory")),
     flag(&["--overwrite"]),
     flag(&["--overwrite-dir"]),
     flag(&["--recursive-unlink"]),

@@ -1,6 +1,7 @@
 //! GNU Wget. Options from wget 1.21's `--help` (`scripts/spec-skeleton`),
 //! checked by `tests/spec_conformance.rs`. Fetching URLs is wget's job;
-//! where it writes (downloads, logs, cookies, WARC files), what it uploads
+//! where it writes (downloads, logs, cookies, WARC files, and names the
+//! server chooses), what it uploads
 //! (`--post-file`, `--body-file`), the password program it runs and the
 //! wgetrc commands it takes (`-e`, `--config`) are what the effects judge.
 //!
@@ -108,7 +109,8 @@ const WGET_OPTS: &[Opt] = &[
     value(&["--method"]),
     value(&["--body-data"]),
     value(&["--body-file"]).does(Uploads("sends the contents of a local file")),
-    flag(&["--content-disposition"]),
+    // The server then names the file it writes (`Makefile`, `.envrc`).
+    flag(&["--content-disposition"]).does(WritesFile("saves under a file name the server chooses")),
     flag(&["--content-on-error"]),
     flag(&["--auth-no-challenge"]),
     value(&["--secure-protocol"]),
@@ -171,7 +173,9 @@ const WGET_OPTS: &[Opt] = &[
     flag(&["-H", "--span-hosts"]),
     flag(&["-L", "--relative"]),
     value(&["-I", "--include-directories"]),
-    flag(&["--trust-server-names"]),
+    flag(&["--trust-server-names"]).does(WritesFile(
+        "saves under the file name of the last redirection",
+    )),
     value(&["-X", "--exclude-directories"]),
     flag(&["--no-parent"]),
     // Each letter of `-n`'s value is one of `--no-verbose` (v),
