@@ -4,7 +4,8 @@
 //! For every spec whose grammar is `getopt_long` (`Grammar::Getopt`, and
 //! `Grammar::Tar`, which is argp) and whose first name is installed:
 //!
-//! 1. **Option list.** `PROG --help` (with `LC_ALL=C`, `COLUMNS=200`) is read
+//! 1. **Option list.** `PROG --help` (mawk: `mawk -W usage`; with
+//!    `LC_ALL=C`, `COLUMNS=200`) is read
 //!    the way `scripts/spec-skeleton` reads it, plus the GNU help layouts
 //!    that script gets wrong: several short spellings before one long
 //!    (`-E, -r, --regexp-extended`), a gap after the comma (wget's
@@ -243,6 +244,9 @@ const NOT_IN_HELP: &[(&str, &str, &str)] = &[
         "listed only on systems with text-mode files, accepted everywhere",
     ),
 ];
+
+/// The arguments that print a program's option list, when not `--help`.
+const HELP_ARGS: &[(&str, &[&str])] = &[("mawk", &["-W", "usage"])];
 
 /// Long options whose arity the help shows wrongly, with why.
 const ARITY: &[(&str, &str, &str)] = &[
@@ -619,7 +623,10 @@ fn probe_required_shorts(spec: &'static Spec, path: &Path, dir: &Path) -> Vec<St
             let quoted = format!("-- '{letter}'");
             let bare = format!("-- {letter}\n");
             let named = text.contains(&quoted) || text.contains(&bare);
-            if !(text.contains("requires an argument") && named) {
+            // mawk: "option -f lacks argument".
+            let lacks = text.contains(&format!("option {name} lacks argument"));
+            let asks = lacks || (text.contains("requires an argument") && named);
+            if !asks {
                 let first = text.lines().next().unwrap_or("");
                 diffs.push(format!(
                     "{name}: the spec says it takes a value, the program alone says {first:?}"
@@ -672,8 +679,18 @@ fn getopt_specs_match_the_installed_programs_help_and_abbreviations() {
             continue;
         };
         let dir = scratch();
-        let (_, help) = run(&path, &["--help"], dir.path());
+        let help_args = HELP_ARGS
+            .iter()
+            .find(|(p, _)| *p == program)
+            .map_or(&["--help"][..], |(_, a)| a);
+        let (_, help) = run(&path, help_args, dir.path());
         let mut diffs = list_differences(spec, program, &help);
+        if help_rows(&help).is_empty() {
+            diffs.push(format!(
+                "no option found in `{program} {}`",
+                help_args.join(" ")
+            ));
+        }
         let longs = spec_longs(spec);
         for name in accepted_longs(&path, dir.path()) {
             if !longs.iter().any(|(l, _)| *l == name) {

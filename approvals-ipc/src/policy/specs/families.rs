@@ -8,6 +8,7 @@ mod diff;
 mod grep;
 mod jq;
 mod make;
+mod mawk;
 mod sed;
 mod tar;
 mod wget;
@@ -24,6 +25,7 @@ pub(crate) const ALL: &[&Spec] = &[
     &jq::JQ,
     &coreutils::LS,
     &make::MAKE,
+    &mawk::MAWK,
     &sed::SED,
     &coreutils::SORT,
     &coreutils::TAIL,

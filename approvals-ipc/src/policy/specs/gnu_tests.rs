@@ -293,3 +293,17 @@ fn the_older_guards_still_fire_beside_the_specs() {
         Vec::<&str>::new()
     );
 }
+
+#[test]
+fn mawk_exec_and_program_files_are_asked_and_plain_use_is_not() {
+    assert_eq!(ids(&["mawk", "-W", "exec", "/tmp/p"]), ["mawk.loads-code"]);
+    assert_eq!(ids(&["mawk", "-Wexec", "/tmp/p"]), ["mawk.loads-code"]);
+    assert_eq!(ids(&["mawk", "-f", "p.awk", "f"]), ["mawk.loads-code"]);
+    assert_eq!(ids(&["mawk", "--version"]), ["mawk.unknown-option"]);
+    assert_eq!(
+        ids(&["mawk", "-F:", "-vn=1", "{print $n}", "f"]),
+        Vec::<&str>::new()
+    );
+    // Options end at the program text.
+    assert_eq!(ids(&["mawk", "{print}", "-f", "x"]), Vec::<&str>::new());
+}

@@ -4,8 +4,10 @@
 //! permutation. Program files, includes, extensions and the debugger load
 //! code the prompt does not show; the dump, profile and pretty-print files
 //! are written. The program text itself is inspected by the older
-//! `awk.program` guard. mawk (`-W` options, no long options) and BWK awk
-//! are not covered by this spec: the older `awk.*` guards still judge them.
+//! `awk.program` guard. mawk has its own spec (`mawk.rs`); when `awk` is
+//! mawk, this spec still reads its argv safely: mawk's options (`-f`, `-F`,
+//! `-v`, `-W`) have the same arity here, and `-W` is asked. BWK awk
+//! (`nawk`, `original-awk`) is left to the older `awk.*` guards.
 
 use crate::policy::specs::types::{
     Effect::{LoadsCode, WritesFile},
