@@ -114,6 +114,16 @@ fn tar_programs_it_can_be_told_to_run_are_asked() {
 }
 
 #[test]
+fn tar_remote_archive_runs_a_remote_shell() {
+    assert_eq!(ids(&["tar", "-xf", "evil:a.tar"]), ["tar.runs-program"]);
+    assert_eq!(ids(&["tar", "xf", "user@host:a.tar"]), ["tar.runs-program"]);
+    assert_eq!(ids(&["tar", "--file=h:/a.tar", "-x"]), ["tar.runs-program"]);
+    // A colon after a slash is a local name.
+    assert_eq!(ids(&["tar", "-xf", "./a:b.tar"]), Vec::<&str>::new());
+    assert_eq!(ids(&["tar", "-xf", "-"]), Vec::<&str>::new());
+}
+
+#[test]
 fn tar_extracting_elsewhere_or_to_absolute_paths_is_asked() {
     assert_eq!(
         ids(&["tar", "-xf", "a.tar", "-C", "/etc"]),

@@ -69,6 +69,10 @@ pub enum Effect {
     /// Works in another directory or repository, whose own config and
     /// files then apply: asked when it leaves the working tree.
     OtherTree(&'static str),
+    /// Names a local file, or with a `host:` before any `/` a file on
+    /// another host, reached by running a remote shell (tar's `-f
+    /// host:a.tar` runs rsh): asked when remote.
+    FileOrRemote(&'static str),
 }
 
 /// Whose config keys a [`Effect::SetsConfigKey`] sets, which picks the list

@@ -6,11 +6,11 @@
 //! (compressors, `--to-command`, checkpoint actions, volume scripts, remote
 //! shells), another directory (`-C`), absolute member names (`-P`) and the
 //! state files it updates are what the effects judge. The archive itself
-//! (`-f`) is read or written in place: a remote `host:file` archive runs
-//! rsh, which the older guards do not see either (a known gap).
+//! (`-f`) is read or written in place, but a `host:file` archive (a colon
+//! before any slash) runs rsh, so it is asked, even under `--force-local`.
 
 use crate::policy::specs::types::{
-    Effect::{OtherTree, ReadsFile, RunsProgram, WritesFile},
+    Effect::{FileOrRemote, OtherTree, ReadsFile, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
@@ -116,7 +116,9 @@ const TAR_OPTS: &[Opt] = &[
     value(&["--xattrs-exclude"]),
     value(&["--xattrs-include"]),
     flag(&["--force-local"]),
-    value(&["-f", "--file"]).does(ReadsFile),
+    value(&["-f", "--file"]).does(FileOrRemote(
+        "reaches the archive on another host by running a remote shell",
+    )),
     value(&["-F", "--info-script", "--new-volume-script"])
         .does(RunsProgram("runs a script at the end of each volume")),
     value(&["-L", "--tape-length"]),
