@@ -43,7 +43,10 @@
 //! 3. **Short values.** Every short letter the spec says takes a value is
 //!    given alone (`PROG -x`): the program must say it requires an argument.
 //!
-//! 4. **Hidden options.** `PROG --L=x --help` for every letter `L`: when the
+//! 4. **Permutation.** `PROG x --version` must print the version exactly
+//!    when the spec says options and operands interleave.
+//!
+//! 5. **Hidden options.** `PROG --L=x --help` for every letter `L`: when the
 //!    program calls `--L` ambiguous it lists every long option starting with
 //!    `L`, hidden ones included (diff's `--inhibit-hunk-merge`, wget's
 //!    `--no-NAME` forms). Each must be in the spec, or our parser would read
@@ -637,6 +640,37 @@ fn probe_required_shorts(spec: &'static Spec, path: &Path, dir: &Path) -> Vec<St
     diffs
 }
 
+/// Whether options after an operand are still options, as the spec says:
+/// `PROG x --version` prints the version (first line as `PROG --version`)
+/// exactly when the program permutes. Specs without `--version` are not
+/// checked. A spec that says "no permutation" for a program that permutes
+/// would miss every option after the first operand.
+fn probe_permutation(spec: &'static Spec, path: &Path, dir: &Path) -> Vec<String> {
+    let permute = match spec.grammar {
+        Grammar::Getopt { permute } => permute,
+        Grammar::Tar => true,
+        Grammar::Git | Grammar::Clap => return Vec::new(),
+    };
+    if !spec_longs(spec).iter().any(|(l, _)| *l == "version") {
+        return Vec::new();
+    }
+    let (_, version) = run(path, &["--version"], dir);
+    let (_, after) = run(path, &["x", "--version"], dir);
+    let first = |t: &str| t.lines().next().unwrap_or("").to_owned();
+    let permuted = !version.is_empty() && first(&after) == first(&version);
+    if permuted == permute {
+        return Vec::new();
+    }
+    vec![format!(
+        "the spec says permute: {permute}, but `x --version` {}",
+        if permuted {
+            "prints the version"
+        } else {
+            "does not print the version"
+        }
+    )]
+}
+
 /// The long options (without `--`) the program lists when it calls a
 /// one-letter prefix ambiguous: `PROG --L=x --help` for every letter, which
 /// ends in an error or the help whatever `--L` resolves to.
@@ -705,6 +739,7 @@ fn getopt_specs_match_the_installed_programs_help_and_abbreviations() {
             }
         }
         diffs.extend(probe_required_shorts(spec, &path, dir.path()));
+        diffs.extend(probe_permutation(spec, &path, dir.path()));
         if diffs.is_empty() {
             checked.push(program);
         } else {
