@@ -198,6 +198,12 @@ fn wget_letting_the_server_name_the_file_is_asked() {
         ids(&["wget", "--trust-server-names", "https://x/latest"]),
         ["wget.writes-file"]
     );
+    // Recursion names files after the server's links.
+    assert_eq!(
+        ids(&["wget", "-r", "-nH", "https://x/"]),
+        ["wget.writes-file"]
+    );
+    assert_eq!(ids(&["wget", "--mirr", "https://x/"]), ["wget.writes-file"]);
 }
 
 #[test]

@@ -148,7 +148,11 @@ const WGET_OPTS: &[Opt] = &[
     flag(&["--no-warc-digests"]),
     flag(&["--no-warc-keep-log"]),
     value(&["--warc-tempdir"]).does(WritesFile("writes WARC temporary files in this directory")),
-    flag(&["-r", "--recursive"]),
+    // Recursion names files after the server's links: with `-nH` or `-nd`
+    // they land in the working directory (`.git/hooks/…`, `.envrc`).
+    flag(&["-r", "--recursive"]).does(WritesFile(
+        "saves files under names the server's links choose",
+    )),
     value(&["-l", "--level"]),
     flag(&["--delete-after"]),
     flag(&["-k", "--convert-links"]),
@@ -157,8 +161,12 @@ const WGET_OPTS: &[Opt] = &[
     // as a number).
     optional(&["--backups"]),
     flag(&["-K", "--backup-converted"]),
-    flag(&["-m", "--mirror"]),
-    flag(&["-p", "--page-requisites"]),
+    flag(&["-m", "--mirror"]).does(WritesFile(
+        "saves files under names the server's links choose",
+    )),
+    flag(&["-p", "--page-requisites"]).does(WritesFile(
+        "saves files under names the server's links choose",
+    )),
     flag(&["--strict-comments"]),
     value(&["-A", "--accept"]),
     value(&["-R", "--reject"]),
