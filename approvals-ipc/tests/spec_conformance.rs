@@ -529,7 +529,7 @@ fn shortest_prefix(spec: &'static Spec, long: &str, row: &'static Opt) -> String
         let prefix = &long[..len];
         let word = match row.arity {
             Arity::Flag => format!("--{prefix}"),
-            Arity::Required | Arity::Optional => format!("--{prefix}=x"),
+            Arity::Required | Arity::Optional | Arity::Pair => format!("--{prefix}=x"),
         };
         let args = [word];
         let reading = read(spec, &args);
@@ -580,7 +580,7 @@ fn probe(
     let prefix = shortest_prefix(spec, long, row);
     let (args, expect) = match row.arity {
         Arity::Flag => (vec![format!("--{prefix}=x")], "a refused value naming it"),
-        Arity::Required => (vec![format!("--{prefix}")], "a missing value naming it"),
+        Arity::Required | Arity::Pair => (vec![format!("--{prefix}")], "a missing value naming it"),
         Arity::Optional => (vec![format!("--{prefix}"), "--help".to_owned()], "the help"),
     };
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -597,7 +597,7 @@ fn probe(
     let named = names_row(&text, row);
     let ok = !refused
         && match row.arity {
-            Arity::Flag | Arity::Required => named,
+            Arity::Flag | Arity::Required | Arity::Pair => named,
             Arity::Optional => named || code == Some(0),
         };
     if ok {
@@ -819,6 +819,7 @@ fn the_jq_spec_matches_the_installed_jq() {
             let ok = match row.arity {
                 Arity::Flag => !unknown && !takes,
                 Arity::Required | Arity::Optional => !unknown && takes,
+                Arity::Pair => !unknown && text.contains("takes two parameters"),
             };
             if !ok {
                 let first = text.lines().next().unwrap_or("");

@@ -272,6 +272,27 @@ fn jq_long_options_are_exact() {
     );
 }
 
+#[test]
+fn jq_named_arguments_take_two_words_whatever_they_look_like() {
+    // `--arg x -L` sets `$x` to "-L": no module path.
+    assert_eq!(
+        ids(&["jq", "-n", "--arg", "x", "-L", "$x"]),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        ids(&["jq", "--arg", "n", "-5", ".[$n]", "f"]),
+        Vec::<&str>::new()
+    );
+    let args: Vec<String> = ["--rawfile", "v", "f.txt", "-L", "m", "."]
+        .map(String::from)
+        .to_vec();
+    let reading = read(lookup("jq").expect("jq"), &args);
+    let values: Vec<Option<&str>> = reading.uses.iter().map(|u| u.value).collect();
+    assert_eq!(values, [Some("f.txt"), Some("m")]);
+    assert_eq!(ids(&["jq", "--arg", "x"]), ["jq.unknown-option"]);
+    assert_eq!(ids(&["jq", "--arg=x", "y", "."]), ["jq.unknown-option"]);
+}
+
 /// The ids `guards::check` returns: the spec's hits and the older guards'.
 fn guard_ids(argv: &[&str]) -> Vec<&'static str> {
     let argv: Vec<String> = argv.iter().map(|s| (*s).to_owned()).collect();

@@ -124,7 +124,9 @@ fn old_style<'a>(
         };
         let value = match opt.arity {
             Arity::Flag | Arity::Optional => None,
-            Arity::Required => {
+            // No short option takes two words; read as one, so a missing
+            // word is never assumed.
+            Arity::Required | Arity::Pair => {
                 let Some((v, after)) = rest.split_first() else {
                     reading.problem = Some(Problem::MissingValue(bundle));
                     return &[];
@@ -178,9 +180,19 @@ fn region<'a>(
             };
             let arity = if negated { Arity::Flag } else { opt.arity };
             let value = match (arity, attached) {
-                (Arity::Flag, Some(_)) => {
+                (Arity::Flag | Arity::Pair, Some(_)) => {
                     reading.problem = Some(Problem::UnexpectedValue(tok));
                     return &[];
+                }
+                (Arity::Pair, None) => {
+                    i += 2;
+                    match tokens.get(i) {
+                        Some(v) => Some(v.as_str()),
+                        None => {
+                            reading.problem = Some(Problem::MissingValue(tok));
+                            return &[];
+                        }
+                    }
                 }
                 (Arity::Required, None) => {
                     i += 1;
@@ -211,8 +223,8 @@ fn region<'a>(
                 let value = match opt.arity {
                     Arity::Flag => None,
                     Arity::Optional => Some(rest).filter(|r| !r.is_empty()),
-                    Arity::Required if !rest.is_empty() => Some(rest),
-                    Arity::Required => {
+                    Arity::Required | Arity::Pair if !rest.is_empty() => Some(rest),
+                    Arity::Required | Arity::Pair => {
                         i += 1;
                         match tokens.get(i) {
                             Some(v) => Some(v.as_str()),

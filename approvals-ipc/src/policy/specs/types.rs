@@ -38,6 +38,9 @@ pub enum Arity {
     Required,
     /// One, optional, only attached: `--color=WHEN`, `-O'cmd'`.
     Optional,
+    /// Two, the next two words, never attached: jq's `--arg NAME VALUE`,
+    /// `--rawfile NAME FILE`. The second word is the value effects judge.
+    Pair,
 }
 
 /// What an option or subcommand does beyond the program's plain job. The
@@ -109,6 +112,15 @@ pub const fn value(names: &'static [&'static str]) -> Opt {
     Opt {
         names,
         arity: Arity::Required,
+        effect: Effect::Inert,
+    }
+}
+
+/// An inert long option taking the next two words.
+pub const fn pair(names: &'static [&'static str]) -> Opt {
+    Opt {
+        names,
+        arity: Arity::Pair,
         effect: Effect::Inert,
     }
 }

@@ -6,14 +6,13 @@
 //! search directory from which `import`/`include` load jq code. Checked by
 //! probing jq 1.6: its `--help` lists only some options.
 //!
-//! `--arg`, `--argjson`, `--slurpfile`, `--rawfile` and `--argfile` take two
-//! words; the spec reads the first as the value and the second as an
-//! operand, so a second word that looks like an option is asked, never
-//! missed.
+//! `--arg`, `--argjson`, `--slurpfile`, `--rawfile` and `--argfile` take the
+//! next two words (a name and a value or file), whatever they look like:
+//! `--arg x -L` sets `$x` to `-L`.
 
 use crate::policy::specs::types::{
     Effect::{LoadsCode, ReadsFile},
-    Grammar, Opt, Spec, flag, ids, value,
+    Grammar, Opt, Spec, flag, ids, pair, value,
 };
 
 const JQ_OPTS: &[Opt] = &[
@@ -37,11 +36,11 @@ const JQ_OPTS: &[Opt] = &[
     value(&["-L"]).does(LoadsCode(
         "adds a module directory from which `import` and `include` load jq code",
     )),
-    value(&["--arg"]),
-    value(&["--argjson"]),
-    value(&["--slurpfile"]).does(ReadsFile),
-    value(&["--rawfile"]).does(ReadsFile),
-    value(&["--argfile"]).does(ReadsFile),
+    pair(&["--arg"]),
+    pair(&["--argjson"]),
+    pair(&["--slurpfile"]).does(ReadsFile),
+    pair(&["--rawfile"]).does(ReadsFile),
+    pair(&["--argfile"]).does(ReadsFile),
     flag(&["--args"]),
     flag(&["--jsonargs"]),
     flag(&["--debug-dump-disasm"]),
