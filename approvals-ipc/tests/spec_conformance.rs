@@ -4,20 +4,23 @@
 //! For every spec whose grammar is `getopt_long` (`Grammar::Getopt`, and
 //! `Grammar::Tar`, which is argp) and whose first name is installed:
 //!
-//! 1. **Option list.** `PROG --help` (mawk: `mawk -W usage`; with
-//!    `LC_ALL=C`, `COLUMNS=200`) is read
-//!    the way `scripts/spec-skeleton` reads it, plus the GNU help layouts
-//!    that script gets wrong: several short spellings before one long
-//!    (`-E, -r, --regexp-extended`), a gap after the comma (wget's
-//!    `-V,  --version`), gawk's tab-separated columns (`-f progfile\t\t
-//!    --file=progfile`), `[=ARG]` optional, `=ARG` required, `-xARG` /
-//!    `-x ARG` / `-x [ARG]` after a short, and wget's `-nv` (a short letter
-//!    whose value is a letter). Any difference fails, all listed at once: a
-//!    long option of the help the spec lacks, a long option of the spec the
-//!    help lacks (unless [`NOT_IN_HELP`] says why the program takes it
-//!    anyway, which the probes below then check), a long option whose
-//!    arity differs (unless [`ARITY`] says why), a short letter of the help
-//!    the spec lacks.
+//! 1. **Option list.** `PROG --help` (mawk: `mawk -W usage`), with
+//!    `LC_ALL=C` and `COLUMNS=200`, is read by the rules
+//!    `scripts/spec-skeleton` follows too, which cover the GNU help layouts
+//!    generically: several short spellings before one long (`-E, -r,
+//!    --regexp-extended`), a gap after the comma (wget's `-V,  --version`),
+//!    gawk's tab-separated columns (`-f progfile\t\t--file=progfile`),
+//!    `[=ARG]` optional, `=ARG` required, `-xARG` / `-x ARG` / `-x [ARG]`
+//!    after a short, an upper-case ` ARG` after a long (diff's `--label
+//!    LABEL`), a long shown bare and with a value (sort's `--check,
+//!    --check=quiet`: optional), `-NUM` (the `-#` row), diff's
+//!    `--GTYPE-group-format` templates, and wget's `-nv` (the letter `n`
+//!    with a value). Any difference fails, all listed at once: a long option
+//!    of the help the spec lacks, a long option of the spec the help lacks
+//!    (unless [`NOT_IN_HELP`] says why the program takes it anyway, which
+//!    the probes below then check), a long option whose arity differs
+//!    (unless [`ARITY`] says why), a short letter of the help the spec
+//!    lacks.
 //!
 //! 2. **Abbreviations.** For every long spelling of the spec, the shortest
 //!    prefix our parser (`grammar::read`) resolves to that same row is given
@@ -55,6 +58,10 @@
 //! The probes may write in their scratch directory (gawk's `--profile
 //! --help` opens `awkprof.out` before printing the help), never elsewhere:
 //! every value they give is `x` or nothing, and every path is relative.
+//!
+//! Two more tests cover the other grammars: jq's own parser (exact long
+//! names, two-word options) and tar's old-style first-word bundle, each
+//! against the installed program.
 //!
 //! A program that is not installed is reported (`SKIP spec conformance:
 //! PROG not installed`) and listed on the last line; it is not counted as
