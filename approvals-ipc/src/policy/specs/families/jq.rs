@@ -4,7 +4,9 @@
 //! same way. `-f` is a flag in 1.6 (the program file is then the first
 //! operand), and `-L DIR` (also `-LDIR`, never in a bundle) adds a module
 //! search directory from which `import`/`include` load jq code. Checked by
-//! probing jq 1.6: its `--help` lists only some options.
+//! `tests/spec_conformance.rs` against the installed jq, whose `--help`
+//! lists only some options. (jq 1.7 adds options, `--library-path` among
+//! them: unknown here, so asked.)
 //!
 //! `--arg`, `--argjson`, `--slurpfile`, `--rawfile` and `--argfile` take the
 //! next two words (a name and a value or file), whatever they look like:
@@ -45,6 +47,8 @@ const JQ_OPTS: &[Opt] = &[
     flag(&["--jsonargs"]),
     flag(&["--debug-dump-disasm"]),
     flag(&["--debug-trace"]),
+    // Runs the jq test file named next; the words after it are its own, but
+    // the spec reads them as options, so nothing after it is missed.
     flag(&["--run-tests"]).does(ReadsFile),
     flag(&["-h", "--help"]),
     flag(&["-V", "--version"]),
