@@ -397,6 +397,11 @@ fn git_spec_matches_the_installed_git() {
                 Arity::Flag => format!("--{prefix}=x"),
                 Arity::Required => format!("--{prefix}"),
                 Arity::Optional => format!("--{prefix}=x"),
+                // git has no two-word options.
+                Arity::Pair => {
+                    failures.push(format!("git {}: --{long} cannot take two words", sub.names[0]));
+                    continue;
+                }
             };
             args.push(&word);
             if row.arity != Arity::Required {
@@ -494,6 +499,10 @@ fn git_takes_every_global_option_of_the_spec_and_no_abbreviation_of_one() {
                 (_, Some((_, ""))) => {}
                 (Arity::Optional, Some((_, v))) => args[0] = format!("{name}={v}"),
                 (Arity::Required, Some((_, v))) => args.push((*v).to_owned()),
+                (Arity::Pair, Some(_)) => {
+                    failures.push(format!("{name}: git has no two-word options"));
+                    continue;
+                }
                 (_, None) => {
                     failures.push(format!("{name}: no probe value in GLOBAL_VALUES"));
                     continue;

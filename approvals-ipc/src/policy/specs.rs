@@ -18,6 +18,8 @@ pub mod types;
 #[cfg(test)]
 mod git_tests;
 #[cfg(test)]
+mod gnu_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

@@ -149,6 +149,9 @@ fn judge(
             };
             (!inert).then(|| (ids.sets_config, why.to_owned()))
         }
+        Effect::FileOrRemote(why) => value
+            .filter(|v| remote(v))
+            .map(|v| (ids.runs_program, format!("{why} ({v} names another host)"))),
         Effect::OtherTree(why) => match value {
             Some(dir) if !outside(cwd, dir) => None,
             _ => Some((
@@ -157,6 +160,14 @@ fn judge(
             )),
         },
     }
+}
+
+/// Whether `value` names a file on another host: `host:path`, a colon
+/// before any slash (GNU tar's and rsync's rule).
+fn remote(value: &str) -> bool {
+    value
+        .split_once(':')
+        .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
 }
 
 /// Why writing `path` (relative to `cwd`) is asked, or `None` when it is

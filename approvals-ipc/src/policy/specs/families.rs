@@ -2,24 +2,38 @@
 //! name that [`lookup`](super::lookup) reads. A name belongs to one spec
 //! (tested), so the order of [`ALL`] never decides anything.
 
+mod awk;
 mod coreutils;
 mod diff;
 mod git;
 mod grep;
+mod jq;
+mod make;
+mod mawk;
+mod sed;
+mod tar;
+mod wget;
 
 use super::types::Spec;
 
 /// Every spec, sorted by family.
 pub(crate) const ALL: &[&Spec] = &[
+    &awk::AWK,
     &coreutils::CAT,
     &diff::DIFF,
     &git::GIT,
     &grep::GREP,
     &coreutils::HEAD,
+    &jq::JQ,
     &coreutils::LS,
+    &make::MAKE,
+    &mawk::MAWK,
+    &sed::SED,
     &coreutils::SORT,
     &coreutils::TAIL,
+    &tar::TAR,
     &coreutils::WC,
+    &wget::WGET,
 ];
 
 /// The spec whose names include `name` exactly.

@@ -1,7 +1,7 @@
 //! Reads an argv the way the program's own parser does, by its spec:
 //! getopt_long's prefix abbreviation and permutation, git's exact global
 //! options and per-subcommand parse-options with `--no-` negation, clap's
-//! exact names. Anything the spec does not know stops the reading with a
+//! exact names; tar's old-style first-word bundle. Anything the spec does not know stops the reading with a
 //! [`Problem`], which the decision asks about: never a guess.
 
 use super::types::{Arity, Grammar, Opt, Spec, Sub};
@@ -66,10 +66,18 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let mut reading = Reading::default();
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
+        Grammar::Tar => (Match::Prefix, true),
         Grammar::Git => (Match::Exact, false),
         Grammar::Clap => (Match::Exact, true),
     };
     let has_subs = !spec.subs.is_empty();
+    let args = match spec.grammar {
+        Grammar::Tar => old_style(spec.opts, args, &mut reading),
+        _ => args,
+    };
+    if reading.problem.is_some() {
+        return reading;
+    }
     let rest = region(spec.opts, global, permute && !has_subs, args, &mut reading);
     if reading.problem.is_some() || !has_subs {
         reading.operands.extend(rest.iter().map(String::as_str));
@@ -86,12 +94,55 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     reading.sub_word = Some(word);
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
-        Grammar::Getopt { .. } => Match::Prefix,
+        Grammar::Getopt { .. } | Grammar::Tar => Match::Prefix,
         Grammar::Clap => Match::Exact,
     };
     let rest = region(sub.opts, sub_match, true, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
+}
+
+/// tar's old style: when the first word has no leading dash, each of its
+/// letters is a short option, and each letter that takes a value takes the
+/// next word after the bundle, in order (`tar cvfT a.tar list src`: `-f
+/// a.tar -T list`). Returns the words left for the ordinary reading.
+fn old_style<'a>(
+    tables: &'static [&'static [Opt]],
+    args: &'a [String],
+    reading: &mut Reading<'a>,
+) -> &'a [String] {
+    let Some((bundle, mut rest)) = args.split_first() else {
+        return args;
+    };
+    if bundle.is_empty() || bundle.starts_with('-') {
+        return args;
+    }
+    for c in bundle.chars() {
+        let Some(opt) = short(tables, c) else {
+            reading.problem = Some(Problem::UnknownOption(bundle));
+            return &[];
+        };
+        let value = match opt.arity {
+            Arity::Flag | Arity::Optional => None,
+            // No short option takes two words; read as one, so a missing
+            // word is never assumed.
+            Arity::Required | Arity::Pair => {
+                let Some((v, after)) = rest.split_first() else {
+                    reading.problem = Some(Problem::MissingValue(bundle));
+                    return &[];
+                };
+                rest = after;
+                Some(v.as_str())
+            }
+        };
+        reading.uses.push(Use {
+            opt,
+            value,
+            token: bundle,
+            negated: false,
+        });
+    }
+    rest
 }
 
 /// Reads options from `tokens` into `reading` until `--`, the end, or (when
@@ -129,9 +180,19 @@ fn region<'a>(
             };
             let arity = if negated { Arity::Flag } else { opt.arity };
             let value = match (arity, attached) {
-                (Arity::Flag, Some(_)) => {
+                (Arity::Flag | Arity::Pair, Some(_)) => {
                     reading.problem = Some(Problem::UnexpectedValue(tok));
                     return &[];
+                }
+                (Arity::Pair, None) => {
+                    i += 2;
+                    match tokens.get(i) {
+                        Some(v) => Some(v.as_str()),
+                        None => {
+                            reading.problem = Some(Problem::MissingValue(tok));
+                            return &[];
+                        }
+                    }
                 }
                 (Arity::Required, None) => {
                     i += 1;
@@ -162,8 +223,8 @@ fn region<'a>(
                 let value = match opt.arity {
                     Arity::Flag => None,
                     Arity::Optional => Some(rest).filter(|r| !r.is_empty()),
-                    Arity::Required if !rest.is_empty() => Some(rest),
-                    Arity::Required => {
+                    Arity::Required | Arity::Pair if !rest.is_empty() => Some(rest),
+                    Arity::Required | Arity::Pair => {
                         i += 1;
                         match tokens.get(i) {
                             Some(v) => Some(v.as_str()),

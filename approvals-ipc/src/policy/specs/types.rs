@@ -15,6 +15,11 @@ pub enum Grammar {
         /// Options may follow operands (GNU permutation).
         permute: bool,
     },
+    /// GNU tar: argp, which is `getopt_long` with permutation, plus tar's
+    /// old style: a first word without a dash is a bundle of short letters
+    /// (`tar xzf a.tgz`) whose value-taking letters take the words after
+    /// the bundle, in order (`tar xIf sh a.tar` is `-I sh -f a.tar`).
+    Tar,
     /// git: global options matched exactly and stopping at the subcommand,
     /// whose options go through parse-options (unambiguous prefixes,
     /// `--no-` negation, permutation, `--end-of-options`).
@@ -33,6 +38,9 @@ pub enum Arity {
     Required,
     /// One, optional, only attached: `--color=WHEN`, `-O'cmd'`.
     Optional,
+    /// Two, the next two words, never attached: jq's `--arg NAME VALUE`,
+    /// `--rawfile NAME FILE`. The second word is the value effects judge.
+    Pair,
 }
 
 /// What an option or subcommand does beyond the program's plain job. The
@@ -64,6 +72,10 @@ pub enum Effect {
     /// Works in another directory or repository, whose own config and
     /// files then apply: asked when it leaves the working tree.
     OtherTree(&'static str),
+    /// Names a local file, or with a `host:` before any `/` a file on
+    /// another host, reached by running a remote shell (tar's `-f
+    /// host:a.tar` runs rsh): asked when remote.
+    FileOrRemote(&'static str),
 }
 
 /// Whose config keys a [`Effect::SetsConfigKey`] sets, which picks the list
@@ -100,6 +112,15 @@ pub const fn value(names: &'static [&'static str]) -> Opt {
     Opt {
         names,
         arity: Arity::Required,
+        effect: Effect::Inert,
+    }
+}
+
+/// An inert long option taking the next two words.
+pub const fn pair(names: &'static [&'static str]) -> Opt {
+    Opt {
+        names,
+        arity: Arity::Pair,
         effect: Effect::Inert,
     }
 }

@@ -65,6 +65,12 @@ const DIFF_OPTS: &[Opt] = &[
     value(&["--palette"]),
     flag(&["--help"]),
     flag(&["-v", "--version"]),
+    // Not in `--help`, accepted by diffutils 3.8 (found by the conformance
+    // test's sweep of ambiguous prefixes).
+    flag(&["--binary"]),
+    flag(&["--forward-ed"]),
+    flag(&["--inhibit-hunk-merge"]),
+    flag(&["--sdiff-merge-assist"]),
 ];
 
 /// `diff`.

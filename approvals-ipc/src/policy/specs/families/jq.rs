@@ -1,0 +1,66 @@
+//! jq 1.6. Its own parser (`main.c`), not getopt: long options are matched
+//! exactly (`--raw` is refused), short flags bundle (`-rn`), options and
+//! operands interleave, `--` ends options. The clap grammar reads argv the
+//! same way. `-f` is a flag in 1.6 (the program file is then the first
+//! operand), and `-L DIR` (also `-LDIR`, never in a bundle) adds a module
+//! search directory from which `import`/`include` load jq code. Checked by
+//! `tests/spec_conformance.rs` against the installed jq, whose `--help`
+//! lists only some options. (jq 1.7 adds options, `--library-path` among
+//! them: unknown here, so asked.)
+//!
+//! `--arg`, `--argjson`, `--slurpfile`, `--rawfile` and `--argfile` take the
+//! next two words (a name and a value or file), whatever they look like:
+//! `--arg x -L` sets `$x` to `-L`.
+
+use crate::policy::specs::types::{
+    Effect::{LoadsCode, ReadsFile},
+    Grammar, Opt, Spec, flag, ids, pair, value,
+};
+
+const JQ_OPTS: &[Opt] = &[
+    flag(&["-c", "--compact-output"]),
+    flag(&["-n", "--null-input"]),
+    flag(&["-e", "--exit-status"]),
+    flag(&["-s", "--slurp"]),
+    flag(&["-r", "--raw-output"]),
+    flag(&["-j", "--join-output"]),
+    flag(&["-a", "--ascii-output"]),
+    flag(&["-R", "--raw-input"]),
+    flag(&["-C", "--color-output"]),
+    flag(&["-M", "--monochrome-output"]),
+    flag(&["-S", "--sort-keys"]),
+    flag(&["--tab"]),
+    value(&["--indent"]),
+    flag(&["--seq"]),
+    flag(&["--stream"]),
+    flag(&["--unbuffered"]),
+    flag(&["-f", "--from-file"]).does(ReadsFile),
+    value(&["-L"]).does(LoadsCode(
+        "adds a module directory from which `import` and `include` load jq code",
+    )),
+    pair(&["--arg"]),
+    pair(&["--argjson"]),
+    pair(&["--slurpfile"]).does(ReadsFile),
+    pair(&["--rawfile"]).does(ReadsFile),
+    pair(&["--argfile"]).does(ReadsFile),
+    flag(&["--args"]),
+    flag(&["--jsonargs"]),
+    flag(&["--debug-dump-disasm"]),
+    flag(&["--debug-trace"]),
+    // Runs the jq test file named next; the words after it are its own, but
+    // the spec reads them as options, so nothing after it is missed.
+    flag(&["--run-tests"]).does(ReadsFile),
+    flag(&["-h", "--help"]),
+    flag(&["-V", "--version"]),
+];
+
+/// `jq`.
+pub(crate) const JQ: Spec = Spec {
+    family: "jq",
+    names: &["jq"],
+    ids: ids!("jq"),
+    grammar: Grammar::Clap,
+    opts: &[JQ_OPTS],
+    subs: &[],
+    checked_with: "jq 1.6",
+};
