@@ -220,7 +220,7 @@ fn shortest_prefix(
             && reading
                 .uses
                 .first()
-                .is_some_and(|u| std::ptr::eq(u.opt, row) && !u.negated)
+                .is_some_and(|u| u.opt.same_row(row) && !u.negated)
         {
             return Some(prefix.to_owned());
         }
@@ -399,7 +399,10 @@ fn git_spec_matches_the_installed_git() {
                 Arity::Optional => format!("--{prefix}=x"),
                 // git has no two-word options.
                 Arity::Pair => {
-                    failures.push(format!("git {}: --{long} cannot take two words", sub.names[0]));
+                    failures.push(format!(
+                        "git {}: --{long} cannot take two words",
+                        sub.names[0]
+                    ));
                     continue;
                 }
             };

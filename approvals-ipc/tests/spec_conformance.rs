@@ -540,12 +540,7 @@ fn shortest_prefix(spec: &'static Spec, long: &str, row: &'static Opt) -> String
         };
         let args = [word];
         let reading = read(spec, &args);
-        if reading.problem.is_none()
-            && reading
-                .uses
-                .first()
-                .is_some_and(|u| std::ptr::eq(u.opt, row))
-        {
+        if reading.problem.is_none() && reading.uses.first().is_some_and(|u| u.opt.same_row(row)) {
             return prefix.to_owned();
         }
     }

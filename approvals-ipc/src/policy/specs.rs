@@ -13,6 +13,7 @@
 pub mod effects;
 mod families;
 pub mod grammar;
+mod index;
 pub mod types;
 
 #[cfg(test)]

@@ -113,10 +113,15 @@ fn an_exact_command_marker_allows_only_that_command() {
 }
 
 #[test]
-fn command_scope_persists_markers_only() {
-    let e = eval(&policy(&[], "command"), &["git", "status"]);
+fn command_scope_persists_a_marker_or_a_prefix_rule_never_a_bare_path() {
+    let e = eval(&policy(&[], "command"), &["cat", "README"]);
     assert_eq!(e.persist_patterns().len(), 1);
     assert!(e.persist_patterns()[0].starts_with("=command:"));
+    assert!(e.persist_prefixes().is_empty());
+    let e = eval(&policy(&[], "command"), &["git", "status"]);
+    assert!(e.persist_patterns().is_empty());
+    assert_eq!(e.persist_prefixes().len(), 1);
+    assert_eq!(e.persist_prefixes()[0].1, ["status"]);
 }
 
 #[test]

@@ -58,12 +58,7 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
         if let Some((id, why)) = judge(spec, used.opt.effect, used.value, cwd) {
             // A global option comes before the subcommand: `git -c k=v`,
             // not `git log -c k=v` (`-c` means something else to `log`).
-            let global = !spec.subs.is_empty()
-                && spec
-                    .opts
-                    .iter()
-                    .any(|t| t.iter().any(|o| std::ptr::eq(o, used.opt)));
-            let who = if global { program } else { shown.as_str() };
+            let who = if used.global { program } else { shown.as_str() };
             out.push(GuardHit {
                 id,
                 reason: format!("{who} {}: {why}", written(used)),

@@ -4,6 +4,7 @@
 //! exact names; tar's old-style first-word bundle. Anything the spec does not know stops the reading with a
 //! [`Problem`], which the decision asks about: never a guess.
 
+use super::index::{self, Index};
 use super::types::{Arity, Grammar, Opt, Spec, Sub};
 
 /// One option as the program will see it.
@@ -17,6 +18,8 @@ pub struct Use<'a> {
     pub token: &'a str,
     /// `--no-…`: the option turned off, which has no effect of its own.
     pub negated: bool,
+    /// Read before the subcommand of a program that has subcommands.
+    pub global: bool,
 }
 
 /// Why a reading stopped: the program would read this argv in a way the
@@ -71,14 +74,21 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Clap => (Match::Exact, true),
     };
     let has_subs = !spec.subs.is_empty();
+    let index = index::of(spec);
     let args = match spec.grammar {
-        Grammar::Tar => old_style(spec.opts, args, &mut reading),
+        Grammar::Tar => old_style(&index.global, args, &mut reading),
         _ => args,
     };
     if reading.problem.is_some() {
         return reading;
     }
-    let rest = region(spec.opts, global, permute && !has_subs, args, &mut reading);
+    let rest = region(
+        &index.global,
+        global,
+        permute && !has_subs,
+        args,
+        &mut reading,
+    );
     if reading.problem.is_some() || !has_subs {
         reading.operands.extend(rest.iter().map(String::as_str));
         return reading;
@@ -86,10 +96,18 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let Some((word, after)) = rest.split_first() else {
         return reading;
     };
-    let Some(sub) = spec.subs.iter().find(|s| s.names.contains(&word.as_str())) else {
+    let found = spec
+        .subs
+        .iter()
+        .position(|s| s.names.contains(&word.as_str()));
+    let (Some(position), Some(sub_index)) = (found, found.and_then(|p| index.subs.get(p))) else {
         reading.problem = Some(Problem::UnknownSubcommand(word));
         return reading;
     };
+    let sub = &spec.subs[position];
+    for used in &mut reading.uses {
+        used.global = true;
+    }
     reading.sub = Some(sub);
     reading.sub_word = Some(word);
     let sub_match = match spec.grammar {
@@ -97,7 +115,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Getopt { .. } | Grammar::Tar => Match::Prefix,
         Grammar::Clap => Match::Exact,
     };
-    let rest = region(sub.opts, sub_match, true, after, &mut reading);
+    let rest = region(sub_index, sub_match, true, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
 }
@@ -106,11 +124,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
 /// letters is a short option, and each letter that takes a value takes the
 /// next word after the bundle, in order (`tar cvfT a.tar list src`: `-f
 /// a.tar -T list`). Returns the words left for the ordinary reading.
-fn old_style<'a>(
-    tables: &'static [&'static [Opt]],
-    args: &'a [String],
-    reading: &mut Reading<'a>,
-) -> &'a [String] {
+fn old_style<'a>(index: &Index, args: &'a [String], reading: &mut Reading<'a>) -> &'a [String] {
     let Some((bundle, mut rest)) = args.split_first() else {
         return args;
     };
@@ -118,7 +132,7 @@ fn old_style<'a>(
         return args;
     }
     for c in bundle.chars() {
-        let Some(opt) = short(tables, c) else {
+        let Some(opt) = short(index, c) else {
             reading.problem = Some(Problem::UnknownOption(bundle));
             return &[];
         };
@@ -140,6 +154,7 @@ fn old_style<'a>(
             value,
             token: bundle,
             negated: false,
+            global: false,
         });
     }
     rest
@@ -150,7 +165,7 @@ fn old_style<'a>(
 /// (after `--`, or from the first operand on when not permuting); operands
 /// met while permuting are pushed on `reading.operands` directly.
 fn region<'a>(
-    tables: &'static [&'static [Opt]],
+    index: &Index,
     how: Match,
     permute: bool,
     tokens: &'a [String],
@@ -167,7 +182,7 @@ fn region<'a>(
                 Some((n, v)) => (n, Some(v)),
                 None => (body, None),
             };
-            let (opt, negated) = match long(tables, how, name) {
+            let (opt, negated) = match long(index, how, name) {
                 Ok(found) => found,
                 Err(candidates) => {
                     reading.problem = Some(if candidates.is_empty() {
@@ -211,11 +226,12 @@ fn region<'a>(
                 value,
                 token: tok,
                 negated,
+                global: false,
             });
         } else if tok.len() > 1 && tok.starts_with('-') {
             let cluster = &tok[1..];
             for (pos, c) in cluster.char_indices() {
-                let Some(opt) = short(tables, c) else {
+                let Some(opt) = short(index, c) else {
                     reading.problem = Some(Problem::UnknownOption(tok));
                     return &[];
                 };
@@ -240,6 +256,7 @@ fn region<'a>(
                     value,
                     token: tok,
                     negated: false,
+                    global: false,
                 });
                 if opt.arity != Arity::Flag {
                     break;
@@ -256,73 +273,58 @@ fn region<'a>(
 }
 
 /// The row a short letter names; a digit matches a `-#` row.
-fn short(tables: &'static [&'static [Opt]], c: char) -> Option<&'static Opt> {
-    rows(tables).find(|o| {
-        o.names.iter().any(|n| {
-            let mut it = n.chars();
-            it.next() == Some('-')
-                && match it.next() {
-                    Some('#') => c.is_ascii_digit(),
-                    Some(l) => l == c,
-                    None => false,
-                }
-                && it.next().is_none()
-        })
-    })
+fn short(index: &Index, c: char) -> Option<&'static Opt> {
+    index.short(c)
 }
 
 /// The row a long name (without `--`) resolves to and whether it was
 /// negated, or the candidates when it does not resolve to exactly one row
-/// (empty: unknown).
-fn long(
-    tables: &'static [&'static [Opt]],
-    how: Match,
-    name: &str,
-) -> Result<(&'static Opt, bool), Vec<&'static str>> {
+/// (empty: unknown). Equal to scanning the rows in table order: an exact
+/// spelling wins (the first row that has it), then git's exact negations,
+/// then the rows any spelling of which the name abbreviates.
+fn long(index: &Index, how: Match, name: &str) -> Result<(&'static Opt, bool), Vec<&'static str>> {
     if name.is_empty() {
         return Err(Vec::new());
     }
-    let longs = || {
-        rows(tables).flat_map(|o| {
-            o.names
-                .iter()
-                .filter_map(move |n| n.strip_prefix("--").map(|l| (o, l)))
-        })
-    };
-    // An exact spelling always wins.
-    if let Some((o, _)) = longs().find(|(_, l)| *l == name) {
-        return Ok((o, false));
+    if let Some((_, row)) = index.exact(name) {
+        return Ok((row, false));
     }
     let negatable = how == Match::Negatable;
     if negatable {
-        let exact_negation = longs().find(|(_, l)| {
-            name.strip_prefix("no-") == Some(*l) || l.strip_prefix("no-") == Some(name)
-        });
-        if let Some((o, _)) = exact_negation {
-            return Ok((o, true));
+        // `--no-foo` for `--foo`, and `--foo` for `--no-foo`: the first row.
+        let negated = name.strip_prefix("no-").and_then(|n| index.exact(n));
+        let positive = index.exact(&format!("no-{name}"));
+        let first = match (negated, positive) {
+            (Some(a), Some(b)) => Some(if a.0 < b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        if let Some((_, row)) = first {
+            return Ok((row, true));
         }
     }
     if how == Match::Exact {
         return Err(Vec::new());
     }
+    let mut hits: Vec<index::LongHit> = Vec::new();
+    index.starting_with(name, false, &mut hits);
+    if negatable {
+        if let Some(n) = name.strip_prefix("no-").filter(|n| !n.is_empty()) {
+            index.starting_with(n, true, &mut hits);
+        }
+        let mut positive = Vec::new();
+        index.starting_with("no-", true, &mut positive);
+        hits.extend(
+            positive
+                .into_iter()
+                .filter(|(_, _, l, _)| l.strip_prefix("no-").is_some_and(|p| p.starts_with(name))),
+        );
+    }
+    // Table order; for one spelling, the plain abbreviation before a negation.
+    hits.sort_by_key(|(position, _, _, negated)| (*position, *negated));
     let mut found: Vec<(&'static Opt, bool, &'static str)> = Vec::new();
-    for (o, l) in longs() {
-        let hit = if l.starts_with(name) {
-            Some(false)
-        } else if negatable
-            && (name
-                .strip_prefix("no-")
-                .is_some_and(|n| !n.is_empty() && l.starts_with(n))
-                || l.strip_prefix("no-").is_some_and(|p| p.starts_with(name)))
-        {
-            Some(true)
-        } else {
-            None
-        };
-        if let Some(negated) = hit
-            && !found.iter().any(|(f, _, _)| std::ptr::eq(*f, o))
-        {
-            found.push((o, negated, l));
+    for (_, row, l, negated) in hits {
+        if !found.iter().any(|(f, _, _)| f.same_row(row)) {
+            found.push((row, negated, l));
         }
     }
     match found.as_slice() {
@@ -331,7 +333,135 @@ fn long(
     }
 }
 
-/// Every row of the concatenated tables.
-fn rows(tables: &'static [&'static [Opt]]) -> impl Iterator<Item = &'static Opt> {
-    tables.iter().flat_map(|t| t.iter())
+#[cfg(test)]
+mod index_tests {
+    //! The index answers exactly what a scan of the rows in table order
+    //! answers, for every spelling of every spec, each prefix of it, and
+    //! their `no-` forms.
+
+    use super::{Index, Match, Opt, long, short};
+    use crate::policy::specs::all;
+
+    fn rows(tables: &'static [&'static [Opt]]) -> impl Iterator<Item = &'static Opt> {
+        tables.iter().flat_map(|t| t.iter())
+    }
+
+    fn scan_short(tables: &'static [&'static [Opt]], c: char) -> Option<&'static Opt> {
+        rows(tables).find(|o| {
+            o.names.iter().any(|n| {
+                let mut it = n.chars();
+                it.next() == Some('-')
+                    && match it.next() {
+                        Some('#') => c.is_ascii_digit(),
+                        Some(l) => l == c,
+                        None => false,
+                    }
+                    && it.next().is_none()
+            })
+        })
+    }
+
+    type Found = Result<(&'static Opt, bool), Vec<&'static str>>;
+
+    fn scan_long(tables: &'static [&'static [Opt]], how: Match, name: &str) -> Found {
+        if name.is_empty() {
+            return Err(Vec::new());
+        }
+        let longs = || {
+            rows(tables).flat_map(|o| {
+                o.names
+                    .iter()
+                    .filter_map(move |n| n.strip_prefix("--").map(|l| (o, l)))
+            })
+        };
+        if let Some((o, _)) = longs().find(|(_, l)| *l == name) {
+            return Ok((o, false));
+        }
+        let negatable = how == Match::Negatable;
+        if negatable
+            && let Some((o, _)) = longs().find(|(_, l)| {
+                name.strip_prefix("no-") == Some(*l) || l.strip_prefix("no-") == Some(name)
+            })
+        {
+            return Ok((o, true));
+        }
+        if how == Match::Exact {
+            return Err(Vec::new());
+        }
+        let mut found: Vec<(&'static Opt, bool, &'static str)> = Vec::new();
+        for (o, l) in longs() {
+            let hit = if l.starts_with(name) {
+                Some(false)
+            } else if negatable
+                && (name
+                    .strip_prefix("no-")
+                    .is_some_and(|n| !n.is_empty() && l.starts_with(n))
+                    || l.strip_prefix("no-").is_some_and(|p| p.starts_with(name)))
+            {
+                Some(true)
+            } else {
+                None
+            };
+            if let Some(negated) = hit
+                && !found.iter().any(|(f, _, _)| f.same_row(o))
+            {
+                found.push((o, negated, l));
+            }
+        }
+        match found.as_slice() {
+            [(o, negated, _)] => Ok((o, *negated)),
+            _ => Err(found.iter().map(|(_, _, l)| *l).collect()),
+        }
+    }
+
+    fn same(a: &Found, b: &Found) -> bool {
+        match (a, b) {
+            (Ok((x, n)), Ok((y, m))) => x.same_row(y) && n == m,
+            (Err(x), Err(y)) => x == y,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn the_index_answers_what_a_scan_in_table_order_answers() {
+        let mut checked = 0;
+        for spec in all() {
+            let sets = std::iter::once(spec.opts).chain(spec.subs.iter().map(|s| s.opts));
+            for tables in sets {
+                let index = Index::build(tables);
+                let mut names: Vec<String> = vec!["no-".into(), "n".into(), "zz".into()];
+                for row in rows(tables) {
+                    for n in row.names {
+                        if let Some(l) = n.strip_prefix("--") {
+                            for end in 1..=l.len() {
+                                names.push(l[..end].to_owned());
+                                names.push(format!("no-{}", &l[..end]));
+                            }
+                        }
+                    }
+                }
+                for name in &names {
+                    for how in [Match::Exact, Match::Prefix, Match::Negatable] {
+                        let want = scan_long(tables, how, name);
+                        let got = long(&index, how, name);
+                        assert!(
+                            same(&want, &got),
+                            "{} --{name} {how:?}: {want:?} vs {got:?}",
+                            spec.family
+                        );
+                        checked += 1;
+                    }
+                }
+                for c in ('!'..='~').chain(['é']) {
+                    let (want, got) = (scan_short(tables, c), short(&index, c));
+                    assert!(
+                        want.map(|w| w as *const Opt) == got.map(|g| g as *const Opt),
+                        "{} -{c}",
+                        spec.family
+                    );
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 }

@@ -54,6 +54,7 @@ impl Index {
     }
 
     /// Whether no option is indexed.
+    #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {
         self.longs.is_empty() && self.shorts.is_empty() && self.digits.is_none()
     }

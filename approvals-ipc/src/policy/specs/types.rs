@@ -135,6 +135,13 @@ pub const fn optional(names: &'static [&'static str]) -> Opt {
 }
 
 impl Opt {
+    /// Whether `other` is this row: the same spellings. Compared by value,
+    /// since a `const` table may be copied to several addresses (another
+    /// crate's copy of a spec is a different address, the same row).
+    pub fn same_row(&self, other: &Opt) -> bool {
+        std::ptr::eq(self, other) || self.names == other.names
+    }
+
     /// The same option with `effect`.
     pub const fn does(self, effect: Effect) -> Opt {
         Opt { effect, ..self }
