@@ -3,19 +3,26 @@
 //! (tested), so the order of [`ALL`] never decides anything.
 
 mod coreutils;
+mod curl;
 mod diff;
 mod grep;
+mod rsync;
+pub(super) mod ssh;
 
 use super::types::Spec;
 
 /// Every spec, sorted by family.
 pub(crate) const ALL: &[&Spec] = &[
     &coreutils::CAT,
+    &curl::CURL,
     &diff::DIFF,
     &grep::GREP,
     &coreutils::HEAD,
     &coreutils::LS,
+    &rsync::RSYNC,
+    &ssh::SCP,
     &coreutils::SORT,
+    &ssh::SSH,
     &coreutils::TAIL,
     &coreutils::WC,
 ];

@@ -59,6 +59,9 @@ enum Match {
     Prefix,
     /// Prefix, plus git's `--no-` negation both ways (parse-options).
     Negatable,
+    /// curl: exact, else `--no-` and an exact flag's name, else prefix; no
+    /// `=` values; `-#` is a letter.
+    Curl,
 }
 
 /// Reads `args` (argv without argv[0]) by `spec`.
@@ -66,11 +69,20 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let mut reading = Reading::default();
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
-        Grammar::Git => (Match::Exact, false),
+        Grammar::Git | Grammar::Ssh => (Match::Exact, false),
         Grammar::Clap => (Match::Exact, true),
+        Grammar::Curl => (Match::Curl, true),
     };
     let has_subs = !spec.subs.is_empty();
-    let rest = region(spec.opts, global, permute && !has_subs, args, &mut reading);
+    let (mut rest, ended) = region(spec.opts, global, permute && !has_subs, args, &mut reading);
+    if spec.grammar == Grammar::Ssh && reading.problem.is_none() && !ended {
+        // ssh reads options again after the destination, unless `--`
+        // ended them before it.
+        if let Some((destination, after)) = rest.split_first() {
+            reading.operands.push(destination);
+            rest = region(spec.opts, global, false, after, &mut reading).0;
+        }
+    }
     if reading.problem.is_some() || !has_subs {
         reading.operands.extend(rest.iter().map(String::as_str));
         return reading;
@@ -87,34 +99,36 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
         Grammar::Getopt { .. } => Match::Prefix,
-        Grammar::Clap => Match::Exact,
+        Grammar::Clap | Grammar::Ssh => Match::Exact,
+        Grammar::Curl => Match::Curl,
     };
-    let rest = region(sub.opts, sub_match, true, after, &mut reading);
+    let (rest, _) = region(sub.opts, sub_match, true, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
 }
 
 /// Reads options from `tokens` into `reading` until `--`, the end, or (when
 /// not permuting) the first operand. Returns the words left as operands
-/// (after `--`, or from the first operand on when not permuting); operands
-/// met while permuting are pushed on `reading.operands` directly.
+/// (after `--`, or from the first operand on when not permuting), and
+/// whether a `--` ended the options; operands met while permuting are
+/// pushed on `reading.operands` directly.
 fn region<'a>(
     tables: &'static [&'static [Opt]],
     how: Match,
     permute: bool,
     tokens: &'a [String],
     reading: &mut Reading<'a>,
-) -> &'a [String] {
+) -> (&'a [String], bool) {
     let mut i = 0;
     while let Some(tok) = tokens.get(i) {
         let tok = tok.as_str();
         if tok == "--" || (how == Match::Negatable && tok == "--end-of-options") {
-            return &tokens[i + 1..];
+            return (&tokens[i + 1..], true);
         }
         if let Some(body) = tok.strip_prefix("--") {
             let (name, attached) = match body.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (body, None),
+                Some((n, v)) if how != Match::Curl => (n, Some(v)),
+                _ => (body, None),
             };
             let (opt, negated) = match long(tables, how, name) {
                 Ok(found) => found,
@@ -124,14 +138,14 @@ fn region<'a>(
                     } else {
                         Problem::Ambiguous(tok, candidates)
                     });
-                    return &[];
+                    return (&[], false);
                 }
             };
             let arity = if negated { Arity::Flag } else { opt.arity };
             let value = match (arity, attached) {
                 (Arity::Flag, Some(_)) => {
                     reading.problem = Some(Problem::UnexpectedValue(tok));
-                    return &[];
+                    return (&[], false);
                 }
                 (Arity::Required, None) => {
                     i += 1;
@@ -139,7 +153,7 @@ fn region<'a>(
                         Some(v) => Some(v.as_str()),
                         None => {
                             reading.problem = Some(Problem::MissingValue(tok));
-                            return &[];
+                            return (&[], false);
                         }
                     }
                 }
@@ -154,9 +168,9 @@ fn region<'a>(
         } else if tok.len() > 1 && tok.starts_with('-') {
             let cluster = &tok[1..];
             for (pos, c) in cluster.char_indices() {
-                let Some(opt) = short(tables, c) else {
+                let Some(opt) = short(tables, c, how != Match::Curl) else {
                     reading.problem = Some(Problem::UnknownOption(tok));
-                    return &[];
+                    return (&[], false);
                 };
                 let rest = &cluster[pos + c.len_utf8()..];
                 let value = match opt.arity {
@@ -169,7 +183,7 @@ fn region<'a>(
                             Some(v) => Some(v.as_str()),
                             None => {
                                 reading.problem = Some(Problem::MissingValue(tok));
-                                return &[];
+                                return (&[], false);
                             }
                         }
                     }
@@ -187,21 +201,22 @@ fn region<'a>(
         } else if permute {
             reading.operands.push(tok);
         } else {
-            return &tokens[i..];
+            return (&tokens[i..], false);
         }
         i += 1;
     }
-    &[]
+    (&[], false)
 }
 
-/// The row a short letter names; a digit matches a `-#` row.
-fn short(tables: &'static [&'static [Opt]], c: char) -> Option<&'static Opt> {
+/// The row a short letter names; with `digits`, a digit matches a `-#`
+/// row (which is otherwise the letter `#`).
+fn short(tables: &'static [&'static [Opt]], c: char, digits: bool) -> Option<&'static Opt> {
     rows(tables).find(|o| {
         o.names.iter().any(|n| {
             let mut it = n.chars();
             it.next() == Some('-')
                 && match it.next() {
-                    Some('#') => c.is_ascii_digit(),
+                    Some('#') if digits => c.is_ascii_digit(),
                     Some(l) => l == c,
                     None => false,
                 }
@@ -243,6 +258,16 @@ fn long(
     }
     if how == Match::Exact {
         return Err(Vec::new());
+    }
+    if how == Match::Curl
+        && let Some(flag) = name.strip_prefix("no-")
+    {
+        // curl turns off a flag named exactly; `--no-` with a prefix, or
+        // with an option that takes a value, is an error.
+        return match longs().find(|(o, l)| *l == flag && o.arity == Arity::Flag) {
+            Some((o, _)) => Ok((o, true)),
+            None => Err(Vec::new()),
+        };
     }
     let mut found: Vec<(&'static Opt, bool, &'static str)> = Vec::new();
     for (o, l) in longs() {

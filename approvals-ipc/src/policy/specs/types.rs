@@ -20,8 +20,19 @@ pub enum Grammar {
     /// `--no-` negation, permutation, `--end-of-options`).
     Git,
     /// clap: long options matched exactly, `--opt=v` or `--opt v`, short
-    /// bundles, permutation.
+    /// bundles, permutation. popt (rsync) reads argv the same way.
     Clap,
+    /// curl's own parser (`tool_getparam.c`): a long option is its exact
+    /// name, else `--no-NAME` for an exact NAME that takes no value (turned
+    /// off), else any unambiguous prefix; no `--opt=v` (the whole word is
+    /// the name), values are the next word; short bundles with attached or
+    /// next-word values; `-#` is the letter `#`; permutation until `--`.
+    Curl,
+    /// OpenSSH's BSD `getopt`: short options only, no permutation, but the
+    /// first operand (the destination) is followed by a second round of
+    /// options before the remote command (`ssh host -oX=y cmd`), unless a
+    /// `--` came before the destination.
+    Ssh,
 }
 
 /// How many values an option takes.
@@ -56,6 +67,10 @@ pub enum Effect {
     LoadsCode(&'static str),
     /// Sends the contents of a local file over the network: asked.
     Uploads(&'static str),
+    /// Sends a local file when the value names one (curl's `-d @file`,
+    /// `-F name=<file`): asked then, as [`Effect::Uploads`]; a literal
+    /// value is the program's network job.
+    UploadsIf(FileRef, &'static str),
     /// Sets configuration that can name programs or files: asked.
     SetsConfig(&'static str),
     /// Sets one config key from a `KEY=VALUE` value: allowed when the key
@@ -66,12 +81,25 @@ pub enum Effect {
     OtherTree(&'static str),
 }
 
+/// How a value names a local file to send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRef {
+    /// The value starts with `@` (`-d @file`, `-H @file`, `@-` for stdin).
+    AtStart,
+    /// An `@` or `<` anywhere (`--data-urlencode name@file`, `-F f=<file`).
+    AtOrLtAnywhere,
+}
+
 /// Whose config keys a [`Effect::SetsConfigKey`] sets, which picks the list
 /// of inert keys that judges them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keys {
-    /// git's (`guards::scripts::git::INERT_KEYS`).
+    /// git's (`guards::scripts::git::INERT_KEYS`): the key is the text
+    /// before `=`.
     Git,
+    /// ssh's `-o` config lines (`families::ssh::INERT_KEYS`): the key is
+    /// the first word, ended by whitespace or `=`, compared without case.
+    Ssh,
 }
 
 /// One option: its spellings, arity and effect.
