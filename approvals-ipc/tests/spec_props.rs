@@ -50,7 +50,11 @@ fn covered() -> Vec<&'static Spec> {
         .filter(|s| {
             matches!(
                 s.grammar,
-                Grammar::Getopt { .. } | Grammar::Clap | Grammar::Curl | Grammar::Ssh
+                Grammar::Getopt { .. }
+                    | Grammar::Clap
+                    | Grammar::Curl
+                    | Grammar::Ssh
+                    | Grammar::InfoZip { .. }
             )
         })
         .collect()
@@ -130,7 +134,10 @@ fn resolves_to(spec: &'static Spec, p: &str, row: &'static Opt) -> bool {
     if let Some((o, _)) = longs.iter().find(|(_, l)| *l == p) {
         return std::ptr::eq(*o, row);
     }
-    if !matches!(spec.grammar, Grammar::Getopt { .. } | Grammar::Curl) {
+    if !matches!(
+        spec.grammar,
+        Grammar::Getopt { .. } | Grammar::Curl | Grammar::InfoZip { zip: true }
+    ) {
         return false;
     }
     if spec.grammar == Grammar::Curl && p.starts_with("no-") {
@@ -147,7 +154,7 @@ fn resolves_to(spec: &'static Spec, p: &str, row: &'static Opt) -> bool {
 /// One option use, before bundling: a short letter (with its value and
 /// whether the value is attached) or finished words.
 enum Piece {
-    Short(char, Option<(&'static str, bool)>),
+    Short(String, Option<(&'static str, bool)>),
     Words(Vec<String>),
 }
 
@@ -159,17 +166,14 @@ fn spell(
     value: Option<&'static str>,
 ) -> Piece {
     let digits = spec.grammar != Grammar::Curl;
-    let shorts: Vec<char> = row
+    let info_zip = matches!(spec.grammar, Grammar::InfoZip { .. });
+    let shorts: Vec<String> = row
         .names
         .iter()
-        .filter(|n| n.len() == 2)
-        .filter_map(|n| n.chars().nth(1))
-        .map(|c| {
-            if c == '#' && digits {
-                char::from(b'0' + (rng.below(10) as u8))
-            } else {
-                c
-            }
+        .filter(|n| n.len() == 2 || (info_zip && n.len() == 3 && !n.starts_with("--")))
+        .map(|n| match &n[1..] {
+            "#" if digits => char::from(b'0' + (rng.below(10) as u8)).to_string(),
+            letters => letters.to_owned(),
         })
         .collect();
     let longs: Vec<&str> = row
@@ -179,9 +183,14 @@ fn spell(
         .collect();
     let use_short = !shorts.is_empty() && (longs.is_empty() || rng.coin());
     if use_short {
-        let letter = *rng.pick(&shorts);
+        let letter = rng.pick(&shorts).clone();
+        let last = letter.chars().last().unwrap_or('-');
         let value = value.map(|v| {
-            let attached = row.arity == Arity::Optional || rng.coin();
+            // Info-ZIP reads the longest option first: `-s` then `v1` is
+            // `-sv -1`, so such a value goes in its own word.
+            let joins =
+                letter.len() == 1 && v.chars().next().is_some_and(|f| two_letters(spec, last, f));
+            let attached = row.arity == Arity::Optional || (!joins && rng.coin());
             (v, attached)
         });
         return Piece::Short(letter, value);
@@ -211,9 +220,19 @@ fn spell(
     Piece::Words(words)
 }
 
+/// Whether `a` then `b` is one of Info-ZIP's two-letter options in `spec`.
+fn two_letters(spec: &'static Spec, a: char, b: char) -> bool {
+    matches!(spec.grammar, Grammar::InfoZip { .. })
+        && rows(spec).iter().any(|o| {
+            o.names
+                .iter()
+                .any(|n| n.len() == 3 && n.chars().skip(1).eq([a, b]))
+        })
+}
+
 /// The pieces as argv groups, short flags randomly bundled with the short
-/// option after them.
-fn bundle(rng: &mut Rng, pieces: Vec<Piece>) -> Vec<Vec<String>> {
+/// option after them (never into a two-letter option of Info-ZIP's).
+fn bundle(rng: &mut Rng, spec: &'static Spec, pieces: Vec<Piece>) -> Vec<Vec<String>> {
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut open: Option<String> = None;
     for piece in pieces {
@@ -225,11 +244,20 @@ fn bundle(rng: &mut Rng, pieces: Vec<Piece>) -> Vec<Vec<String>> {
                 groups.push(words);
             }
             Piece::Short(letter, value) => {
+                let first = letter.chars().next().unwrap_or('-');
                 let mut cluster = match open.take() {
+                    Some(c)
+                        if c.chars()
+                            .last()
+                            .is_some_and(|l| two_letters(spec, l, first)) =>
+                    {
+                        groups.push(vec![c]);
+                        "-".to_owned()
+                    }
                     Some(c) => c,
                     None => "-".to_owned(),
                 };
-                cluster.push(letter);
+                cluster.push_str(&letter);
                 match value {
                     None if rng.coin() => open = Some(cluster),
                     None => groups.push(vec![cluster]),
@@ -260,7 +288,7 @@ fn argv(
         .iter()
         .map(|&i| spell(rng, spec, uses[i].0, uses[i].1))
         .collect();
-    let groups = bundle(rng, pieces);
+    let groups = bundle(rng, spec, pieces);
     let operands = ["file.txt", "host:dst/", "https://example.com/x", "src"];
     let mut out = Vec::new();
     match spec.grammar {

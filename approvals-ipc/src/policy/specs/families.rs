@@ -8,6 +8,7 @@ mod diff;
 mod grep;
 mod rsync;
 pub(super) mod ssh;
+mod zip;
 
 use super::types::Spec;
 
@@ -24,7 +25,9 @@ pub(crate) const ALL: &[&Spec] = &[
     &coreutils::SORT,
     &ssh::SSH,
     &coreutils::TAIL,
+    &zip::UNZIP,
     &coreutils::WC,
+    &zip::ZIP,
 ];
 
 /// The spec whose names include `name` exactly.

@@ -62,6 +62,11 @@ enum Match {
     /// curl: exact, else `--no-` and an exact flag's name, else prefix; no
     /// `=` values; `-#` is a letter.
     Curl,
+    /// zip: prefix long names; two-letter short options; `-` after an
+    /// option turns it off.
+    Zip,
+    /// unzip: no long names; two-letter short options; `--` ends nothing.
+    Unzip,
 }
 
 /// Reads `args` (argv without argv[0]) by `spec`.
@@ -72,6 +77,8 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Git | Grammar::Ssh => (Match::Exact, false),
         Grammar::Clap => (Match::Exact, true),
         Grammar::Curl => (Match::Curl, true),
+        Grammar::InfoZip { zip: true } => (Match::Zip, true),
+        Grammar::InfoZip { zip: false } => (Match::Unzip, true),
     };
     let has_subs = !spec.subs.is_empty();
     let (mut rest, ended) = region(spec.opts, global, permute && !has_subs, args, &mut reading);
@@ -101,6 +108,8 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Getopt { .. } => Match::Prefix,
         Grammar::Clap | Grammar::Ssh => Match::Exact,
         Grammar::Curl => Match::Curl,
+        Grammar::InfoZip { zip: true } => Match::Zip,
+        Grammar::InfoZip { zip: false } => Match::Unzip,
     };
     let (rest, _) = region(sub.opts, sub_match, true, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
@@ -122,6 +131,11 @@ fn region<'a>(
     let mut i = 0;
     while let Some(tok) = tokens.get(i) {
         let tok = tok.as_str();
+        if tok == "--" && how == Match::Unzip {
+            // unzip reads `--` as a negation of nothing and goes on.
+            i += 1;
+            continue;
+        }
         if tok == "--" || (how == Match::Negatable && tok == "--end-of-options") {
             return (&tokens[i + 1..], true);
         }
@@ -165,6 +179,12 @@ fn region<'a>(
                 token: tok,
                 negated,
             });
+        } else if tok.len() > 1 && tok.starts_with('-') && matches!(how, Match::Zip | Match::Unzip)
+        {
+            if let Err(problem) = info_zip_cluster(tables, how, tokens, &mut i, reading) {
+                reading.problem = Some(problem);
+                return (&[], false);
+            }
         } else if tok.len() > 1 && tok.starts_with('-') {
             let cluster = &tok[1..];
             for (pos, c) in cluster.char_indices() {
@@ -206,6 +226,73 @@ fn region<'a>(
         i += 1;
     }
     (&[], false)
+}
+
+/// Reads one Info-ZIP option word, `tokens[*i]`, into `reading`: at each
+/// place the longest short name that matches (two letters, else one), a
+/// value taking the rest of the word without one leading `=`, or the next
+/// word (advancing `*i`); zip's `-` after an option turns that option off.
+fn info_zip_cluster<'a>(
+    tables: &'static [&'static [Opt]],
+    how: Match,
+    tokens: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let tok = tokens[*i].as_str();
+    let mut rest = &tok[1..];
+    while let Some(c) = rest.chars().next() {
+        if c == '-' && how == Match::Zip {
+            // Turns off the option before it; an option that cannot be
+            // turned off is an error zip stops at.
+            match reading.uses.last_mut() {
+                Some(last) if std::ptr::eq(last.token, tok) && last.value.is_none() => {
+                    last.negated = true;
+                }
+                _ => return Err(Problem::UnknownOption(tok)),
+            }
+            rest = &rest[1..];
+            continue;
+        }
+        let two: Option<&'static Opt> = rest.get(..2).and_then(|pair| {
+            rows(tables).find(|o| {
+                o.names
+                    .iter()
+                    .any(|n| n.get(1..) == Some(pair) && n.len() == 3)
+            })
+        });
+        let (opt, len) = match two {
+            Some(o) => (o, 2),
+            None => match short(tables, c, false) {
+                Some(o) => (o, c.len_utf8()),
+                None => return Err(Problem::UnknownOption(tok)),
+            },
+        };
+        rest = &rest[len..];
+        let value = match opt.arity {
+            Arity::Flag => None,
+            Arity::Optional | Arity::Required if !rest.is_empty() => {
+                let v = rest.strip_prefix('=').unwrap_or(rest);
+                rest = "";
+                Some(v)
+            }
+            Arity::Optional => None,
+            Arity::Required => {
+                *i += 1;
+                match tokens.get(*i) {
+                    Some(v) => Some(v.as_str()),
+                    None => return Err(Problem::MissingValue(tok)),
+                }
+            }
+        };
+        reading.uses.push(Use {
+            opt,
+            value,
+            token: tok,
+            negated: false,
+        });
+    }
+    Ok(())
 }
 
 /// The row a short letter names; with `digits`, a digit matches a `-#`
@@ -256,7 +343,7 @@ fn long(
             return Ok((o, true));
         }
     }
-    if how == Match::Exact {
+    if matches!(how, Match::Exact | Match::Unzip) {
         return Err(Vec::new());
     }
     if how == Match::Curl

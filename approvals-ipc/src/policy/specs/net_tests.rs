@@ -325,3 +325,71 @@ fn rsync_long_options_are_exact_and_unknown_ones_asked() {
         ["rsync.unknown-option"]
     );
 }
+
+#[test]
+fn everyday_zip_and_unzip_trip_nothing() {
+    for argv in [
+        &["zip", "-r", "out.zip", "src"][..],
+        &["zip", "-qr9", "out.zip", ".", "-x", "target/*"],
+        &["zip", "-T", "out.zip", "f"],
+        &["zip", "-@", "out.zip"],
+        &["zip", "out.zip", "f", "--out", "new.zip"],
+        &["zip", "-la-", "out.zip", "f"],
+        &["unzip", "-l", "a.zip"],
+        &["unzip", "-o", "a.zip", "-d", "out"],
+        &["unzip", "-qq", "a.zip", "-x", "junk/*"],
+    ] {
+        assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
+    }
+}
+
+#[test]
+fn zip_test_command_is_asked_in_any_spelling() {
+    for argv in [
+        &["zip", "-TT", "sh -c id", "-T", "a.zip", "f"][..],
+        &["zip", "-TT=sh -c id", "-T", "a.zip", "f"],
+        &["zip", "-TTsh", "-T", "a.zip", "f"],
+        &["zip", "-qTT", "sh", "-T", "a.zip", "f"],
+        &["zip", "a.zip", "f", "-T", "-TT", "sh"],
+        &["zip", "--unzip-command=sh", "-T", "a.zip", "f"],
+        &["zip", "--unzip", "sh", "--test", "a.zip", "f"],
+    ] {
+        assert_eq!(ids(argv), ["zip.runs-program"], "{argv:?}");
+    }
+}
+
+#[test]
+fn zip_reads_two_letter_options_as_one() {
+    // `-sv1` is split-verbose and compress-1, not a split size of "v1";
+    // `-lf` is the log file, not `-l -f`.
+    assert_eq!(ids(&["zip", "-sv1", "a.zip", "f"]), Vec::<&str>::new());
+    assert_eq!(
+        ids(&["zip", "-lf", "/tmp/log", "a.zip", "f"]),
+        ["zip.writes-file"]
+    );
+    assert_eq!(
+        ids(&["zip", "-O", "../b.zip", "a.zip"]),
+        ["zip.writes-file"]
+    );
+    // A lone `-` is the archive on stdout, an operand.
+    assert_eq!(ids(&["zip", "-", "a.zip"]), Vec::<&str>::new());
+    assert_eq!(ids(&["zip", "-Y", "a.zip"]), ["zip.unknown-option"]);
+}
+
+#[test]
+fn unzip_into_another_directory_or_out_of_it_is_asked() {
+    assert_eq!(
+        ids(&["unzip", "a.zip", "-d", "/etc"]),
+        ["unzip.writes-file"]
+    );
+    assert_eq!(ids(&["unzip", "-d/tmp/x", "a.zip"]), ["unzip.writes-file"]);
+    assert_eq!(ids(&["unzip", "-:", "a.zip"]), ["unzip.writes-file"]);
+    // unzip's `--` is a negation of nothing: options go on after it.
+    assert_eq!(
+        ids(&["unzip", "--", "-d", "/etc", "a.zip"]),
+        ["unzip.writes-file"]
+    );
+    // A `-` inside a word negates what follows: asked, not guessed.
+    assert_eq!(ids(&["unzip", "-o-:", "a.zip"]), ["unzip.unknown-option"]);
+    assert_eq!(ids(&["unzip", "-Z", "a.zip"]), ["unzip.unknown-option"]);
+}

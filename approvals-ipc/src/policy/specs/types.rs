@@ -33,6 +33,17 @@ pub enum Grammar {
     /// options before the remote command (`ssh host -oX=y cmd`), unless a
     /// `--` came before the destination.
     Ssh,
+    /// Info-ZIP's zip and unzip: short options of one or two letters, the
+    /// longest matching first (`-TT` is not `-T -T`; `-sv1` is `-sv -1`),
+    /// bundled, a value taking the rest of its word (one leading `=`
+    /// dropped) or the next word; options anywhere. zip: long options by
+    /// unambiguous prefix with `=` or the next word, a `-` after an option
+    /// turns it off (`-la-`), `--` ends options. unzip: no long options, a
+    /// `-` inside a word negates what follows (asked), `--` ends nothing.
+    InfoZip {
+        /// zip (true) or unzip (false).
+        zip: bool,
+    },
 }
 
 /// How many values an option takes.
