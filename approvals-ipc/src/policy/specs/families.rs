@@ -2,6 +2,7 @@
 //! name that [`lookup`](super::lookup) reads. A name belongs to one spec
 //! (tested), so the order of [`ALL`] never decides anything.
 
+mod cargo;
 mod coreutils;
 mod curl;
 mod diff;
@@ -14,6 +15,7 @@ use super::types::Spec;
 
 /// Every spec, sorted by family.
 pub(crate) const ALL: &[&Spec] = &[
+    &cargo::CARGO,
     &coreutils::CAT,
     &curl::CURL,
     &diff::DIFF,

@@ -393,3 +393,88 @@ fn unzip_into_another_directory_or_out_of_it_is_asked() {
     assert_eq!(ids(&["unzip", "-o-:", "a.zip"]), ["unzip.unknown-option"]);
     assert_eq!(ids(&["unzip", "-Z", "a.zip"]), ["unzip.unknown-option"]);
 }
+
+#[test]
+fn everyday_cargo_trips_nothing() {
+    for argv in [
+        &["cargo", "build", "--release"][..],
+        &["cargo", "test", "-p", "approvals-ipc", "--", "--nocapture"],
+        &[
+            "cargo",
+            "clippy",
+            "-p",
+            "x",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &["cargo", "fmt", "--all", "--check"],
+        &["cargo", "run", "--", "--config", "x"],
+        &["cargo", "b", "-q"],
+        &["cargo", "-q", "check", "--locked"],
+        &["cargo", "doc", "--no-deps", "--open"],
+        &["cargo", "tree", "-e", "features"],
+        &["cargo", "metadata", "--format-version", "1"],
+        &["cargo", "update", "-p", "serde"],
+        &["cargo", "add", "serde", "-F", "derive"],
+        &["cargo", "new", "demo", "--lib"],
+        &["cargo", "clean"],
+        &["cargo", "build", "--manifest-path", "sub/Cargo.toml"],
+        &["cargo", "build", "--target-dir=target/other"],
+        &["cargo"],
+        &["cargo", "--version"],
+    ] {
+        assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
+    }
+}
+
+#[test]
+fn cargo_config_install_publish_and_other_packages_are_asked() {
+    let table: &[(&[&str], &str)] = &[
+        (
+            &["cargo", "--config", "target.x.runner='sh'", "test"],
+            "cargo.sets-config",
+        ),
+        (
+            &["cargo", "test", "--config=build.rustc-wrapper='sh'"],
+            "cargo.sets-config",
+        ),
+        (&["cargo", "-Zscript", "x.rs"], "cargo.sets-config"),
+        (
+            &["cargo", "build", "-Zunstable-options"],
+            "cargo.sets-config",
+        ),
+        (&["cargo", "-C", "/tmp/evil", "build"], "cargo.other-tree"),
+        (
+            &["cargo", "build", "--manifest-path", "/tmp/x/Cargo.toml"],
+            "cargo.other-tree",
+        ),
+        (
+            &["cargo", "clean", "--target-dir", "/"],
+            "cargo.writes-file",
+        ),
+        (&["cargo", "install", "ripgrep"], "cargo.loads-code"),
+        (
+            &["cargo", "install", "--git", "https://x/y", "z"],
+            "cargo.loads-code",
+        ),
+        (&["cargo", "publish"], "cargo.uploads"),
+        (
+            &["cargo", "rustc", "--", "-C", "linker=sh"],
+            "cargo.runs-program",
+        ),
+        (&["cargo", "nextest", "run"], "cargo.unknown-subcommand"),
+        (
+            &["cargo", "add", "--path", "../evil", "x"],
+            "cargo.other-tree",
+        ),
+        (&["cargo", "build", "--frobnicate"], "cargo.unknown-option"),
+        // clap does not abbreviate: `--conf` is unknown, not `--config`.
+        (&["cargo", "build", "--conf", "x"], "cargo.unknown-option"),
+    ];
+    for (argv, id) in table {
+        let got = ids(argv);
+        assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
+    }
+}
