@@ -5,12 +5,14 @@
 //! stands among operands the program lets it stand, a use whose effect is
 //! asked is asked, and argvs made only of inert uses ask nothing. Every
 //! prefix of a long option that more than one row shares is asked, never
-//! resolved to one of them.
+//! resolved to one of them. Programs with subcommands (clap's) are called
+//! once per subcommand, options before and after it.
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use approvals_ipc::policy::specs::{
-    self, Arity, Effect, FileRef, Grammar, Keys, Opt, Spec, grammar,
+    self, Arity, Effect, FileRef, Grammar, Keys, Opt, Spec, Sub, grammar,
 };
 use proptest::prelude::*;
 
@@ -40,24 +42,98 @@ impl Rng {
     }
 }
 
-/// Specs whose whole argv the generator can write: no subcommands, and a
-/// grammar it knows.
-fn covered() -> Vec<&'static Spec> {
-    specs::all()
+/// One way to call a program that the generator can write: the spec, a
+/// view of the options before any subcommand, and the subcommand with a
+/// view of its options (views are specs without subcommands, for spelling).
+#[derive(Clone, Copy)]
+struct Target {
+    spec: &'static Spec,
+    global: &'static Spec,
+    sub: Option<(&'static Sub, &'static Spec)>,
+}
+
+fn view(spec: &'static Spec, opts: &'static [&'static [Opt]]) -> &'static Spec {
+    Box::leak(Box::new(Spec {
+        opts,
+        subs: &[],
+        ..*spec
+    }))
+}
+
+/// Every spec whose grammar the generator knows; a spec with subcommands
+/// (clap's) once per subcommand.
+static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    for spec in specs::all().iter().copied() {
+        let known = matches!(
+            spec.grammar,
+            Grammar::Getopt { .. }
+                | Grammar::Clap
+                | Grammar::Curl
+                | Grammar::Ssh
+                | Grammar::InfoZip { .. }
+        );
+        if !known {
+            continue;
+        }
+        if spec.subs.is_empty() {
+            out.push(Target {
+                spec,
+                global: spec,
+                sub: None,
+            });
+        } else if spec.grammar == Grammar::Clap {
+            let global = view(spec, spec.opts);
+            for sub in spec.subs {
+                out.push(Target {
+                    spec,
+                    global,
+                    sub: Some((sub, view(spec, sub.opts))),
+                });
+            }
+        }
+    }
+    out
+});
+
+/// Every view of options the targets spell from.
+fn views() -> Vec<&'static Spec> {
+    let mut out: Vec<&'static Spec> = Vec::new();
+    for t in TARGETS.iter() {
+        if !out.iter().any(|v| std::ptr::eq(*v, t.global)) {
+            out.push(t.global);
+        }
+        if let Some((_, v)) = t.sub {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The argv of `global` uses (before the subcommand) and `local` ones
+/// (after it) for `t`.
+fn target_argv(
+    rng: &mut Rng,
+    t: &Target,
+    global: &[(&'static Opt, Option<&'static str>)],
+    local: &[(&'static Opt, Option<&'static str>)],
+) -> Vec<String> {
+    let Some((sub, sub_view)) = t.sub else {
+        let all: Vec<_> = global.iter().chain(local).copied().collect();
+        return argv(rng, t.spec, &all);
+    };
+    // Before the subcommand: options only (clap stops at the first operand).
+    let pieces = global
         .iter()
-        .copied()
-        .filter(|s| s.subs.is_empty())
-        .filter(|s| {
-            matches!(
-                s.grammar,
-                Grammar::Getopt { .. }
-                    | Grammar::Clap
-                    | Grammar::Curl
-                    | Grammar::Ssh
-                    | Grammar::InfoZip { .. }
-            )
-        })
-        .collect()
+        .map(|(row, value)| spell(rng, t.global, row, *value))
+        .collect();
+    let mut out: Vec<String> = bundle(rng, t.global, pieces)
+        .into_iter()
+        .flatten()
+        .collect();
+    out.push((*rng.pick(sub.names)).to_owned());
+    out.extend(argv(rng, sub_view, local));
+    out
 }
 
 fn rows(spec: &'static Spec) -> Vec<&'static Opt> {
@@ -152,9 +228,10 @@ fn resolves_to(spec: &'static Spec, p: &str, row: &'static Opt) -> bool {
 }
 
 /// One option use, before bundling: a short letter (with its value and
-/// whether the value is attached) or finished words.
+/// whether the value is attached, and whether letters may follow it: not
+/// after an optional value, which would take them) or finished words.
 enum Piece {
-    Short(String, Option<(&'static str, bool)>),
+    Short(String, Option<(&'static str, bool)>, bool),
     Words(Vec<String>),
 }
 
@@ -193,7 +270,7 @@ fn spell(
             let attached = row.arity == Arity::Optional || (!joins && rng.coin());
             (v, attached)
         });
-        return Piece::Short(letter, value);
+        return Piece::Short(letter, value, row.arity == Arity::Flag);
     }
     let name = *rng.pick(&longs);
     let prefixes: Vec<&str> = (1..=name.len())
@@ -243,7 +320,7 @@ fn bundle(rng: &mut Rng, spec: &'static Spec, pieces: Vec<Piece>) -> Vec<Vec<Str
                 }
                 groups.push(words);
             }
-            Piece::Short(letter, value) => {
+            Piece::Short(letter, value, takes_more) => {
                 let first = letter.chars().next().unwrap_or('-');
                 let mut cluster = match open.take() {
                     Some(c)
@@ -259,7 +336,7 @@ fn bundle(rng: &mut Rng, spec: &'static Spec, pieces: Vec<Piece>) -> Vec<Vec<Str
                 };
                 cluster.push_str(&letter);
                 match value {
-                    None if rng.coin() => open = Some(cluster),
+                    None if takes_more && rng.coin() => open = Some(cluster),
                     None => groups.push(vec![cluster]),
                     Some((v, true)) => groups.push(vec![format!("{cluster}{v}")]),
                     Some((v, false)) => groups.push(vec![cluster, v.to_owned()]),
@@ -373,44 +450,82 @@ fn check(spec: &'static Spec, args: &[String]) -> Vec<&'static str> {
         .collect()
 }
 
+fn dangerous_rows(view: &'static Spec) -> Vec<(&'static Opt, Option<&'static str>)> {
+    rows(view)
+        .into_iter()
+        .filter_map(|o| dangerous_value(o).ok().map(|v| (o, v)))
+        .collect()
+}
+
+fn inert_sub(t: &Target) -> bool {
+    t.sub.is_none_or(|(sub, _)| {
+        matches!(
+            sub.effect,
+            Effect::Inert | Effect::ReadsFile | Effect::Network
+        )
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2048))]
 
     /// Any use of an asked option, in any spelling, order and bundle, among
-    /// inert options and operands, trips that option's guard.
+    /// inert options and operands, before or after the subcommand, trips
+    /// that option's guard.
     #[test]
     fn an_asked_option_is_asked_however_it_is_written(seed in any::<u64>()) {
         let mut rng = Rng(seed);
-        let specs: Vec<&'static Spec> = covered()
-            .into_iter()
-            .filter(|s| rows(s).iter().any(|o| dangerous_value(o).is_ok()))
+        let targets: Vec<Target> = TARGETS
+            .iter()
+            .copied()
+            .filter(|t| {
+                !dangerous_rows(t.global).is_empty()
+                    || t.sub.is_some_and(|(_, v)| !dangerous_rows(v).is_empty())
+            })
             .collect();
-        let spec = *rng.pick(&specs);
-        let dangerous: Vec<(&'static Opt, Option<&'static str>)> = rows(spec)
+        let t = *rng.pick(&targets);
+        let mut candidates: Vec<(bool, &'static Opt, Option<&'static str>)> = dangerous_rows(t.global)
             .into_iter()
-            .filter_map(|o| dangerous_value(o).ok().map(|v| (o, v)))
+            .map(|(o, v)| (false, o, v))
             .collect();
-        let (row, value) = *rng.pick(&dangerous);
-        let n = rng.below(6);
-        let mut uses = benign_uses(&mut rng, spec, n);
-        uses.push((row, value));
-        let args = argv(&mut rng, spec, &uses);
-        let want = id_of(spec, row.effect).expect("a dangerous effect has an id");
-        let got = check(spec, &args);
-        prop_assert!(got.contains(&want), "{} {:?}: want {want}, got {got:?}", spec.family, args);
+        if let Some((_, v)) = t.sub {
+            candidates.extend(dangerous_rows(v).into_iter().map(|(o, v)| (true, o, v)));
+        }
+        let (local, row, value) = *rng.pick(&candidates);
+        let n = rng.below(4);
+        let mut global = benign_uses(&mut rng, t.global, n);
+        let mut after = match t.sub {
+            Some((_, v)) => {
+                let n = rng.below(4);
+                benign_uses(&mut rng, v, n)
+            }
+            None => Vec::new(),
+        };
+        if local { after.push((row, value)) } else { global.push((row, value)) }
+        let args = target_argv(&mut rng, &t, &global, &after);
+        let want = id_of(t.spec, row.effect).expect("a dangerous effect has an id");
+        let got = check(t.spec, &args);
+        prop_assert!(got.contains(&want), "{} {:?}: want {want}, got {got:?}", t.spec.family, args);
     }
 
     /// Argvs made only of inert uses with benign values trip nothing.
     #[test]
     fn inert_options_with_benign_values_ask_nothing(seed in any::<u64>()) {
         let mut rng = Rng(seed);
-        let specs = covered();
-        let spec = *rng.pick(&specs);
-        let n = rng.below(8);
-        let uses = benign_uses(&mut rng, spec, n);
-        let args = argv(&mut rng, spec, &uses);
-        let got = check(spec, &args);
-        prop_assert!(got.is_empty(), "{} {:?}: got {got:?}", spec.family, args);
+        let targets: Vec<Target> = TARGETS.iter().copied().filter(inert_sub).collect();
+        let t = *rng.pick(&targets);
+        let n = rng.below(6);
+        let global = benign_uses(&mut rng, t.global, n);
+        let after = match t.sub {
+            Some((_, v)) => {
+                let n = rng.below(6);
+                benign_uses(&mut rng, v, n)
+            }
+            None => Vec::new(),
+        };
+        let args = target_argv(&mut rng, &t, &global, &after);
+        let got = check(t.spec, &args);
+        prop_assert!(got.is_empty(), "{} {:?}: got {got:?}", t.spec.family, args);
     }
 }
 
@@ -421,7 +536,7 @@ proptest! {
 #[test]
 fn a_shared_prefix_is_never_resolved_to_one_of_its_rows() {
     let mut checked = 0;
-    for spec in covered() {
+    for spec in views() {
         let all = rows(spec);
         for row in &all {
             for name in row.names.iter().filter_map(|n| n.strip_prefix("--")) {
