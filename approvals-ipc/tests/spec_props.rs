@@ -5,7 +5,7 @@
 //! stands among operands the program lets it stand, a use whose effect is
 //! asked is asked, and argvs made only of inert uses ask nothing. Every
 //! prefix of a long option that more than one row shares is asked, never
-//! resolved to one of them. Programs with subcommands (clap's) are called
+//! resolved to one of them. Programs with subcommands (cargo, pip) are called
 //! once per subcommand, options before and after it.
 
 use std::path::Path;
@@ -82,7 +82,7 @@ static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
                 global: spec,
                 sub: None,
             });
-        } else if spec.grammar == Grammar::Clap {
+        } else if matches!(spec.grammar, Grammar::Clap | Grammar::Getopt { .. }) {
             let global = view(spec, spec.opts);
             for sub in spec.subs {
                 out.push(Target {

