@@ -6,6 +6,7 @@ mod cargo;
 mod coreutils;
 mod curl;
 mod diff;
+mod docker;
 mod grep;
 mod pip;
 mod rsync;
@@ -20,6 +21,7 @@ pub(crate) const ALL: &[&Spec] = &[
     &coreutils::CAT,
     &curl::CURL,
     &diff::DIFF,
+    &docker::DOCKER,
     &grep::GREP,
     &coreutils::HEAD,
     &coreutils::LS,

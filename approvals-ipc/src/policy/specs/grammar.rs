@@ -196,6 +196,11 @@ fn region<'a>(
                 let value = match opt.arity {
                     Arity::Flag => None,
                     Arity::Optional => Some(rest).filter(|r| !r.is_empty()),
+                    // clap and pflag read `-o=v` as `-o v`; judging the value
+                    // without the `=` only ever asks more.
+                    Arity::Required if !rest.is_empty() && how == Match::Exact => {
+                        Some(rest.strip_prefix('=').unwrap_or(rest))
+                    }
                     Arity::Required if !rest.is_empty() => Some(rest),
                     Arity::Required => {
                         i += 1;

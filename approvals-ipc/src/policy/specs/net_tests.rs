@@ -550,3 +550,89 @@ fn pip_other_indexes_interpreters_and_config_are_asked() {
         assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
     }
 }
+
+#[test]
+fn everyday_docker_trips_nothing() {
+    for argv in [
+        &["docker", "ps", "-a"][..],
+        &["docker", "images"],
+        &["docker", "run", "--rm", "-it", "alpine", "sh"],
+        &["docker", "run", "-d", "-p8080:80", "--name=web", "nginx"],
+        &[
+            "docker",
+            "run",
+            "--rm",
+            "-v",
+            "./src:/app",
+            "-w",
+            "/app",
+            "node",
+        ],
+        &["docker", "run", "-v", "cache:/root/.cache", "img"],
+        &["docker", "build", "-t", "app:dev", "."],
+        &["docker", "build", "-f", "docker/Dockerfile", "."],
+        &["docker", "exec", "-it", "web", "sh"],
+        &["docker", "logs", "-f", "--tail", "100", "web"],
+        &["docker", "version"],
+    ] {
+        assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
+    }
+}
+
+#[test]
+fn docker_host_escapes_mounts_and_pushes_are_asked() {
+    let table: &[(&[&str], &str)] = &[
+        (
+            &["docker", "run", "--privileged", "img"],
+            "docker.runs-program",
+        ),
+        (
+            &["docker", "run", "--pid=host", "img"],
+            "docker.runs-program",
+        ),
+        (
+            &["docker", "run", "--cap-add", "SYS_ADMIN", "img"],
+            "docker.runs-program",
+        ),
+        (
+            &["docker", "run", "--device", "/dev/sda", "img"],
+            "docker.runs-program",
+        ),
+        (
+            &["docker", "run", "-v", "/:/host", "img"],
+            "docker.other-tree",
+        ),
+        (&["docker", "run", "-v=/:/host", "img"], "docker.other-tree"),
+        (
+            &["docker", "run", "-itv/var/run/docker.sock:/s", "img"],
+            "docker.other-tree",
+        ),
+        (
+            &["docker", "run", "--volume", "../up:/x", "img"],
+            "docker.other-tree",
+        ),
+        (
+            &["docker", "run", "--mount", "type=bind,src=/,dst=/h", "img"],
+            "docker.sets-config",
+        ),
+        (
+            &["docker", "exec", "--privileged", "web", "sh"],
+            "docker.runs-program",
+        ),
+        (
+            &["docker", "--config", "/tmp/cfg", "ps"],
+            "docker.loads-code",
+        ),
+        (&["docker", "push", "me/img"], "docker.uploads"),
+        (
+            &["docker", "container", "run", "img"],
+            "docker.unknown-subcommand",
+        ),
+        (&["docker", "compose", "up"], "docker.unknown-subcommand"),
+        (&["docker", "run", "--priv", "img"], "docker.unknown-option"),
+    ];
+    for (argv, id) in table {
+        let got = ids(argv);
+        assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
+    }
+}
