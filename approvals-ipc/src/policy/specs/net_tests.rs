@@ -636,3 +636,15 @@ fn docker_host_escapes_mounts_and_pushes_are_asked() {
         assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
     }
 }
+
+#[test]
+fn ssh_known_hosts_file_is_asked_because_ssh_appends_to_it() {
+    assert_eq!(
+        ids(&["ssh", "-o", "UserKnownHostsFile=~/.bashrc", "h"]),
+        ["ssh.sets-config"]
+    );
+    assert_eq!(
+        ids(&["ssh", "-o", "ProxyJump=bastion", "h"]),
+        Vec::<&str>::new()
+    );
+}

@@ -17,7 +17,9 @@ use crate::policy::specs::types::{
 /// things: allowed. Every other key is asked: `ProxyCommand`,
 /// `LocalCommand`, `PermitLocalCommand`, `KnownHostsCommand`, `Match`
 /// (`exec`), `RemoteCommand`, `Include`, `PKCS11Provider`,
-/// `SecurityKeyProvider`, `ProxyUseFdpass`, and any key added later.
+/// `SecurityKeyProvider`, `ProxyUseFdpass`, `UserKnownHostsFile` (ssh
+/// appends host keys to it, so it writes any file), and any key added
+/// later.
 pub(crate) const INERT_KEYS: &[&str] = &[
     "addressfamily",
     "batchmode",
@@ -46,6 +48,7 @@ pub(crate) const INERT_KEYS: &[&str] = &[
     "passwordauthentication",
     "port",
     "preferredauthentications",
+    "proxyjump",
     "pubkeyacceptedalgorithms",
     "pubkeyauthentication",
     "requesttty",
@@ -56,7 +59,6 @@ pub(crate) const INERT_KEYS: &[&str] = &[
     "tcpkeepalive",
     "updatehostkeys",
     "user",
-    "userknownhostsfile",
     "verifyhostkeydns",
 ];
 
