@@ -5,7 +5,7 @@
 //! stands among operands the program lets it stand, a use whose effect is
 //! asked is asked, and argvs made only of inert uses ask nothing. Every
 //! prefix of a long option that more than one row shares is asked, never
-//! resolved to one of them. Programs with subcommands (cargo, pip) are called
+//! resolved to one of them. Programs with subcommands (cargo, pip, docker, go) are called
 //! once per subcommand, options before and after it.
 
 use std::path::Path;
@@ -72,6 +72,7 @@ static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
                 | Grammar::Curl
                 | Grammar::Ssh
                 | Grammar::InfoZip { .. }
+                | Grammar::GoFlag { .. }
         );
         if !known {
             continue;
@@ -82,7 +83,10 @@ static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
                 global: spec,
                 sub: None,
             });
-        } else if matches!(spec.grammar, Grammar::Clap | Grammar::Getopt { .. }) {
+        } else if matches!(
+            spec.grammar,
+            Grammar::Clap | Grammar::Getopt { .. } | Grammar::GoFlag { .. }
+        ) {
             let global = view(spec, spec.opts);
             for sub in spec.subs {
                 out.push(Target {
@@ -242,6 +246,16 @@ fn spell(
     row: &'static Opt,
     value: Option<&'static str>,
 ) -> Piece {
+    if matches!(spec.grammar, Grammar::GoFlag { .. }) {
+        // One word per option, one or two dashes, exact.
+        let name = &rng.pick(row.names)[1..];
+        let dashes = if rng.coin() { "-" } else { "--" };
+        return Piece::Words(match value {
+            None => vec![format!("{dashes}{name}")],
+            Some(v) if rng.coin() => vec![format!("{dashes}{name}={v}")],
+            Some(v) => vec![format!("{dashes}{name}"), v.to_owned()],
+        });
+    }
     let digits = spec.grammar != Grammar::Curl;
     let info_zip = matches!(spec.grammar, Grammar::InfoZip { .. });
     let shorts: Vec<String> = row
@@ -389,7 +403,7 @@ fn argv(
                 out.push((*word).to_owned());
             }
         }
-        Grammar::Getopt { permute: false } => {
+        Grammar::Getopt { permute: false } | Grammar::GoFlag { .. } => {
             for g in &groups {
                 out.extend(g.iter().cloned());
             }
@@ -439,6 +453,9 @@ fn benign_uses(
             }
         })
         .collect();
+    if benign.is_empty() {
+        return Vec::new();
+    }
     (0..n).map(|_| *rng.pick(&benign)).collect()
 }
 

@@ -7,6 +7,7 @@ mod coreutils;
 mod curl;
 mod diff;
 mod docker;
+mod go;
 mod grep;
 mod pip;
 mod rsync;
@@ -22,6 +23,7 @@ pub(crate) const ALL: &[&Spec] = &[
     &curl::CURL,
     &diff::DIFF,
     &docker::DOCKER,
+    &go::GO,
     &grep::GREP,
     &coreutils::HEAD,
     &coreutils::LS,

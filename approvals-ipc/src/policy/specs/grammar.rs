@@ -67,6 +67,8 @@ enum Match {
     Zip,
     /// unzip: no long names; two-letter short options; `--` ends nothing.
     Unzip,
+    /// Go's flag package: `-name` or `--name`, exact, one word each.
+    Go,
 }
 
 /// Reads `args` (argv without argv[0]) by `spec`.
@@ -79,6 +81,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Curl => (Match::Curl, true),
         Grammar::InfoZip { zip: true } => (Match::Zip, true),
         Grammar::InfoZip { zip: false } => (Match::Unzip, true),
+        Grammar::GoFlag { .. } => (Match::Go, false),
     };
     let has_subs = !spec.subs.is_empty();
     let (mut rest, ended) = region(spec.opts, global, permute && !has_subs, args, &mut reading);
@@ -110,8 +113,13 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Curl => Match::Curl,
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
+        Grammar::GoFlag { .. } => Match::Go,
     };
-    let (rest, _) = region(sub.opts, sub_match, true, after, &mut reading);
+    let sub_permute = match spec.grammar {
+        Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),
+        _ => true,
+    };
+    let (rest, _) = region(sub.opts, sub_match, sub_permute, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
 }
@@ -136,8 +144,19 @@ fn region<'a>(
             i += 1;
             continue;
         }
-        if tok == "--" || (how == Match::Negatable && tok == "--end-of-options") {
+        if tok == "--"
+            || (how == Match::Negatable && tok == "--end-of-options")
+            || (how == Match::Go && matches!(tok, "-args" | "--args"))
+        {
             return (&tokens[i + 1..], true);
+        }
+        if how == Match::Go && tok.len() > 1 && tok.starts_with('-') {
+            if let Err(problem) = go_flag(tables, tokens, &mut i, reading) {
+                reading.problem = Some(problem);
+                return (&[], false);
+            }
+            i += 1;
+            continue;
         }
         if let Some(body) = tok.strip_prefix("--") {
             let (name, attached) = match body.split_once('=') {
@@ -231,6 +250,73 @@ fn region<'a>(
         i += 1;
     }
     (&[], false)
+}
+
+/// Reads one Go flag word, `tokens[*i]`, into `reading`: `-name` or
+/// `--name`, exact, with `=value`, or the next word (advancing `*i`) when
+/// the flag takes a value.
+fn go_flag<'a>(
+    tables: &'static [&'static [Opt]],
+    tokens: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let tok = tokens[*i].as_str();
+    let body = tok.strip_prefix("--").unwrap_or(&tok[1..]);
+    let (name, attached) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (body, None),
+    };
+    if name.is_empty() || name.starts_with('-') {
+        return Err(Problem::UnknownOption(tok));
+    }
+    let Some(opt) =
+        rows(tables).find(|o| o.names.iter().any(|n| n.strip_prefix('-') == Some(name)))
+    else {
+        return Err(Problem::UnknownOption(tok));
+    };
+    let value = match (opt.arity, attached) {
+        // A boolean flag's `=true`/`=false` says whether it is on.
+        (Arity::Flag, Some(v)) => {
+            return match v {
+                "true" | "1" | "t" | "T" | "TRUE" | "True" => {
+                    reading.uses.push(Use {
+                        opt,
+                        value: None,
+                        token: tok,
+                        negated: false,
+                    });
+                    Ok(())
+                }
+                "false" | "0" | "f" | "F" | "FALSE" | "False" => {
+                    reading.uses.push(Use {
+                        opt,
+                        value: None,
+                        token: tok,
+                        negated: true,
+                    });
+                    Ok(())
+                }
+                _ => Err(Problem::UnexpectedValue(tok)),
+            };
+        }
+        (Arity::Flag, None) => None,
+        (_, Some(v)) => Some(v),
+        (_, None) => {
+            *i += 1;
+            match tokens.get(*i) {
+                Some(v) => Some(v.as_str()),
+                None => return Err(Problem::MissingValue(tok)),
+            }
+        }
+    };
+    reading.uses.push(Use {
+        opt,
+        value,
+        token: tok,
+        negated: false,
+    });
+    Ok(())
 }
 
 /// Reads one Info-ZIP option word, `tokens[*i]`, into `reading`: at each

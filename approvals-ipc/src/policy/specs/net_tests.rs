@@ -648,3 +648,71 @@ fn ssh_known_hosts_file_is_asked_because_ssh_appends_to_it() {
         Vec::<&str>::new()
     );
 }
+
+#[test]
+fn everyday_go_trips_nothing() {
+    for argv in [
+        &["go", "build", "./..."][..],
+        &["go", "build", "-o", "bin/app", "./cmd/app"],
+        &["go", "test", "./...", "-run", "TestX", "-v", "-count=1"],
+        &["go", "test", "-race", "-coverprofile=cover.out", "./..."],
+        &["go", "run", ".", "-toolexec", "x", "--port", "8080"],
+        &["go", "vet", "./..."],
+        &["go", "mod", "tidy", "-v"],
+        &["go", "list", "-m", "-json", "all"],
+        &["go", "env", "GOPATH"],
+        &["go", "version"],
+        &["go", "build", "-race=false", "."],
+        &["go", "test", ".", "-args", "-exec", "/bin/false"],
+    ] {
+        assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
+    }
+}
+
+#[test]
+fn go_toolexec_exec_vettool_and_generate_are_asked() {
+    let table: &[(&[&str], &str)] = &[
+        (
+            &["go", "build", "-toolexec", "sh -c id", "."],
+            "go.runs-program",
+        ),
+        (&["go", "build", "--toolexec=sh", "."], "go.runs-program"),
+        (
+            &["go", "test", "./...", "-exec", "/tmp/evil"],
+            "go.runs-program",
+        ),
+        (&["go", "run", "-exec", "/tmp/evil", "."], "go.runs-program"),
+        (
+            &["go", "vet", "-vettool=/tmp/evil", "./..."],
+            "go.runs-program",
+        ),
+        (&["go", "generate", "./..."], "go.runs-program"),
+        (&["go", "tool", "x"], "go.runs-program"),
+        (
+            &["go", "build", "-ldflags=-extld=sh", "."],
+            "go.sets-config",
+        ),
+        (&["go", "build", "-overlay", "o.json", "."], "go.loads-code"),
+        (
+            &["go", "mod", "edit", "-replace", "a=/tmp/evil"],
+            "go.loads-code",
+        ),
+        (
+            &["go", "env", "-w", "GOFLAGS=-toolexec=sh"],
+            "go.sets-config",
+        ),
+        (&["go", "install", "example.com/x@latest"], "go.loads-code"),
+        (
+            &["go", "build", "-o", "/usr/local/bin/x", "."],
+            "go.writes-file",
+        ),
+        // No abbreviations, no bundles.
+        (&["go", "build", "-toolex", "sh", "."], "go.unknown-option"),
+        (&["go", "build", "-ax", "."], "go.unknown-option"),
+        (&["go", "frob"], "go.unknown-subcommand"),
+    ];
+    for (argv, id) in table {
+        let got = ids(argv);
+        assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
+    }
+}

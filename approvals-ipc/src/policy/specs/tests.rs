@@ -169,7 +169,9 @@ fn every_name_belongs_to_one_spec_and_every_row_is_well_formed() {
                 let two_letters = matches!(spec.grammar, Grammar::InfoZip { .. })
                     && n.len() == 3
                     && !n.starts_with("--");
-                if n.len() == 2 || two_letters {
+                let go_flag =
+                    matches!(spec.grammar, Grammar::GoFlag { .. }) && !n.starts_with("--");
+                if n.len() == 2 || two_letters || go_flag {
                     continue;
                 }
                 assert!(

@@ -44,6 +44,16 @@ pub enum Grammar {
         /// zip (true) or unzip (false).
         zip: bool,
     },
+    /// Go's `flag` package (the go command): every option is one word,
+    /// `-name` or `--name`, matched exactly, its value after `=` or (unless
+    /// it takes none) the next word; no bundles; options stop at the first
+    /// operand, `--`, or `-args`, except in the subcommands listed, whose
+    /// options may follow their operands (`go test ./... -exec x`). Rows
+    /// are spelled `-name`.
+    GoFlag {
+        /// Subcommands whose options and operands interleave.
+        permuting: &'static [&'static str],
+    },
 }
 
 /// How many values an option takes.
