@@ -32,7 +32,7 @@ const GLOBAL: &[Opt] = &[
     flag(&["-V", "--version"]),
     flag(&["--list"]),
     value(&["--explain"]),
-    flag(&["-v", "--verbose..."]),
+    flag(&["-v", "--verbose"]),
     flag(&["-q", "--quiet"]),
     value(&["--color"]),
     value(&["-C"]).does(OtherTree(ELSEWHERE)),
@@ -46,7 +46,7 @@ const GLOBAL: &[Opt] = &[
 
 /// The global options cargo also takes after a subcommand.
 const EVERYWHERE: &[Opt] = &[
-    flag(&["-v", "--verbose..."]),
+    flag(&["-v", "--verbose"]),
     flag(&["-q", "--quiet"]),
     value(&["--color"]),
     flag(&["--locked"]),
@@ -227,6 +227,7 @@ const CLIPPY: &[Opt] = &[
     flag(&["--fix"]),
     flag(&["--no-deps"]),
     optional(&["--explain"]),
+    flag(&["-V", "--version"]),
 ];
 
 const DOC: &[Opt] = &[

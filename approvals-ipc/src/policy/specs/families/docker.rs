@@ -99,6 +99,7 @@ const CP_OPTS: &[Opt] = &[
 ];
 
 const CREATE_OPTS: &[Opt] = &[
+    value(&["--gpus"]),
     value(&["--add-host"]),
     value(&["--annotation"]),
     value(&["-a", "--attach"]),
@@ -336,6 +337,7 @@ const RMI_OPTS: &[Opt] = &[
 ];
 
 const RUN_OPTS: &[Opt] = &[
+    value(&["--gpus"]),
     value(&["--add-host"]),
     value(&["--annotation"]),
     value(&["-a", "--attach"]),
