@@ -716,3 +716,19 @@ fn go_toolexec_exec_vettool_and_generate_are_asked() {
         assert!(got.contains(id), "{argv:?}: want {id}, got {got:?}");
     }
 }
+
+#[test]
+fn docker_archives_written_outside_the_tree_are_asked() {
+    assert_eq!(
+        ids(&["docker", "save", "-o", "/tmp/i.tar", "img"]),
+        ["docker.writes-file"]
+    );
+    assert_eq!(
+        ids(&["docker", "export", "--output=../c.tar", "c"]),
+        ["docker.writes-file"]
+    );
+    assert_eq!(
+        ids(&["docker", "save", "-o", "img.tar", "img"]),
+        Vec::<&str>::new()
+    );
+}

@@ -12,7 +12,9 @@
 //! anything that hands the container the host (privileged mode, host
 //! namespaces, devices, capabilities, security options), a bind mount of a
 //! host path outside the working tree, any `--mount`, another client config
-//! directory (credential helpers run) and pushing images are asked.
+//! directory (credential helpers run), archives written outside the tree
+//! and pushing images are asked. `docker cp` writes where its operands say,
+//! which no option shows: not judged here.
 
 use crate::policy::specs::types::{
     Effect::{
@@ -24,6 +26,7 @@ use crate::policy::specs::types::{
 const HOST: &str = "hands the container the host (privileged mode, host namespaces, devices, capabilities or security options)";
 const MOUNT: &str = "mounts a host path into the container";
 const MOUNTS: &str = "mounts a host path, volume or device into the container";
+const ARCHIVE: &str = "writes an image or container archive";
 
 const GLOBAL: &[Opt] = &[
     value(&["--config"]).does(LoadsCode(
@@ -225,7 +228,10 @@ const EXEC_OPTS: &[Opt] = &[
     flag(&["--help"]),
 ];
 
-const EXPORT_OPTS: &[Opt] = &[value(&["-o", "--output"]), flag(&["--help"])];
+const EXPORT_OPTS: &[Opt] = &[
+    value(&["-o", "--output"]).does(WritesFile(ARCHIVE)),
+    flag(&["--help"]),
+];
 
 const HISTORY_OPTS: &[Opt] = &[
     value(&["--format"]),
@@ -444,7 +450,7 @@ const RUN_OPTS: &[Opt] = &[
 ];
 
 const SAVE_OPTS: &[Opt] = &[
-    value(&["-o", "--output"]),
+    value(&["-o", "--output"]).does(WritesFile(ARCHIVE)),
     value(&["--platform"]),
     flag(&["--help"]),
 ];
