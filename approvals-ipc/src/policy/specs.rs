@@ -21,13 +21,15 @@ mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
 #[cfg(test)]
+mod net_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;
 
 use crate::policy::guards::GuardHit;
 use crate::policy::programs;
-pub use types::{Arity, Effect, Grammar, Keys, Opt, Spec, Sub};
+pub use types::{Arity, Effect, FileRef, Grammar, Keys, Opt, Spec, Sub};
 
 /// Every spec, sorted by family.
 pub fn all() -> &'static [&'static Spec] {

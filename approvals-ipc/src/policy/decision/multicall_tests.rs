@@ -205,7 +205,8 @@ fn cargo_plus_toolchain_is_still_guarded() {
         let e = run(&c, &dir, &argv(&dir, "cargo", args));
         assert_eq!(e.decision, Verdict::Ask, "{args:?}");
         let ids: Vec<&str> = e.analysis.segments[0].guards.iter().map(|g| g.id).collect();
-        assert_eq!(ids, ["cargo.config"], "{args:?}");
+        // The cargo spec's `--config` and the older table guard.
+        assert_eq!(ids, ["cargo.sets-config", "cargo.config"], "{args:?}");
         assert_eq!(
             e.analysis.segments[0].miss, None,
             "allowlisted under its own name: a guard, not a multi-call miss"

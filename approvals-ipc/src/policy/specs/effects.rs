@@ -6,8 +6,9 @@
 
 use std::path::{Component, Path};
 
+use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
-use super::types::{Effect, Keys, Spec};
+use super::types::{Effect, FileRef, Keys, Spec};
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::outside;
 use crate::policy::guards::scripts::git;
@@ -136,11 +137,20 @@ fn judge(
         Effect::RunsProgram(why) => Some((ids.runs_program, why.to_owned())),
         Effect::LoadsCode(why) => Some((ids.loads_code, why.to_owned())),
         Effect::Uploads(why) => Some((ids.uploads, why.to_owned())),
+        Effect::UploadsIf(refers, why) => {
+            let names_file = value.is_none_or(|v| match refers {
+                FileRef::AtStart => v.starts_with('@'),
+                FileRef::AtOrLtAnywhere => v.contains(['@', '<']),
+            });
+            names_file.then(|| (ids.uploads, why.to_owned()))
+        }
         Effect::SetsConfig(why) => Some((ids.sets_config, why.to_owned())),
         Effect::SetsConfigKey(keys, why) => {
-            let key = value.map(|v| v.split_once('=').map_or(v, |(k, _)| k));
             let inert = match keys {
-                Keys::Git => key.is_some_and(git::inert),
+                Keys::Git => value
+                    .map(|v| v.split_once('=').map_or(v, |(k, _)| k))
+                    .is_some_and(git::inert),
+                Keys::Ssh => value.is_some_and(ssh::inert_line),
             };
             (!inert).then(|| (ids.sets_config, why.to_owned()))
         }

@@ -3,37 +3,55 @@
 //! (tested), so the order of [`ALL`] never decides anything.
 
 mod awk;
+mod cargo;
 mod coreutils;
+mod curl;
 mod diff;
+mod docker;
 mod git;
+mod go;
 mod grep;
 mod jq;
 mod make;
 mod mawk;
+mod pip;
+mod rsync;
 mod sed;
+pub(super) mod ssh;
 mod tar;
 mod wget;
+mod zip;
 
 use super::types::Spec;
 
 /// Every spec, sorted by family.
-pub(crate) const ALL: &[&Spec] = &[
+pub(crate) static ALL: &[&Spec] = &[
     &awk::AWK,
+    &cargo::CARGO,
     &coreutils::CAT,
+    &curl::CURL,
     &diff::DIFF,
+    &docker::DOCKER,
     &git::GIT,
+    &go::GO,
     &grep::GREP,
     &coreutils::HEAD,
     &jq::JQ,
     &coreutils::LS,
     &make::MAKE,
     &mawk::MAWK,
+    &pip::PIP,
+    &rsync::RSYNC,
+    &ssh::SCP,
     &sed::SED,
     &coreutils::SORT,
+    &ssh::SSH,
     &coreutils::TAIL,
     &tar::TAR,
+    &zip::UNZIP,
     &coreutils::WC,
     &wget::WGET,
+    &zip::ZIP,
 ];
 
 /// The spec whose names include `name` exactly.

@@ -62,6 +62,16 @@ enum Match {
     Prefix,
     /// Prefix, plus git's `--no-` negation both ways (parse-options).
     Negatable,
+    /// curl: exact, else `--no-` and an exact flag's name, else prefix; no
+    /// `=` values; `-#` is a letter.
+    Curl,
+    /// zip: prefix long names; two-letter short options; `-` after an
+    /// option turns it off.
+    Zip,
+    /// unzip: no long names; two-letter short options; `--` ends nothing.
+    Unzip,
+    /// Go's flag package: `-name` or `--name`, exact, one word each.
+    Go,
 }
 
 /// Reads `args` (argv without argv[0]) by `spec`.
@@ -70,8 +80,12 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
-        Grammar::Git => (Match::Exact, false),
+        Grammar::Git | Grammar::Ssh => (Match::Exact, false),
         Grammar::Clap => (Match::Exact, true),
+        Grammar::Curl => (Match::Curl, true),
+        Grammar::InfoZip { zip: true } => (Match::Zip, true),
+        Grammar::InfoZip { zip: false } => (Match::Unzip, true),
+        Grammar::GoFlag { .. } => (Match::Go, false),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -82,13 +96,21 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     if reading.problem.is_some() {
         return reading;
     }
-    let rest = region(
+    let (mut rest, ended) = region(
         &index.global,
         global,
         permute && !has_subs,
         args,
         &mut reading,
     );
+    if spec.grammar == Grammar::Ssh && reading.problem.is_none() && !ended {
+        // ssh reads options again after the destination, unless `--`
+        // ended them before it.
+        if let Some((destination, after)) = rest.split_first() {
+            reading.operands.push(destination);
+            rest = region(&index.global, global, false, after, &mut reading).0;
+        }
+    }
     if reading.problem.is_some() || !has_subs {
         reading.operands.extend(rest.iter().map(String::as_str));
         return reading;
@@ -113,9 +135,17 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
         Grammar::Getopt { .. } | Grammar::Tar => Match::Prefix,
-        Grammar::Clap => Match::Exact,
+        Grammar::Clap | Grammar::Ssh => Match::Exact,
+        Grammar::Curl => Match::Curl,
+        Grammar::InfoZip { zip: true } => Match::Zip,
+        Grammar::InfoZip { zip: false } => Match::Unzip,
+        Grammar::GoFlag { .. } => Match::Go,
     };
-    let rest = region(sub_index, sub_match, true, after, &mut reading);
+    let sub_permute = match spec.grammar {
+        Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),
+        _ => true,
+    };
+    let (rest, _) = region(sub_index, sub_match, sub_permute, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
 }
@@ -132,7 +162,7 @@ fn old_style<'a>(index: &Index, args: &'a [String], reading: &mut Reading<'a>) -
         return args;
     }
     for c in bundle.chars() {
-        let Some(opt) = short(index, c) else {
+        let Some(opt) = short(index, c, true) else {
             reading.problem = Some(Problem::UnknownOption(bundle));
             return &[];
         };
@@ -162,25 +192,42 @@ fn old_style<'a>(index: &Index, args: &'a [String], reading: &mut Reading<'a>) -
 
 /// Reads options from `tokens` into `reading` until `--`, the end, or (when
 /// not permuting) the first operand. Returns the words left as operands
-/// (after `--`, or from the first operand on when not permuting); operands
-/// met while permuting are pushed on `reading.operands` directly.
+/// (after `--`, or from the first operand on when not permuting), and
+/// whether a `--` ended the options; operands met while permuting are
+/// pushed on `reading.operands` directly.
 fn region<'a>(
     index: &Index,
     how: Match,
     permute: bool,
     tokens: &'a [String],
     reading: &mut Reading<'a>,
-) -> &'a [String] {
+) -> (&'a [String], bool) {
     let mut i = 0;
     while let Some(tok) = tokens.get(i) {
         let tok = tok.as_str();
-        if tok == "--" || (how == Match::Negatable && tok == "--end-of-options") {
-            return &tokens[i + 1..];
+        if tok == "--" && how == Match::Unzip {
+            // unzip reads `--` as a negation of nothing and goes on.
+            i += 1;
+            continue;
+        }
+        if tok == "--"
+            || (how == Match::Negatable && tok == "--end-of-options")
+            || (how == Match::Go && matches!(tok, "-args" | "--args"))
+        {
+            return (&tokens[i + 1..], true);
+        }
+        if how == Match::Go && tok.len() > 1 && tok.starts_with('-') {
+            if let Err(problem) = go_flag(index, tokens, &mut i, reading) {
+                reading.problem = Some(problem);
+                return (&[], false);
+            }
+            i += 1;
+            continue;
         }
         if let Some(body) = tok.strip_prefix("--") {
             let (name, attached) = match body.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (body, None),
+                Some((n, v)) if how != Match::Curl => (n, Some(v)),
+                _ => (body, None),
             };
             let (opt, negated) = match long(index, how, name) {
                 Ok(found) => found,
@@ -190,14 +237,14 @@ fn region<'a>(
                     } else {
                         Problem::Ambiguous(tok, candidates)
                     });
-                    return &[];
+                    return (&[], false);
                 }
             };
             let arity = if negated { Arity::Flag } else { opt.arity };
             let value = match (arity, attached) {
                 (Arity::Flag | Arity::Pair, Some(_)) => {
                     reading.problem = Some(Problem::UnexpectedValue(tok));
-                    return &[];
+                    return (&[], false);
                 }
                 (Arity::Pair, None) => {
                     i += 2;
@@ -205,7 +252,7 @@ fn region<'a>(
                         Some(v) => Some(v.as_str()),
                         None => {
                             reading.problem = Some(Problem::MissingValue(tok));
-                            return &[];
+                            return (&[], false);
                         }
                     }
                 }
@@ -215,7 +262,7 @@ fn region<'a>(
                         Some(v) => Some(v.as_str()),
                         None => {
                             reading.problem = Some(Problem::MissingValue(tok));
-                            return &[];
+                            return (&[], false);
                         }
                     }
                 }
@@ -228,17 +275,28 @@ fn region<'a>(
                 negated,
                 global: false,
             });
+        } else if tok.len() > 1 && tok.starts_with('-') && matches!(how, Match::Zip | Match::Unzip)
+        {
+            if let Err(problem) = info_zip_cluster(index, how, tokens, &mut i, reading) {
+                reading.problem = Some(problem);
+                return (&[], false);
+            }
         } else if tok.len() > 1 && tok.starts_with('-') {
             let cluster = &tok[1..];
             for (pos, c) in cluster.char_indices() {
-                let Some(opt) = short(index, c) else {
+                let Some(opt) = short(index, c, how != Match::Curl) else {
                     reading.problem = Some(Problem::UnknownOption(tok));
-                    return &[];
+                    return (&[], false);
                 };
                 let rest = &cluster[pos + c.len_utf8()..];
                 let value = match opt.arity {
                     Arity::Flag => None,
                     Arity::Optional => Some(rest).filter(|r| !r.is_empty()),
+                    // clap and pflag read `-o=v` as `-o v`; judging the value
+                    // without the `=` only ever asks more.
+                    Arity::Required | Arity::Pair if !rest.is_empty() && how == Match::Exact => {
+                        Some(rest.strip_prefix('=').unwrap_or(rest))
+                    }
                     Arity::Required | Arity::Pair if !rest.is_empty() => Some(rest),
                     Arity::Required | Arity::Pair => {
                         i += 1;
@@ -246,7 +304,7 @@ fn region<'a>(
                             Some(v) => Some(v.as_str()),
                             None => {
                                 reading.problem = Some(Problem::MissingValue(tok));
-                                return &[];
+                                return (&[], false);
                             }
                         }
                     }
@@ -265,16 +323,161 @@ fn region<'a>(
         } else if permute {
             reading.operands.push(tok);
         } else {
-            return &tokens[i..];
+            return (&tokens[i..], false);
         }
         i += 1;
     }
-    &[]
+    (&[], false)
 }
 
-/// The row a short letter names; a digit matches a `-#` row.
-fn short(index: &Index, c: char) -> Option<&'static Opt> {
-    index.short(c)
+/// Reads one Go flag word, `tokens[*i]`, into `reading`: `-name` or
+/// `--name`, exact, with `=value`, or the next word (advancing `*i`) when
+/// the flag takes a value.
+fn go_flag<'a>(
+    index: &Index,
+    tokens: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let tok = tokens[*i].as_str();
+    let body = tok.strip_prefix("--").unwrap_or(&tok[1..]);
+    let (name, attached) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (body, None),
+    };
+    if name.is_empty() || name.starts_with('-') {
+        return Err(Problem::UnknownOption(tok));
+    }
+    let Some(opt) = index
+        .rows()
+        .find(|o| o.names.iter().any(|n| n.strip_prefix('-') == Some(name)))
+    else {
+        return Err(Problem::UnknownOption(tok));
+    };
+    let value = match (opt.arity, attached) {
+        // A boolean flag's `=true`/`=false` says whether it is on.
+        (Arity::Flag, Some(v)) => {
+            return match v {
+                "true" | "1" | "t" | "T" | "TRUE" | "True" => {
+                    reading.uses.push(Use {
+                        opt,
+                        value: None,
+                        token: tok,
+                        negated: false,
+                        global: false,
+                    });
+                    Ok(())
+                }
+                "false" | "0" | "f" | "F" | "FALSE" | "False" => {
+                    reading.uses.push(Use {
+                        opt,
+                        value: None,
+                        token: tok,
+                        negated: true,
+                        global: false,
+                    });
+                    Ok(())
+                }
+                _ => Err(Problem::UnexpectedValue(tok)),
+            };
+        }
+        (Arity::Flag, None) => None,
+        (_, Some(v)) => Some(v),
+        (_, None) => {
+            *i += 1;
+            match tokens.get(*i) {
+                Some(v) => Some(v.as_str()),
+                None => return Err(Problem::MissingValue(tok)),
+            }
+        }
+    };
+    reading.uses.push(Use {
+        opt,
+        value,
+        token: tok,
+        negated: false,
+        global: false,
+    });
+    Ok(())
+}
+
+/// Reads one Info-ZIP option word, `tokens[*i]`, into `reading`: at each
+/// place the longest short name that matches (two letters, else one), a
+/// value taking the rest of the word without one leading `=`, or the next
+/// word (advancing `*i`); zip's `-` after an option turns that option off.
+fn info_zip_cluster<'a>(
+    index: &Index,
+    how: Match,
+    tokens: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let tok = tokens[*i].as_str();
+    let mut rest = &tok[1..];
+    while let Some(c) = rest.chars().next() {
+        if c == '-' && how == Match::Zip {
+            // Turns off the option before it; an option that cannot be
+            // turned off is an error zip stops at.
+            match reading.uses.last_mut() {
+                Some(last) if std::ptr::eq(last.token, tok) && last.value.is_none() => {
+                    last.negated = true;
+                }
+                _ => return Err(Problem::UnknownOption(tok)),
+            }
+            rest = &rest[1..];
+            continue;
+        }
+        let two: Option<&'static Opt> = rest.get(..2).and_then(|pair| {
+            index.rows().find(|o| {
+                o.names
+                    .iter()
+                    .any(|n| n.get(1..) == Some(pair) && n.len() == 3)
+            })
+        });
+        let (opt, len) = match two {
+            Some(o) => (o, 2),
+            None => match short(index, c, false) {
+                Some(o) => (o, c.len_utf8()),
+                None => return Err(Problem::UnknownOption(tok)),
+            },
+        };
+        rest = &rest[len..];
+        let value = match opt.arity {
+            Arity::Flag => None,
+            Arity::Optional | Arity::Required | Arity::Pair if !rest.is_empty() => {
+                let v = rest.strip_prefix('=').unwrap_or(rest);
+                rest = "";
+                Some(v)
+            }
+            Arity::Optional => None,
+            // No Info-ZIP option takes two words; read as one.
+            Arity::Required | Arity::Pair => {
+                *i += 1;
+                match tokens.get(*i) {
+                    Some(v) => Some(v.as_str()),
+                    None => return Err(Problem::MissingValue(tok)),
+                }
+            }
+        };
+        reading.uses.push(Use {
+            opt,
+            value,
+            token: tok,
+            negated: false,
+            global: false,
+        });
+    }
+    Ok(())
+}
+
+/// The row a short letter names; with `digits`, a digit matches a `-#`
+/// row (which is otherwise the letter `#`).
+fn short(index: &Index, c: char, digits: bool) -> Option<&'static Opt> {
+    if digits {
+        index.short(c)
+    } else {
+        index.letter(c)
+    }
 }
 
 /// The row a long name (without `--`) resolves to and whether it was
@@ -302,8 +505,18 @@ fn long(index: &Index, how: Match, name: &str) -> Result<(&'static Opt, bool), V
             return Ok((row, true));
         }
     }
-    if how == Match::Exact {
+    if matches!(how, Match::Exact | Match::Unzip) {
         return Err(Vec::new());
+    }
+    if how == Match::Curl
+        && let Some(flag) = name.strip_prefix("no-")
+    {
+        // curl turns off a flag named exactly; `--no-` with a prefix, or
+        // with an option that takes a value, is an error.
+        return match index.exact(flag) {
+            Some((_, row)) if row.arity == Arity::Flag => Ok((row, true)),
+            _ => Err(Vec::new()),
+        };
     }
     let mut hits: Vec<index::LongHit> = Vec::new();
     index.starting_with(name, false, &mut hits);
@@ -453,7 +666,7 @@ mod index_tests {
                     }
                 }
                 for c in ('!'..='~').chain(['é']) {
-                    let (want, got) = (scan_short(tables, c), short(&index, c));
+                    let (want, got) = (scan_short(tables, c), short(&index, c, true));
                     assert!(
                         want.map(|w| w as *const Opt) == got.map(|g| g as *const Opt),
                         "{} -{c}",

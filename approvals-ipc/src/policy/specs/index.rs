@@ -20,6 +20,9 @@ pub(super) struct Index {
     shorts: foldhash::HashMap<char, (usize, &'static Opt)>,
     /// The first `-#` row (any digit), with its position.
     digits: Option<(usize, &'static Opt)>,
+    /// The tables themselves, for grammars that read rows their own way
+    /// (Go's one-dash names, Info-ZIP's two-letter options).
+    tables: &'static [&'static [Opt]],
 }
 
 /// A long spelling that matched: its row, position, name, and whether the
@@ -28,7 +31,10 @@ pub(super) type LongHit = (usize, &'static Opt, &'static str, bool);
 
 impl Index {
     pub(super) fn build(tables: &'static [&'static [Opt]]) -> Self {
-        let mut index = Index::default();
+        let mut index = Index {
+            tables,
+            ..Index::default()
+        };
         let mut position = 0;
         for row in tables.iter().flat_map(|t| t.iter()) {
             for name in row.names {
@@ -69,6 +75,19 @@ impl Index {
         }
     }
 
+    /// The first row spelled `-c`, where `-#` is the letter `#` (curl).
+    pub(super) fn letter(&self, c: char) -> Option<&'static Opt> {
+        match c {
+            '#' => self.digits.map(|(_, row)| row),
+            _ => self.shorts.get(&c).map(|(_, row)| *row),
+        }
+    }
+
+    /// Every row, in table order.
+    pub(super) fn rows(&self) -> impl Iterator<Item = &'static Opt> {
+        self.tables.iter().flat_map(|t| t.iter())
+    }
+
     /// The first row (by position) spelled exactly `--name`.
     pub(super) fn exact(&self, name: &str) -> Option<(usize, &'static Opt)> {
         let at = self.longs.partition_point(|(l, _, _)| *l < name);
@@ -99,25 +118,81 @@ pub(super) struct SpecIndex {
     pub subs: Vec<Index>,
 }
 
-/// The indexes of `spec`, by family; an empty one (every option unknown,
-/// so asked) for a spec that is not in [`ALL`]. Keyed by name, not by
-/// address: a `const` spec's tables may live at several addresses.
-pub(super) fn of(spec: &Spec) -> &'static SpecIndex {
-    static EMPTY: LazyLock<SpecIndex> = LazyLock::new(SpecIndex::default);
-    INDEXES.get(spec.family).unwrap_or(&EMPTY)
+/// The indexes of one spec, shared when it is a spec of [`ALL`], built for
+/// the occasion otherwise (a test's view of one subcommand as a spec).
+pub(super) enum Indexed {
+    /// A spec of [`ALL`].
+    Shared(&'static SpecIndex),
+    /// Any other spec.
+    Own(Box<SpecIndex>),
 }
 
-/// Every spec's indexes, by family.
-static INDEXES: LazyLock<foldhash::HashMap<&'static str, SpecIndex>> = LazyLock::new(|| {
-    let mut indexes = foldhash::HashMap::default();
-    for spec in ALL {
-        indexes.entry(spec.family).or_insert_with(|| SpecIndex {
+impl std::ops::Deref for Indexed {
+    type Target = SpecIndex;
+
+    fn deref(&self) -> &SpecIndex {
+        match self {
+            Indexed::Shared(index) => index,
+            Indexed::Own(index) => index,
+        }
+    }
+}
+
+/// The indexes of `spec`. A spec of [`ALL`] (the same reference, or the same
+/// rows: a `const` spec may be copied to several addresses) shares the
+/// index built once; any other spec gets its own.
+pub(super) fn of(spec: &'static Spec) -> Indexed {
+    match INDEXES.get(spec.family) {
+        Some((registered, index))
+            if std::ptr::eq(*registered, spec) || same_spec(registered, spec) =>
+        {
+            Indexed::Shared(index)
+        }
+        _ => Indexed::Own(Box::new(SpecIndex::build(spec))),
+    }
+}
+
+/// Whether two specs have the same option tables and subcommands, row by
+/// row.
+fn same_spec(a: &Spec, b: &Spec) -> bool {
+    same_tables(a.opts, b.opts)
+        && a.subs.len() == b.subs.len()
+        && a.subs
+            .iter()
+            .zip(b.subs)
+            .all(|(x, y)| x.names == y.names && same_tables(x.opts, y.opts))
+}
+
+/// Whether two table sets hold the same rows in the same order.
+fn same_tables(a: &[&[Opt]], b: &[&[Opt]]) -> bool {
+    std::ptr::eq(a, b)
+        || (a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                std::ptr::eq(*x, *y)
+                    || (x.len() == y.len() && x.iter().zip(y.iter()).all(|(r, s)| r.same_row(s)))
+            }))
+}
+
+impl SpecIndex {
+    fn build(spec: &'static Spec) -> Self {
+        SpecIndex {
             global: Index::build(spec.opts),
             subs: spec.subs.iter().map(|s| Index::build(s.opts)).collect(),
-        });
+        }
     }
-    indexes
-});
+}
+
+/// Every spec of [`ALL`] with its indexes, by family.
+static INDEXES: LazyLock<foldhash::HashMap<&'static str, (&'static Spec, SpecIndex)>> =
+    LazyLock::new(|| {
+        let mut indexes = foldhash::HashMap::default();
+        for spec in ALL {
+            indexes
+                .entry(spec.family)
+                .or_insert_with(|| (*spec, SpecIndex::build(spec)));
+        }
+        indexes
+    });
 
 #[cfg(test)]
 mod tests {
@@ -125,6 +200,11 @@ mod tests {
     fn every_spec_is_indexed_with_every_subcommand() {
         for spec in super::ALL {
             let index = super::of(spec);
+            assert!(
+                matches!(index, super::Indexed::Shared(_)),
+                "{}",
+                spec.family
+            );
             assert_eq!(index.subs.len(), spec.subs.len(), "{}", spec.family);
             let rows: usize = spec.opts.iter().map(|t| t.len()).sum();
             assert!(rows == 0 || !index.global.is_empty(), "{}", spec.family);

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{all, check, lookup};
+use super::{Grammar, all, check, lookup};
 
 const CWD: &str = "/work/project";
 
@@ -166,7 +166,12 @@ fn every_name_belongs_to_one_spec_and_every_row_is_well_formed() {
             );
             for n in row.names {
                 assert!(n.starts_with('-') && n.len() > 1, "{}: {n}", spec.family);
-                if n.len() == 2 {
+                let two_letters = matches!(spec.grammar, Grammar::InfoZip { .. })
+                    && n.len() == 3
+                    && !n.starts_with("--");
+                let go_flag =
+                    matches!(spec.grammar, Grammar::GoFlag { .. }) && !n.starts_with("--");
+                if n.len() == 2 || two_letters || go_flag {
                     continue;
                 }
                 assert!(

@@ -25,8 +25,40 @@ pub enum Grammar {
     /// `--no-` negation, permutation, `--end-of-options`).
     Git,
     /// clap: long options matched exactly, `--opt=v` or `--opt v`, short
-    /// bundles, permutation.
+    /// bundles, permutation. popt (rsync) reads argv the same way.
     Clap,
+    /// curl's own parser (`tool_getparam.c`): a long option is its exact
+    /// name, else `--no-NAME` for an exact NAME that takes no value (turned
+    /// off), else any unambiguous prefix; no `--opt=v` (the whole word is
+    /// the name), values are the next word; short bundles with attached or
+    /// next-word values; `-#` is the letter `#`; permutation until `--`.
+    Curl,
+    /// OpenSSH's BSD `getopt`: short options only, no permutation, but the
+    /// first operand (the destination) is followed by a second round of
+    /// options before the remote command (`ssh host -oX=y cmd`), unless a
+    /// `--` came before the destination.
+    Ssh,
+    /// Info-ZIP's zip and unzip: short options of one or two letters, the
+    /// longest matching first (`-TT` is not `-T -T`; `-sv1` is `-sv -1`),
+    /// bundled, a value taking the rest of its word (one leading `=`
+    /// dropped) or the next word; options anywhere. zip: long options by
+    /// unambiguous prefix with `=` or the next word, a `-` after an option
+    /// turns it off (`-la-`), `--` ends options. unzip: no long options, a
+    /// `-` inside a word negates what follows (asked), `--` ends nothing.
+    InfoZip {
+        /// zip (true) or unzip (false).
+        zip: bool,
+    },
+    /// Go's `flag` package (the go command): every option is one word,
+    /// `-name` or `--name`, matched exactly, its value after `=` or (unless
+    /// it takes none) the next word; no bundles; options stop at the first
+    /// operand, `--`, or `-args`, except in the subcommands listed, whose
+    /// options may follow their operands (`go test ./... -exec x`). Rows
+    /// are spelled `-name`.
+    GoFlag {
+        /// Subcommands whose options and operands interleave.
+        permuting: &'static [&'static str],
+    },
 }
 
 /// How many values an option takes.
@@ -64,6 +96,10 @@ pub enum Effect {
     LoadsCode(&'static str),
     /// Sends the contents of a local file over the network: asked.
     Uploads(&'static str),
+    /// Sends a local file when the value names one (curl's `-d @file`,
+    /// `-F name=<file`): asked then, as [`Effect::Uploads`]; a literal
+    /// value is the program's network job.
+    UploadsIf(FileRef, &'static str),
     /// Sets configuration that can name programs or files: asked.
     SetsConfig(&'static str),
     /// Sets one config key from a `KEY=VALUE` value: allowed when the key
@@ -78,12 +114,25 @@ pub enum Effect {
     FileOrRemote(&'static str),
 }
 
+/// How a value names a local file to send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileRef {
+    /// The value starts with `@` (`-d @file`, `-H @file`, `@-` for stdin).
+    AtStart,
+    /// An `@` or `<` anywhere (`--data-urlencode name@file`, `-F f=<file`).
+    AtOrLtAnywhere,
+}
+
 /// Whose config keys a [`Effect::SetsConfigKey`] sets, which picks the list
 /// of inert keys that judges them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keys {
-    /// git's (`guards::scripts::git::INERT_KEYS`).
+    /// git's (`guards::scripts::git::INERT_KEYS`): the key is the text
+    /// before `=`.
     Git,
+    /// ssh's `-o` config lines (`families::ssh::INERT_KEYS`): the key is
+    /// the first word, ended by whitespace or `=`, compared without case.
+    Ssh,
 }
 
 /// One option: its spellings, arity and effect.

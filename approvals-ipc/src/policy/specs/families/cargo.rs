@@ -1,0 +1,666 @@
+//! cargo. Options from cargo 1.95.0's `cargo --help` and each subcommand's
+//! `--help` (clap: long names exact, `--opt=v` or `--opt v`, short
+//! bundles, options anywhere until `--`), and cargo-clippy's and
+//! cargo-fmt's own lists. The global options marked global in cargo's
+//! parser (`-v`, `-q`, `--color`, `--config`, `-Z`, `-h`, `--locked`,
+//! `--offline`, `--frozen`) are also taken after the subcommand; `-C`,
+//! `--list`, `--explain` and `-V` are not (tried). Subcommands not listed
+//! (plugins such as `cargo nextest`, aliases from config) are asked: they
+//! run whatever program or command line they name.
+//!
+//! Building, testing and running the workspace's own code is cargo's job
+//! (build scripts included). Setting config (`--config`, `-Z`), working on
+//! another package (`-C`, `--manifest-path` outside the tree), writing
+//! build output outside it, installing a crate, publishing, and passing
+//! arguments to rustc are asked.
+
+use crate::policy::specs::types::{
+    Effect::{LoadsCode, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
+    Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
+};
+
+const CONFIG: &str = "sets any cargo config value, including build.rustc-wrapper and target.<triple>.runner, which run programs";
+const UNSTABLE: &str =
+    "turns on unstable cargo features, which can change what runs (-Zscript runs a file)";
+const ELSEWHERE: &str = "runs cargo in another directory, whose config and build scripts apply";
+const MANIFEST: &str = "works on another package, whose config and build scripts apply";
+const TARGET_DIR: &str = "writes (or, for clean, deletes) build output in a directory";
+const FETCHES: &str =
+    "builds and installs a crate from a source the prompt names, running its build script";
+
+const GLOBAL: &[Opt] = &[
+    flag(&["-V", "--version"]),
+    flag(&["--list"]),
+    value(&["--explain"]),
+    flag(&["-v", "--verbose"]),
+    flag(&["-q", "--quiet"]),
+    value(&["--color"]),
+    value(&["-C"]).does(OtherTree(ELSEWHERE)),
+    flag(&["--locked"]),
+    flag(&["--offline"]),
+    flag(&["--frozen"]),
+    value(&["--config"]).does(SetsConfig(CONFIG)),
+    value(&["-Z"]).does(SetsConfig(UNSTABLE)),
+    flag(&["-h", "--help"]),
+];
+
+/// The global options cargo also takes after a subcommand.
+const EVERYWHERE: &[Opt] = &[
+    flag(&["-v", "--verbose"]),
+    flag(&["-q", "--quiet"]),
+    value(&["--color"]),
+    flag(&["--locked"]),
+    flag(&["--offline"]),
+    flag(&["--frozen"]),
+    value(&["--config"]).does(SetsConfig(CONFIG)),
+    value(&["-Z"]).does(SetsConfig(UNSTABLE)),
+    flag(&["-h", "--help"]),
+];
+
+const ADD: &[Opt] = &[
+    flag(&["--no-default-features"]),
+    flag(&["--default-features"]),
+    value(&["-F", "--features"]),
+    flag(&["--optional"]),
+    flag(&["--no-optional"]),
+    flag(&["--public"]),
+    flag(&["--no-public"]),
+    value(&["--rename"]),
+    flag(&["-n", "--dry-run"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+    optional(&["-p", "--package"]),
+    value(&["--path"]).does(OtherTree(
+        "adds a path dependency, whose build script the next build runs",
+    )),
+    value(&["--base"]),
+    value(&["--git"]).does(LoadsCode(
+        "adds a git dependency, whose build script the next build runs",
+    )),
+    value(&["--branch"]),
+    value(&["--tag"]),
+    value(&["--rev"]),
+    value(&["--registry"]),
+    flag(&["--dev"]),
+    flag(&["--build"]),
+    value(&["--target"]),
+];
+
+const BENCH: &[Opt] = &[
+    flag(&["--no-run"]),
+    flag(&["--no-fail-fast"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const BUILD: &[Opt] = &[
+    flag(&["--future-incompat-report"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    value(&["--artifact-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const CHECK: &[Opt] = &[
+    flag(&["--future-incompat-report"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const CLEAN: &[Opt] = &[
+    flag(&["--doc"]),
+    flag(&["-n", "--dry-run"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const CLIPPY: &[Opt] = &[
+    flag(&["--future-incompat-report"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+    flag(&["--fix"]),
+    flag(&["--no-deps"]),
+    optional(&["--explain"]),
+    flag(&["-V", "--version"]),
+];
+
+const DOC: &[Opt] = &[
+    flag(&["--open"]),
+    flag(&["--no-deps"]),
+    flag(&["--document-private-items"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const FETCH: &[Opt] = &[
+    optional(&["--target"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const FIX: &[Opt] = &[
+    flag(&["--edition"]),
+    flag(&["--edition-idioms"]),
+    flag(&["--broken-code"]),
+    flag(&["--allow-no-vcs"]),
+    flag(&["--allow-dirty"]),
+    flag(&["--allow-staged"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const FMT: &[Opt] = &[
+    flag(&["--version"]),
+    value(&["-p", "--package"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    value(&["--message-format"]),
+    flag(&["--all"]),
+    flag(&["--check"]),
+];
+
+const GENERATE_LOCKFILE: &[Opt] = &[
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+    value(&["--publish-time"]),
+];
+
+const HELP: &[Opt] = &[];
+
+const INFO: &[Opt] = &[value(&["--index"]), value(&["--registry"])];
+
+const INIT: &[Opt] = &[
+    value(&["--vcs"]),
+    flag(&["--bin"]),
+    flag(&["--lib"]),
+    value(&["--edition"]),
+    value(&["--name"]),
+    value(&["--registry"]),
+];
+
+const INSTALL: &[Opt] = &[
+    value(&["--version"]),
+    value(&["--index"]).does(LoadsCode(FETCHES)),
+    value(&["--registry"]).does(LoadsCode(FETCHES)),
+    value(&["--git"]).does(LoadsCode(FETCHES)),
+    value(&["--branch"]),
+    value(&["--tag"]),
+    value(&["--rev"]),
+    value(&["--path"]).does(LoadsCode(FETCHES)),
+    value(&["--root"]).does(WritesFile("installs binaries under another root")),
+    flag(&["-f", "--force"]),
+    flag(&["-n", "--dry-run"]),
+    flag(&["--no-track"]),
+    flag(&["--list"]),
+    value(&["--message-format"]),
+    flag(&["--debug"]),
+    flag(&["--ignore-rust-version"]),
+    optional(&["--bin"]),
+    flag(&["--bins"]),
+    optional(&["--example"]),
+    flag(&["--examples"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--timings"]),
+];
+
+const LOCATE_PROJECT: &[Opt] = &[
+    flag(&["--workspace"]),
+    value(&["--message-format"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const METADATA: &[Opt] = &[
+    value(&["--filter-platform"]),
+    flag(&["--no-deps"]),
+    value(&["--format-version"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const NEW: &[Opt] = &[
+    value(&["--vcs"]),
+    flag(&["--bin"]),
+    flag(&["--lib"]),
+    value(&["--edition"]),
+    value(&["--name"]),
+    value(&["--registry"]),
+];
+
+const PACKAGE: &[Opt] = &[
+    value(&["--index"]),
+    value(&["--registry"]),
+    flag(&["-l", "--list"]),
+    flag(&["--no-verify"]),
+    flag(&["--no-metadata"]),
+    flag(&["--allow-dirty"]),
+    flag(&["--exclude-lockfile"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const PKGID: &[Opt] = &[
+    optional(&["-p", "--package"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const PUBLISH: &[Opt] = &[
+    flag(&["-n", "--dry-run"]),
+    value(&["--index"]),
+    value(&["--registry"]),
+    flag(&["--no-verify"]),
+    flag(&["--allow-dirty"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const REMOVE: &[Opt] = &[
+    flag(&["-n", "--dry-run"]),
+    flag(&["--dev"]),
+    flag(&["--build"]),
+    value(&["--target"]),
+    optional(&["-p", "--package"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const RUN: &[Opt] = &[
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    optional(&["--bin"]),
+    optional(&["--example"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const RUSTC: &[Opt] = &[
+    value(&["--print"]),
+    value(&["--crate-type"]),
+    flag(&["--future-incompat-report"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const RUSTDOC: &[Opt] = &[
+    flag(&["--open"]),
+    value(&["--message-format"]),
+    value(&["--output-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const SEARCH: &[Opt] = &[
+    value(&["--limit"]),
+    value(&["--index"]),
+    value(&["--registry"]),
+];
+
+const TEST: &[Opt] = &[
+    flag(&["--no-run"]),
+    flag(&["--no-fail-fast"]),
+    flag(&["--future-incompat-report"]),
+    value(&["--message-format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+    flag(&["--doc"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    value(&["-j", "--jobs"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const TREE: &[Opt] = &[
+    value(&["-e", "--edges"]),
+    optional(&["-i", "--invert"]),
+    value(&["--prune"]),
+    value(&["--depth"]),
+    value(&["--prefix"]),
+    flag(&["--no-dedupe"]),
+    flag(&["-d", "--duplicates"]),
+    value(&["--charset"]),
+    value(&["-f", "--format"]),
+    optional(&["-p", "--package"]),
+    flag(&["--workspace"]),
+    value(&["--exclude"]),
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+    optional(&["--target"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const UNINSTALL: &[Opt] = &[
+    value(&["--root"]),
+    optional(&["-p", "--package"]),
+    value(&["--bin"]),
+];
+
+const UPDATE: &[Opt] = &[
+    // Hidden, still accepted (tried): the old spellings.
+    optional(&["-p", "--package"]),
+    flag(&["--aggressive"]),
+    flag(&["-n", "--dry-run"]),
+    flag(&["--recursive"]),
+    value(&["--precise"]),
+    flag(&["-b", "--breaking"]),
+    flag(&["-w", "--workspace"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
+const VENDOR: &[Opt] = &[
+    flag(&["--no-delete"]),
+    value(&["-s", "--sync"]),
+    flag(&["--respect-source-config"]),
+    flag(&["--versioned-dirs"]),
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+];
+
+const VERIFY_PROJECT: &[Opt] = &[value(&["--manifest-path"]).does(OtherTree(MANIFEST))];
+
+const VERSION: &[Opt] = &[];
+
+const SUBS: &[Sub] = &[
+    sub(&["add"], &[ADD, EVERYWHERE]),
+    sub(&["bench"], &[BENCH, EVERYWHERE]),
+    sub(&["build", "b"], &[BUILD, EVERYWHERE]),
+    sub(&["check", "c"], &[CHECK, EVERYWHERE]),
+    sub(&["clean"], &[CLEAN, EVERYWHERE]),
+    sub(&["clippy"], &[CLIPPY, EVERYWHERE]),
+    sub(&["doc", "d"], &[DOC, EVERYWHERE]),
+    sub(&["fetch"], &[FETCH, EVERYWHERE]),
+    sub(&["fix"], &[FIX, EVERYWHERE]),
+    sub(&["fmt"], &[FMT, EVERYWHERE]),
+    sub(&["generate-lockfile"], &[GENERATE_LOCKFILE, EVERYWHERE]),
+    sub(&["help"], &[HELP, EVERYWHERE]),
+    sub(&["info"], &[INFO, EVERYWHERE]),
+    sub(&["init"], &[INIT, EVERYWHERE]),
+    sub(&["install"], &[INSTALL, EVERYWHERE]).does(LoadsCode(
+        "builds a crate, running its build script, and installs its binaries onto PATH",
+    )),
+    sub(&["locate-project"], &[LOCATE_PROJECT, EVERYWHERE]),
+    sub(&["metadata"], &[METADATA, EVERYWHERE]),
+    sub(&["new"], &[NEW, EVERYWHERE]),
+    sub(&["package"], &[PACKAGE, EVERYWHERE]),
+    sub(&["pkgid"], &[PKGID, EVERYWHERE]),
+    sub(&["publish"], &[PUBLISH, EVERYWHERE]).does(Uploads("uploads the package to a registry")),
+    sub(&["remove", "rm"], &[REMOVE, EVERYWHERE]),
+    sub(&["run", "r"], &[RUN, EVERYWHERE]),
+    sub(&["rustc"], &[RUSTC, EVERYWHERE]).does(RunsProgram(
+        "passes its arguments to rustc, which can name a linker or a plugin to run",
+    )),
+    sub(&["rustdoc"], &[RUSTDOC, EVERYWHERE]).does(RunsProgram(
+        "passes its arguments to rustdoc, which can name a linker or a plugin to run",
+    )),
+    sub(&["search"], &[SEARCH, EVERYWHERE]),
+    sub(&["test", "t"], &[TEST, EVERYWHERE]),
+    sub(&["tree"], &[TREE, EVERYWHERE]),
+    sub(&["uninstall"], &[UNINSTALL, EVERYWHERE]),
+    sub(&["update"], &[UPDATE, EVERYWHERE]),
+    sub(&["vendor"], &[VENDOR, EVERYWHERE]),
+    sub(&["verify-project"], &[VERIFY_PROJECT, EVERYWHERE]),
+    sub(&["version"], &[VERSION, EVERYWHERE]),
+];
+
+/// `cargo`.
+pub(crate) const CARGO: Spec = Spec {
+    family: "cargo",
+    names: &["cargo"],
+    ids: ids!("cargo"),
+    grammar: Grammar::Clap,
+    opts: &[GLOBAL],
+    subs: SUBS,
+    checked_with: "cargo 1.95.0 (rustup)",
+};

@@ -1,0 +1,567 @@
+//! The docker CLI. Options from Docker 28.2.2's `docker --help` and each
+//! listed command's `--help` (cobra and pflag: long names exact, `--opt=v`
+//! or `--opt v`, short bundles with attached values, `-e=v` as `-e v`,
+//! options anywhere in this reading; `run`, `create` and `exec` stop at the
+//! image or container, so an option after it is the container's, which
+//! this reading asks about rather than misses). Only one level of
+//! commands: the management commands (`docker container run`, `docker
+//! image ls`, …), plugins (`docker compose`, `docker buildx`) and `login`
+//! are asked as unknown subcommands.
+//!
+//! The daemon is root on the host: running containers is docker's job, but
+//! anything that hands the container the host (privileged mode, host
+//! namespaces, devices, capabilities, security options), a bind mount of a
+//! host path outside the working tree, any `--mount`, another client config
+//! directory (credential helpers run), archives written outside the tree
+//! and pushing images are asked. `docker cp` writes where its operands say,
+//! which no option shows: not judged here.
+
+use crate::policy::specs::types::{
+    Effect::{
+        LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile,
+    },
+    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+};
+
+const HOST: &str = "hands the container the host (privileged mode, host namespaces, devices, capabilities or security options)";
+const MOUNT: &str = "mounts a host path into the container";
+const MOUNTS: &str = "mounts a host path, volume or device into the container";
+const ARCHIVE: &str = "writes an image or container archive";
+
+const GLOBAL: &[Opt] = &[
+    value(&["--config"]).does(LoadsCode(
+        "reads docker's client config from a directory, whose credential helpers and plugins run",
+    )),
+    value(&["-c", "--context"]).does(Network),
+    flag(&["-D", "--debug"]),
+    value(&["-H", "--host"]).does(Network),
+    value(&["-l", "--log-level"]),
+    flag(&["--tls"]),
+    value(&["--tlscacert"]).does(ReadsFile),
+    value(&["--tlscert"]).does(ReadsFile),
+    value(&["--tlskey"]).does(ReadsFile),
+    flag(&["--tlsverify"]),
+    flag(&["-v", "--version"]),
+    flag(&["--help"]),
+];
+
+const ATTACH_OPTS: &[Opt] = &[
+    value(&["--detach-keys"]),
+    flag(&["--no-stdin"]),
+    flag(&["--sig-proxy"]),
+    flag(&["--help"]),
+];
+
+const BUILD_OPTS: &[Opt] = &[
+    value(&["--add-host"]),
+    value(&["--build-arg"]),
+    value(&["--cache-from"]),
+    value(&["--cgroup-parent"]).does(RunsProgram(HOST)),
+    flag(&["--compress"]),
+    value(&["--cpu-period"]),
+    value(&["--cpu-quota"]),
+    value(&["-c", "--cpu-shares"]),
+    value(&["--cpuset-cpus"]),
+    value(&["--cpuset-mems"]),
+    flag(&["--disable-content-trust"]),
+    value(&["-f", "--file"]).does(ReadsFile),
+    flag(&["--force-rm"]),
+    value(&["--iidfile"]).does(WritesFile("writes the image id to a file")),
+    value(&["--isolation"]),
+    value(&["--label"]),
+    value(&["-m", "--memory"]),
+    value(&["--memory-swap"]),
+    value(&["--network"]).does(Network),
+    flag(&["--no-cache"]),
+    value(&["--platform"]),
+    flag(&["--pull"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--rm"]),
+    value(&["--security-opt"]).does(RunsProgram(HOST)),
+    value(&["--shm-size"]),
+    flag(&["--squash"]),
+    value(&["-t", "--tag"]),
+    value(&["--target"]),
+    value(&["--ulimit"]),
+    flag(&["--help"]),
+];
+
+const COMMIT_OPTS: &[Opt] = &[
+    value(&["-a", "--author"]),
+    value(&["-c", "--change"]),
+    value(&["-m", "--message"]),
+    flag(&["-p", "--pause"]),
+    flag(&["--help"]),
+];
+
+const CP_OPTS: &[Opt] = &[
+    flag(&["-a", "--archive"]),
+    flag(&["-L", "--follow-link"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+const CREATE_OPTS: &[Opt] = &[
+    value(&["--gpus"]),
+    value(&["--add-host"]),
+    value(&["--annotation"]),
+    value(&["-a", "--attach"]),
+    value(&["--blkio-weight"]),
+    value(&["--blkio-weight-device"]),
+    value(&["--cap-add"]).does(RunsProgram(HOST)),
+    value(&["--cap-drop"]),
+    value(&["--cgroup-parent"]).does(RunsProgram(HOST)),
+    value(&["--cgroupns"]).does(RunsProgram(HOST)),
+    value(&["--cidfile"]).does(WritesFile("writes the container id to a file")),
+    value(&["--cpu-count"]),
+    value(&["--cpu-percent"]),
+    value(&["--cpu-period"]),
+    value(&["--cpu-quota"]),
+    value(&["--cpu-rt-period"]),
+    value(&["--cpu-rt-runtime"]),
+    value(&["-c", "--cpu-shares"]),
+    value(&["--cpus"]),
+    value(&["--cpuset-cpus"]),
+    value(&["--cpuset-mems"]),
+    value(&["--device"]).does(RunsProgram(HOST)),
+    value(&["--device-cgroup-rule"]).does(RunsProgram(HOST)),
+    value(&["--device-read-bps"]),
+    value(&["--device-read-iops"]),
+    value(&["--device-write-bps"]),
+    value(&["--device-write-iops"]),
+    flag(&["--disable-content-trust"]),
+    value(&["--dns"]),
+    value(&["--dns-option"]),
+    value(&["--dns-search"]),
+    value(&["--domainname"]),
+    value(&["--entrypoint"]),
+    value(&["-e", "--env"]),
+    value(&["--env-file"]).does(ReadsFile),
+    value(&["--expose"]),
+    value(&["--group-add"]),
+    value(&["--health-cmd"]),
+    value(&["--health-interval"]),
+    value(&["--health-retries"]),
+    value(&["--health-start-interval"]),
+    value(&["--health-start-period"]),
+    value(&["--health-timeout"]),
+    value(&["-h", "--hostname"]),
+    flag(&["--init"]),
+    flag(&["-i", "--interactive"]),
+    value(&["--io-maxbandwidth"]),
+    value(&["--io-maxiops"]),
+    value(&["--ip"]),
+    value(&["--ip6"]),
+    value(&["--ipc"]).does(RunsProgram(HOST)),
+    value(&["--isolation"]),
+    value(&["--kernel-memory"]),
+    value(&["-l", "--label"]),
+    value(&["--label-file"]).does(ReadsFile),
+    value(&["--link"]),
+    value(&["--link-local-ip"]),
+    value(&["--log-driver"]),
+    value(&["--log-opt"]),
+    value(&["--mac-address"]),
+    value(&["-m", "--memory"]),
+    value(&["--memory-reservation"]),
+    value(&["--memory-swap"]),
+    value(&["--memory-swappiness"]),
+    value(&["--mount"]).does(SetsConfig(MOUNTS)),
+    value(&["--name"]),
+    value(&["--network"]).does(Network),
+    value(&["--network-alias"]),
+    flag(&["--no-healthcheck"]),
+    flag(&["--oom-kill-disable"]),
+    value(&["--oom-score-adj"]),
+    value(&["--pid"]).does(RunsProgram(HOST)),
+    value(&["--pids-limit"]),
+    value(&["--platform"]),
+    flag(&["--privileged"]).does(RunsProgram(HOST)),
+    value(&["-p", "--publish"]),
+    flag(&["-P", "--publish-all"]),
+    value(&["--pull"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--read-only"]),
+    value(&["--restart"]),
+    flag(&["--rm"]),
+    value(&["--runtime"]),
+    value(&["--security-opt"]).does(RunsProgram(HOST)),
+    value(&["--shm-size"]),
+    value(&["--stop-signal"]),
+    value(&["--stop-timeout"]),
+    value(&["--storage-opt"]),
+    value(&["--sysctl"]),
+    value(&["--tmpfs"]),
+    flag(&["-t", "--tty"]),
+    value(&["--ulimit"]),
+    flag(&["--use-api-socket"]),
+    value(&["-u", "--user"]),
+    value(&["--userns"]).does(RunsProgram(HOST)),
+    value(&["--uts"]).does(RunsProgram(HOST)),
+    value(&["-v", "--volume"]).does(OtherTree(MOUNT)),
+    value(&["--volume-driver"]),
+    value(&["--volumes-from"]),
+    value(&["-w", "--workdir"]),
+    flag(&["--help"]),
+];
+
+const DIFF_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const EVENTS_OPTS: &[Opt] = &[
+    value(&["-f", "--filter"]),
+    value(&["--format"]),
+    value(&["--since"]),
+    value(&["--until"]),
+    flag(&["--help"]),
+];
+
+const EXEC_OPTS: &[Opt] = &[
+    flag(&["-d", "--detach"]),
+    value(&["--detach-keys"]),
+    value(&["-e", "--env"]),
+    value(&["--env-file"]).does(ReadsFile),
+    flag(&["-i", "--interactive"]),
+    flag(&["--privileged"]).does(RunsProgram(HOST)),
+    flag(&["-t", "--tty"]),
+    value(&["-u", "--user"]),
+    value(&["-w", "--workdir"]),
+    flag(&["--help"]),
+];
+
+const EXPORT_OPTS: &[Opt] = &[
+    value(&["-o", "--output"]).does(WritesFile(ARCHIVE)),
+    flag(&["--help"]),
+];
+
+const HISTORY_OPTS: &[Opt] = &[
+    value(&["--format"]),
+    flag(&["-H", "--human"]),
+    flag(&["--no-trunc"]),
+    value(&["--platform"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+const IMAGES_OPTS: &[Opt] = &[
+    flag(&["-a", "--all"]),
+    flag(&["--digests"]),
+    value(&["-f", "--filter"]),
+    value(&["--format"]),
+    flag(&["--no-trunc"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--tree"]),
+    flag(&["--help"]),
+];
+
+const IMPORT_OPTS: &[Opt] = &[
+    value(&["-c", "--change"]),
+    value(&["-m", "--message"]),
+    value(&["--platform"]),
+    flag(&["--help"]),
+];
+
+const INFO_OPTS: &[Opt] = &[value(&["-f", "--format"]), flag(&["--help"])];
+
+const INSPECT_OPTS: &[Opt] = &[
+    value(&["-f", "--format"]),
+    flag(&["-s", "--size"]),
+    value(&["--type"]),
+    flag(&["--help"]),
+];
+
+const KILL_OPTS: &[Opt] = &[value(&["-s", "--signal"]), flag(&["--help"])];
+
+const LOAD_OPTS: &[Opt] = &[
+    value(&["-i", "--input"]),
+    value(&["--platform"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+const LOGS_OPTS: &[Opt] = &[
+    flag(&["--details"]),
+    flag(&["-f", "--follow"]),
+    value(&["--since"]),
+    value(&["-n", "--tail"]),
+    flag(&["-t", "--timestamps"]),
+    value(&["--until"]),
+    flag(&["--help"]),
+];
+
+const PAUSE_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const PORT_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const PS_OPTS: &[Opt] = &[
+    flag(&["-a", "--all"]),
+    value(&["-f", "--filter"]),
+    value(&["--format"]),
+    value(&["-n", "--last"]),
+    flag(&["-l", "--latest"]),
+    flag(&["--no-trunc"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["-s", "--size"]),
+    flag(&["--help"]),
+];
+
+const PULL_OPTS: &[Opt] = &[
+    flag(&["-a", "--all-tags"]),
+    flag(&["--disable-content-trust"]),
+    value(&["--platform"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+const PUSH_OPTS: &[Opt] = &[
+    flag(&["-a", "--all-tags"]),
+    flag(&["--disable-content-trust"]),
+    value(&["--platform"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+const RENAME_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const RESTART_OPTS: &[Opt] = &[
+    value(&["-s", "--signal"]),
+    value(&["-t", "--timeout"]),
+    flag(&["--help"]),
+];
+
+const RM_OPTS: &[Opt] = &[
+    flag(&["-f", "--force"]),
+    flag(&["-l", "--link"]),
+    flag(&["-v", "--volumes"]),
+    flag(&["--help"]),
+];
+
+const RMI_OPTS: &[Opt] = &[
+    flag(&["-f", "--force"]),
+    flag(&["--no-prune"]),
+    value(&["--platform"]),
+    flag(&["--help"]),
+];
+
+const RUN_OPTS: &[Opt] = &[
+    value(&["--gpus"]),
+    value(&["--add-host"]),
+    value(&["--annotation"]),
+    value(&["-a", "--attach"]),
+    value(&["--blkio-weight"]),
+    value(&["--blkio-weight-device"]),
+    value(&["--cap-add"]).does(RunsProgram(HOST)),
+    value(&["--cap-drop"]),
+    value(&["--cgroup-parent"]).does(RunsProgram(HOST)),
+    value(&["--cgroupns"]).does(RunsProgram(HOST)),
+    value(&["--cidfile"]).does(WritesFile("writes the container id to a file")),
+    value(&["--cpu-count"]),
+    value(&["--cpu-percent"]),
+    value(&["--cpu-period"]),
+    value(&["--cpu-quota"]),
+    value(&["--cpu-rt-period"]),
+    value(&["--cpu-rt-runtime"]),
+    value(&["-c", "--cpu-shares"]),
+    value(&["--cpus"]),
+    value(&["--cpuset-cpus"]),
+    value(&["--cpuset-mems"]),
+    flag(&["-d", "--detach"]),
+    value(&["--detach-keys"]),
+    value(&["--device"]).does(RunsProgram(HOST)),
+    value(&["--device-cgroup-rule"]).does(RunsProgram(HOST)),
+    value(&["--device-read-bps"]),
+    value(&["--device-read-iops"]),
+    value(&["--device-write-bps"]),
+    value(&["--device-write-iops"]),
+    flag(&["--disable-content-trust"]),
+    value(&["--dns"]),
+    value(&["--dns-option"]),
+    value(&["--dns-search"]),
+    value(&["--domainname"]),
+    value(&["--entrypoint"]),
+    value(&["-e", "--env"]),
+    value(&["--env-file"]).does(ReadsFile),
+    value(&["--expose"]),
+    value(&["--group-add"]),
+    value(&["--health-cmd"]),
+    value(&["--health-interval"]),
+    value(&["--health-retries"]),
+    value(&["--health-start-interval"]),
+    value(&["--health-start-period"]),
+    value(&["--health-timeout"]),
+    value(&["-h", "--hostname"]),
+    flag(&["--init"]),
+    flag(&["-i", "--interactive"]),
+    value(&["--io-maxbandwidth"]),
+    value(&["--io-maxiops"]),
+    value(&["--ip"]),
+    value(&["--ip6"]),
+    value(&["--ipc"]).does(RunsProgram(HOST)),
+    value(&["--isolation"]),
+    value(&["--kernel-memory"]),
+    value(&["-l", "--label"]),
+    value(&["--label-file"]).does(ReadsFile),
+    value(&["--link"]),
+    value(&["--link-local-ip"]),
+    value(&["--log-driver"]),
+    value(&["--log-opt"]),
+    value(&["--mac-address"]),
+    value(&["-m", "--memory"]),
+    value(&["--memory-reservation"]),
+    value(&["--memory-swap"]),
+    value(&["--memory-swappiness"]),
+    value(&["--mount"]).does(SetsConfig(MOUNTS)),
+    value(&["--name"]),
+    value(&["--network"]).does(Network),
+    value(&["--network-alias"]),
+    flag(&["--no-healthcheck"]),
+    flag(&["--oom-kill-disable"]),
+    value(&["--oom-score-adj"]),
+    value(&["--pid"]).does(RunsProgram(HOST)),
+    value(&["--pids-limit"]),
+    value(&["--platform"]),
+    flag(&["--privileged"]).does(RunsProgram(HOST)),
+    value(&["-p", "--publish"]),
+    flag(&["-P", "--publish-all"]),
+    value(&["--pull"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--read-only"]),
+    value(&["--restart"]),
+    flag(&["--rm"]),
+    value(&["--runtime"]),
+    value(&["--security-opt"]).does(RunsProgram(HOST)),
+    value(&["--shm-size"]),
+    flag(&["--sig-proxy"]),
+    value(&["--stop-signal"]),
+    value(&["--stop-timeout"]),
+    value(&["--storage-opt"]),
+    value(&["--sysctl"]),
+    value(&["--tmpfs"]),
+    flag(&["-t", "--tty"]),
+    value(&["--ulimit"]),
+    flag(&["--use-api-socket"]),
+    value(&["-u", "--user"]),
+    value(&["--userns"]).does(RunsProgram(HOST)),
+    value(&["--uts"]).does(RunsProgram(HOST)),
+    value(&["-v", "--volume"]).does(OtherTree(MOUNT)),
+    value(&["--volume-driver"]),
+    value(&["--volumes-from"]),
+    value(&["-w", "--workdir"]),
+    flag(&["--help"]),
+];
+
+const SAVE_OPTS: &[Opt] = &[
+    value(&["-o", "--output"]).does(WritesFile(ARCHIVE)),
+    value(&["--platform"]),
+    flag(&["--help"]),
+];
+
+const SEARCH_OPTS: &[Opt] = &[
+    value(&["-f", "--filter"]),
+    value(&["--format"]),
+    value(&["--limit"]),
+    flag(&["--no-trunc"]),
+    flag(&["--help"]),
+];
+
+const START_OPTS: &[Opt] = &[
+    flag(&["-a", "--attach"]),
+    value(&["--checkpoint"]),
+    value(&["--checkpoint-dir"]),
+    value(&["--detach-keys"]),
+    flag(&["-i", "--interactive"]),
+    flag(&["--help"]),
+];
+
+const STATS_OPTS: &[Opt] = &[
+    flag(&["-a", "--all"]),
+    value(&["--format"]),
+    flag(&["--no-stream"]),
+    flag(&["--no-trunc"]),
+    flag(&["--help"]),
+];
+
+const STOP_OPTS: &[Opt] = &[
+    value(&["-s", "--signal"]),
+    value(&["-t", "--timeout"]),
+    flag(&["--help"]),
+];
+
+const TAG_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const TOP_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const UNPAUSE_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const UPDATE_OPTS: &[Opt] = &[
+    value(&["--blkio-weight"]),
+    value(&["--cpu-period"]),
+    value(&["--cpu-quota"]),
+    value(&["--cpu-rt-period"]),
+    value(&["--cpu-rt-runtime"]),
+    value(&["-c", "--cpu-shares"]),
+    value(&["--cpus"]),
+    value(&["--cpuset-cpus"]),
+    value(&["--cpuset-mems"]),
+    value(&["-m", "--memory"]),
+    value(&["--memory-reservation"]),
+    value(&["--memory-swap"]),
+    value(&["--pids-limit"]),
+    value(&["--restart"]),
+    flag(&["--help"]),
+];
+
+const VERSION_OPTS: &[Opt] = &[value(&["-f", "--format"]), flag(&["--help"])];
+
+const WAIT_OPTS: &[Opt] = &[flag(&["--help"])];
+
+const SUBS: &[Sub] = &[
+    sub(&["attach"], &[ATTACH_OPTS]),
+    sub(&["build"], &[BUILD_OPTS]),
+    sub(&["commit"], &[COMMIT_OPTS]),
+    sub(&["cp"], &[CP_OPTS]),
+    sub(&["create"], &[CREATE_OPTS]),
+    sub(&["diff"], &[DIFF_OPTS]),
+    sub(&["events"], &[EVENTS_OPTS]),
+    sub(&["exec"], &[EXEC_OPTS]),
+    sub(&["export"], &[EXPORT_OPTS]),
+    sub(&["history"], &[HISTORY_OPTS]),
+    sub(&["images"], &[IMAGES_OPTS]),
+    sub(&["import"], &[IMPORT_OPTS]),
+    sub(&["info"], &[INFO_OPTS]),
+    sub(&["inspect"], &[INSPECT_OPTS]),
+    sub(&["kill"], &[KILL_OPTS]),
+    sub(&["load"], &[LOAD_OPTS]),
+    sub(&["logs"], &[LOGS_OPTS]),
+    sub(&["pause"], &[PAUSE_OPTS]),
+    sub(&["port"], &[PORT_OPTS]),
+    sub(&["ps"], &[PS_OPTS]),
+    sub(&["pull"], &[PULL_OPTS]),
+    sub(&["push"], &[PUSH_OPTS]).does(Uploads("pushes an image to a registry")),
+    sub(&["rename"], &[RENAME_OPTS]),
+    sub(&["restart"], &[RESTART_OPTS]),
+    sub(&["rm"], &[RM_OPTS]),
+    sub(&["rmi"], &[RMI_OPTS]),
+    sub(&["run"], &[RUN_OPTS]),
+    sub(&["save"], &[SAVE_OPTS]),
+    sub(&["search"], &[SEARCH_OPTS]),
+    sub(&["start"], &[START_OPTS]),
+    sub(&["stats"], &[STATS_OPTS]),
+    sub(&["stop"], &[STOP_OPTS]),
+    sub(&["tag"], &[TAG_OPTS]),
+    sub(&["top"], &[TOP_OPTS]),
+    sub(&["unpause"], &[UNPAUSE_OPTS]),
+    sub(&["update"], &[UPDATE_OPTS]),
+    sub(&["version"], &[VERSION_OPTS]),
+    sub(&["wait"], &[WAIT_OPTS]),
+];
+
+/// `docker`.
+pub(crate) const DOCKER: Spec = Spec {
+    family: "docker",
+    names: &["docker"],
+    ids: ids!("docker"),
+    grammar: Grammar::Clap,
+    opts: &[GLOBAL],
+    subs: SUBS,
+    checked_with: "Docker CLI 28.2.2",
+};

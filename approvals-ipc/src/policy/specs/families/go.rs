@@ -1,0 +1,235 @@
+//! The go command. Options from go 1.19.8's `go help build`, `go help
+//! testflag`, `go help test` and the other commands' help, each spelling
+//! tried on the installed program. Go's `flag` package reads every option
+//! as one word, `-name` or `--name`, exactly ([`Grammar::GoFlag`]): no
+//! abbreviations, no bundles; `go build` and `go run` stop at the first
+//! package (`go run . -toolexec x` passes it to the program), while `go
+//! test`, `go mod` and `go work` read options after their operands too, up
+//! to `-args`. Newer flags (`-C`, `-pgo`, `-cover` for build) are asked as
+//! unknown.
+//!
+//! Building, testing and running the module's own code is go's job; a tool
+//! or program wrapped around the compiler or the test binary (`-toolexec`,
+//! `-exec`, `-vettool`), linker flags (which can name an external linker),
+//! overlays and other module files, writes outside the working tree,
+//! `go generate`, `go tool`, installing binaries and `go env -w` are asked.
+
+use crate::policy::specs::types::{
+    Effect::{LoadsCode, ReadsFile, RunsProgram, SetsConfig, WritesFile},
+    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+};
+
+const OUT: &str = "writes a file";
+const LINKER: &str =
+    "passes flags to the linker or gccgo, which can name an external program to run (-extld)";
+const OVERLAY: &str = "builds other files or another go.mod in place of the module's own";
+
+/// The build flags most commands share.
+const BUILD: &[Opt] = &[
+    flag(&["-a"]),
+    flag(&["-asan"]),
+    value(&["-asmflags"]),
+    value(&["-buildmode"]),
+    flag(&["-buildvcs"]),
+    value(&["-compiler"]),
+    value(&["-gccgoflags"]).does(SetsConfig(LINKER)),
+    value(&["-gcflags"]),
+    value(&["-installsuffix"]),
+    value(&["-ldflags"]).does(SetsConfig(LINKER)),
+    flag(&["-linkshared"]),
+    value(&["-mod"]),
+    flag(&["-modcacherw"]),
+    value(&["-modfile"]).does(LoadsCode(OVERLAY)),
+    flag(&["-msan"]),
+    flag(&["-n"]),
+    value(&["-overlay"]).does(LoadsCode(OVERLAY)),
+    value(&["-p"]),
+    value(&["-pkgdir"]).does(WritesFile("writes compiled packages into a directory")),
+    flag(&["-race"]),
+    value(&["-tags"]),
+    value(&["-toolexec"]).does(RunsProgram(
+        "runs every compiler and tool through the given command line",
+    )),
+    flag(&["-trimpath"]),
+    flag(&["-v"]),
+    flag(&["-work"]),
+    flag(&["-x"]),
+];
+
+const EXEC: &str = "runs the built program or test binary through the given program";
+
+const BUILD_ONLY: &[Opt] = &[flag(&["-i"]), value(&["-o"]).does(WritesFile(OUT))];
+
+const RUN: &[Opt] = &[value(&["-exec"]).does(RunsProgram(EXEC))];
+
+const TEST: &[Opt] = &[
+    value(&["-bench"]),
+    flag(&["-benchmem"]),
+    value(&["-benchtime"]),
+    value(&["-blockprofile"]).does(WritesFile(OUT)),
+    value(&["-blockprofilerate"]),
+    flag(&["-c"]),
+    value(&["-count"]),
+    flag(&["-cover"]),
+    value(&["-covermode"]),
+    value(&["-coverpkg"]),
+    value(&["-coverprofile"]).does(WritesFile(OUT)),
+    value(&["-cpu"]),
+    value(&["-cpuprofile"]).does(WritesFile(OUT)),
+    value(&["-exec"]).does(RunsProgram(EXEC)),
+    flag(&["-failfast"]),
+    value(&["-fuzz"]),
+    value(&["-fuzzminimizetime"]),
+    value(&["-fuzztime"]),
+    flag(&["-i"]),
+    flag(&["-json"]),
+    value(&["-list"]),
+    value(&["-memprofile"]).does(WritesFile(OUT)),
+    value(&["-memprofilerate"]),
+    value(&["-mutexprofile"]).does(WritesFile(OUT)),
+    value(&["-mutexprofilefraction"]),
+    value(&["-o"]).does(WritesFile(OUT)),
+    value(&["-outputdir"]).does(WritesFile("writes profiles into a directory")),
+    value(&["-parallel"]),
+    value(&["-run"]),
+    flag(&["-short"]),
+    value(&["-shuffle"]),
+    value(&["-timeout"]),
+    value(&["-trace"]).does(WritesFile(OUT)),
+    value(&["-vet"]),
+];
+
+const INSTALL: &[Opt] = &[flag(&["-i"])];
+
+/// `go get` takes the build flags but `-mod`, which it rejects: read here
+/// as inert, and go stops.
+const GET: &[Opt] = &[flag(&["-d"]), flag(&["-t"]), flag(&["-u"])];
+
+const LIST: &[Opt] = &[
+    flag(&["-compiled"]),
+    flag(&["-deps"]),
+    flag(&["-e"]),
+    flag(&["-export"]),
+    value(&["-f"]),
+    flag(&["-find"]),
+    flag(&["-json"]),
+    flag(&["-m"]),
+    flag(&["-retracted"]),
+    value(&["-reuse"]).does(ReadsFile),
+    flag(&["-test"]),
+    flag(&["-u"]),
+    flag(&["-versions"]),
+];
+
+const VET: &[Opt] =
+    &[value(&["-vettool"]).does(RunsProgram("runs the given program as the vet tool"))];
+
+const CLEAN: &[Opt] = &[
+    flag(&["-cache"]),
+    flag(&["-fuzzcache"]),
+    flag(&["-i"]),
+    flag(&["-modcache"]),
+    flag(&["-r"]),
+    flag(&["-testcache"]),
+];
+
+const FMT: &[Opt] = &[value(&["-mod"]), flag(&["-n"]), flag(&["-x"])];
+
+const GENERATE: &[Opt] = &[value(&["-run"])];
+
+const ENV: &[Opt] = &[
+    flag(&["-json"]),
+    flag(&["-u"]).does(SetsConfig(
+        "unsets go environment defaults for every later go command",
+    )),
+    flag(&["-w"]).does(SetsConfig(
+        "sets go environment defaults (GOFLAGS, GOPROXY, CC, …) for every later go command",
+    )),
+];
+
+const REPLACE: &str = "replaces a module with other code, which later builds compile and run";
+
+const MOD: &[Opt] = &[
+    value(&["-compat"]),
+    value(&["-dropexclude"]),
+    value(&["-dropreplace"]),
+    value(&["-droprequire"]),
+    value(&["-dropretract"]),
+    flag(&["-e"]),
+    value(&["-exclude"]),
+    flag(&["-fmt"]),
+    value(&["-go"]),
+    flag(&["-json"]),
+    value(&["-modfile"]).does(LoadsCode(OVERLAY)),
+    flag(&["-modcacherw"]),
+    value(&["-module"]),
+    value(&["-o"]).does(WritesFile("writes the vendor directory elsewhere")),
+    flag(&["-print"]),
+    value(&["-replace"]).does(LoadsCode(REPLACE)),
+    value(&["-require"]),
+    value(&["-retract"]),
+    flag(&["-v"]),
+    flag(&["-x"]),
+];
+
+const WORK: &[Opt] = &[
+    value(&["-dropreplace"]),
+    value(&["-dropuse"]),
+    flag(&["-fmt"]),
+    value(&["-go"]),
+    flag(&["-json"]),
+    flag(&["-print"]),
+    flag(&["-r"]),
+    value(&["-replace"]).does(LoadsCode(REPLACE)),
+    value(&["-use"]),
+];
+
+const VERSION: &[Opt] = &[flag(&["-m"]), flag(&["-v"])];
+
+const DOC: &[Opt] = &[
+    flag(&["-all"]),
+    flag(&["-c"]),
+    flag(&["-cmd"]),
+    flag(&["-short"]),
+    flag(&["-src"]),
+    flag(&["-u"]),
+];
+
+const TOOL: &[Opt] = &[flag(&["-n"])];
+
+const SUBS: &[Sub] = &[
+    sub(&["bug"], &[]),
+    sub(&["build"], &[BUILD, BUILD_ONLY]),
+    sub(&["clean"], &[BUILD, CLEAN]),
+    sub(&["doc"], &[DOC]),
+    sub(&["env"], &[ENV]),
+    sub(&["fmt"], &[FMT]),
+    sub(&["generate"], &[BUILD, GENERATE])
+        .does(RunsProgram("runs the commands of the //go:generate lines")),
+    sub(&["get"], &[BUILD, GET]),
+    sub(&["help"], &[]),
+    sub(&["install"], &[BUILD, INSTALL]).does(LoadsCode(
+        "builds and installs binaries into GOBIN, which is on PATH",
+    )),
+    sub(&["list"], &[BUILD, LIST]),
+    sub(&["mod"], &[MOD]),
+    sub(&["run"], &[BUILD, RUN]),
+    sub(&["test"], &[BUILD, TEST]),
+    sub(&["tool"], &[TOOL]).does(RunsProgram("runs a Go tool by name")),
+    sub(&["version"], &[VERSION]),
+    sub(&["vet"], &[BUILD, VET]),
+    sub(&["work"], &[WORK]),
+];
+
+/// `go`.
+pub(crate) const GO: Spec = Spec {
+    family: "go",
+    names: &["go"],
+    ids: ids!("go"),
+    grammar: Grammar::GoFlag {
+        permuting: &["mod", "test", "work"],
+    },
+    opts: &[],
+    subs: SUBS,
+    checked_with: "go 1.19.8 (golang-1.19-go, Debian 12)",
+};
