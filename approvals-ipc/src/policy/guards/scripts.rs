@@ -10,7 +10,7 @@
 //! programs' sandbox modes.
 
 use super::parse::{Invocation, OptName};
-use super::types::Inspection;
+use super::types::{Inspection, Layout};
 
 mod awk;
 pub(crate) mod git;
@@ -26,6 +26,9 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::GitRunsCommand => git_runs_command(inv),
         Inspection::MakeAssignment => make_assignment(inv),
         Inspection::PwshCommand => pwsh_command(inv),
+        Inspection::PerlModuleCode => perl_module_code(inv),
+        Inspection::PhpIniCode => php_ini_code(inv),
+        Inspection::ScriptSource => script_source(inv),
         Inspection::SedScripts => sed_scripts(inv),
     }
 }
@@ -123,6 +126,69 @@ pub(crate) fn curl_file_data(inv: &Invocation<'_>) -> Option<String> {
             || (o.name.is_any(ANYWHERE) && v.contains(['@', '<']));
         reads.then(|| o.shown())
     })
+}
+
+/// perl `-MName`, `-M-Name`, `-MName=a,b`: a module and its import list;
+/// anything else in the value (`;`, quotes, parentheses, spaces) is code
+/// perl compiles as `use Name …;` text.
+pub(crate) fn perl_module_code(inv: &Invocation<'_>) -> Option<String> {
+    let module_name = |v: &str| {
+        let v = v.strip_prefix('-').unwrap_or(v);
+        let (name, list) = v.split_once('=').unwrap_or((v, ""));
+        !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+            && list
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b',' | b'.'))
+    };
+    inv.opts.iter().find_map(|o| {
+        let code = o.name.is_any(&["-M", "-m"]) && !o.value.is_some_and(module_name);
+        code.then(|| o.shown())
+    })
+}
+
+/// php `-d key=value` with a key that loads code: `auto_prepend_file`,
+/// `auto_append_file`, `extension`, `zend_extension`, `include_path`.
+pub(crate) fn php_ini_code(inv: &Invocation<'_>) -> Option<String> {
+    const LOADS: &[&str] = &[
+        "auto_append_file",
+        "auto_prepend_file",
+        "extension",
+        "extension_dir",
+        "include_path",
+        "zend_extension",
+    ];
+    inv.opts.iter().find_map(|o| {
+        let key = o.value?.split_once('=').map_or(o.value?, |(k, _)| k);
+        let loads = o.name.is_any(&["-d", "--define"])
+            && LOADS.contains(&key.trim().to_ascii_lowercase().as_str());
+        loads.then(|| o.shown())
+    })
+}
+
+/// The script an interpreter runs, when it is stdin under a path name or
+/// a URL: the first operand (after `run` for deno and bun).
+pub(crate) fn script_source(inv: &Invocation<'_>) -> Option<String> {
+    const STDIN: &[&str] = &["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+    let script = match inv.operands.first() {
+        Some(&"run") if inv.spec.layout != Layout::OptionsFirst => inv.operands.get(1),
+        first => first,
+    }?;
+    let lower = script.to_ascii_lowercase();
+    if STDIN.contains(script) || script.starts_with("/dev/fd/") {
+        Some(format!("{script} (code read from stdin)"))
+    } else if ["data:", "http://", "https://", "file://"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+    {
+        Some(format!(
+            "{script} (code from a URL the prompt does not show)"
+        ))
+    } else {
+        None
+    }
 }
 
 /// `make NAME=value`: a variable override on the command line.

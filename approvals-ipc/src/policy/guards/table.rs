@@ -326,6 +326,8 @@ use Trigger::{
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
 const STDIN: &str = "runs code read from stdin";
+const SCRIPT_SOURCE: &str =
+    "the script is stdin under a path name or a URL, not a file shown to the human";
 
 /// Every built-in guard, sorted by id; the family is the id's prefix.
 pub(crate) const GUARDS: &[Guard] = &[
@@ -372,6 +374,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         Subcommand(&["x"]),
         "downloads and runs a package",
     ),
+    g(
+        "bun.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
     g("bun.stdin-script", Word(&["-"]), STDIN),
     g(
         "cargo.config",
@@ -415,6 +422,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "uploads a local file",
     ),
     g("deno.eval", Subcommand(&["eval", "repl"]), INLINE),
+    g(
+        "deno.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
     g("deno.stdin-script", Word(&["-"]), STDIN),
     g("find.delete", Word(&["-delete"]), "deletes every match"),
     g(
@@ -519,6 +531,32 @@ pub(crate) const GUARDS: &[Guard] = &[
         INLINE,
     ),
     g(
+        "node.inspector",
+        Opt(&[
+            "--inspect",
+            "--inspect-brk",
+            "--inspect-port",
+            "--inspect-wait",
+        ]),
+        "opens a debugger port through which anything can be run",
+    ),
+    g(
+        "node.preload",
+        Opt(&[
+            "--experimental-loader",
+            "--import",
+            "--loader",
+            "--require",
+            "-r",
+        ]),
+        "loads a module before the script: code the prompt does not show",
+    ),
+    g(
+        "node.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g(
         "npm.exec",
         Subcommand(&["create", "exec", "init", "x"]),
         "downloads or runs a package binary",
@@ -543,7 +581,22 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g("perl.code-on-stdin", CodeOnStdin, STDIN),
     g("perl.inline-code", Opt(&["-E", "-e"]), INLINE),
+    g(
+        "perl.module-code",
+        Inspect(Inspection::PerlModuleCode),
+        "a -M/-m value is compiled as `use` text: anything past a module name and its import list is code",
+    ),
+    g(
+        "perl.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
     g("php.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "php.ini-code",
+        Inspect(Inspection::PhpIniCode),
+        "a -d setting loads a file or extension before or after the script",
+    ),
     g(
         "php.inline-code",
         Opt(&[
@@ -572,6 +625,16 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("python.code-on-stdin", CodeOnStdin, STDIN),
     g("python.inline-code", Opt(&["-c"]), INLINE),
     g(
+        "python.module-code",
+        OptValueIs(&["-m"], &["code", "idlelib", "pdb", "timeit"]),
+        "runs a module that runs code given in its arguments (`-m timeit STMT`, `-m pdb -c CMD`)",
+    ),
+    g(
+        "python.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g(
         "rg.preprocessor",
         Opt(&["--pre"]),
         "runs a preprocessor program on every file",
@@ -580,6 +643,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("rscript.inline-code", Opt(&["-e"]), INLINE),
     g("ruby.code-on-stdin", CodeOnStdin, STDIN),
     g("ruby.inline-code", Opt(&["-e"]), INLINE),
+    g(
+        "ruby.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
     g(
         "sed.in-place",
         Opt(&["--in-place", "-i"]),

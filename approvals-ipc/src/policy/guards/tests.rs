@@ -1105,3 +1105,116 @@ fn awk_everyday_programs_pass() {
         &["awk", "-F:", "$3 > 1000 {print $1}", "/etc/passwd"]
     ));
 }
+
+/// Class 4: interpreters running code without `-c`/`-e`.
+#[test]
+fn interpreters_loading_code_from_module_flags_preloads_urls_or_stdin_paths_are_guarded() {
+    let table: &[(&[&str], bool, &str)] = &[
+        (
+            &["perl", "-MPOSIX;system(q(id))", "x.pl"],
+            false,
+            "perl.module-code",
+        ),
+        (
+            &["perl", "-M-strict;exec(q(sh))", "x.pl"],
+            false,
+            "perl.module-code",
+        ),
+        (&["perl", "-m'Foo 1'", "x.pl"], false, "perl.module-code"),
+        (&["perl", "/dev/stdin"], true, "perl.script-source"),
+        (
+            &["python3", "-m", "timeit", "__import__('os').system('id')"],
+            false,
+            "python.module-code",
+        ),
+        (
+            &["python3", "-mpdb", "-c", "!import os", "x.py"],
+            false,
+            "python.module-code",
+        ),
+        (&["python3", "/dev/stdin"], true, "python.script-source"),
+        (&["python3", "/dev/fd/0"], true, "python.script-source"),
+        (
+            &[
+                "node",
+                "--import",
+                "data:text/javascript,process.exit(1)",
+                "app.js",
+            ],
+            false,
+            "node.preload",
+        ),
+        (
+            &["node", "-r", "./evil.js", "app.js"],
+            false,
+            "node.preload",
+        ),
+        (
+            &["node", "--requ=./evil.js", "app.js"],
+            false,
+            "node.preload",
+        ),
+        (
+            &["node", "--inspect=0.0.0.0:9229", "app.js"],
+            false,
+            "node.inspector",
+        ),
+        (
+            &["node", "data:text/javascript,1"],
+            false,
+            "node.script-source",
+        ),
+        (
+            &["node", "https://example.com/x.mjs"],
+            false,
+            "node.script-source",
+        ),
+        (
+            &["deno", "run", "https://example.com/x.ts"],
+            false,
+            "deno.script-source",
+        ),
+        (&["ruby", "/dev/stdin"], true, "ruby.script-source"),
+        (
+            &["php", "-d", "auto_prepend_file=/tmp/x.php", "a.php"],
+            false,
+            "php.ini-code",
+        ),
+        (
+            &["php", "-dextension=/tmp/x.so", "a.php"],
+            false,
+            "php.ini-code",
+        ),
+    ];
+    for (cmd, stdin, id) in table {
+        assert!(
+            hits(cmd, *stdin).contains(id),
+            "{cmd:?}: {:?}",
+            hits(cmd, *stdin)
+        );
+    }
+}
+
+#[test]
+fn interpreters_running_a_script_file_or_a_plain_module_are_not_guarded() {
+    for cmd in [
+        &[
+            "perl",
+            "-Mstrict",
+            "-MData::Dumper",
+            "-MList::Util=sum,max",
+            "x.pl",
+        ][..],
+        &["perl", "-M-warnings", "x.pl"],
+        &["python3", "-m", "pytest", "-q"],
+        &["python3", "-m", "venv", ".venv"],
+        &["python3", "script.py", "https://example.com"],
+        &["node", "app.js", "data:x"],
+        &["node", "--enable-source-maps", "dist/index.js"],
+        &["deno", "run", "main.ts"],
+        &["php", "-d", "memory_limit=1G", "a.php"],
+        &["ruby", "script.rb"],
+    ] {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+}

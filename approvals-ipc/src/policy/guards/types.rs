@@ -84,6 +84,15 @@ pub(crate) enum Inspection {
     MakeAssignment,
     /// PowerShell given a command or encoded command to run.
     PwshCommand,
+    /// A perl `-M`/`-m` whose value is more than a module name and its
+    /// import list (`-M'POSIX;system(q(id))'`).
+    PerlModuleCode,
+    /// A php `-d` setting that loads a file before or after the script
+    /// (`auto_prepend_file`, `auto_append_file`) or an extension.
+    PhpIniCode,
+    /// The script operand of an interpreter is stdin under a path name
+    /// (`/dev/stdin`, `/dev/fd/0`) or a URL (`data:`, `http(s)://`).
+    ScriptSource,
     /// A sed script that can run commands, or read or write files.
     SedScripts,
 }
