@@ -290,3 +290,32 @@ fn allow_always_is_offered_only_when_it_can_be_kept() {
         vec![ApprovalDecision::AllowOnce, ApprovalDecision::Deny]
     );
 }
+
+/// Class 3: programs that run the command they are given are semantic
+/// wrappers, never allowed through an entry for everything they wrap.
+#[test]
+fn setarch_ssh_agent_and_other_command_runners_are_semantic_wrappers() {
+    let c = compiled(json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss"},
+        "agents": {"main": {"allowlist": [{"pattern": "*"}]}}
+    }));
+    for argv in [
+        &["setarch", "x86_64", "bash", "-c", "id"][..],
+        &["linux64", "sh"],
+        &["ssh-agent", "sh", "-c", "id"],
+        &["sshpass", "-p", "x", "ssh", "host"],
+        &["eatmydata", "rm", "-rf", "/tmp/x"],
+        &["torsocks", "curl", "x"],
+        &["dbus-run-session", "--", "sh"],
+    ] {
+        let e = eval(&c, argv);
+        assert!(!e.analysis.ok, "{argv:?}");
+        assert_eq!(
+            e.analysis.reason.as_ref().map(|r| r.code()),
+            Some("semantic-wrapper"),
+            "{argv:?}"
+        );
+        assert_ne!(e.decision, Verdict::Allow, "{argv:?}");
+    }
+}

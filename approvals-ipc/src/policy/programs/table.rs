@@ -101,6 +101,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command in another control group",
     ),
     p(
+        "chpst",
+        &[SemanticWrapper],
+        "u",
+        "runs the command with changed user, limits or environment (runit)",
+    ),
+    p(
         "chroot",
         &[SemanticWrapper],
         "",
@@ -149,6 +155,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command with a new session bus",
     ),
     p(
+        "dbus-run-session",
+        &[SemanticWrapper],
+        "",
+        "runs the command inside a new D-Bus session",
+    ),
+    p(
         "deno",
         &[Interpreter],
         "",
@@ -161,10 +173,22 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command as another user",
     ),
     p(
+        "eatmydata",
+        &[SemanticWrapper],
+        "",
+        "runs the command with fsync disabled through an LD_PRELOAD library",
+    ),
+    p(
         "elvish",
         &[OtherShell, CodeOnStdin],
         "",
         "a shell whose language the analysis does not parse",
+    ),
+    p(
+        "entr",
+        &[SemanticWrapper],
+        "",
+        "runs the command whenever files it reads from stdin change",
     ),
     p(
         "env",
@@ -189,6 +213,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command with faked root privileges",
+    ),
+    p(
+        "faketime",
+        &[SemanticWrapper],
+        "f",
+        "runs the command with a faked clock through an LD_PRELOAD library",
     ),
     p(
         "firejail",
@@ -273,6 +303,18 @@ pub const PROGRAMS: &[Program] = &[
         &[PosixShell, CodeOnStdin],
         "o",
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
+        "linux32",
+        &[SemanticWrapper],
+        "",
+        "runs the command with a changed execution domain (setarch)",
+    ),
+    p(
+        "linux64",
+        &[SemanticWrapper],
+        "",
+        "runs the command with a changed execution domain (setarch)",
     ),
     p(
         "ltrace",
@@ -407,6 +449,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command under a fake root",
     ),
     p(
+        "proxychains",
+        &[SemanticWrapper],
+        "f",
+        "runs the command with its network redirected through an LD_PRELOAD library",
+    ),
+    p(
         "pwsh",
         &[Interpreter, CodeOnStdin],
         "",
@@ -521,6 +569,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs a shell or command and writes a typescript file",
     ),
     p(
+        "setarch",
+        &[SemanticWrapper],
+        "",
+        "runs the command with a changed architecture or personality flags",
+    ),
+    p(
         "setsid",
         &[SemanticWrapper],
         "",
@@ -537,6 +591,18 @@ pub const PROGRAMS: &[Program] = &[
         &[PosixShell, CodeOnStdin],
         "o",
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
+        "ssh-agent",
+        &[SemanticWrapper],
+        "aEPt",
+        "runs the command it is given with a new agent holding keys",
+    ),
+    p(
+        "sshpass",
+        &[SemanticWrapper],
+        "fdpP",
+        "runs the command it is given (ssh) with a password fed to it",
     ),
     p(
         "stdbuf",
@@ -597,6 +663,12 @@ pub const PROGRAMS: &[Program] = &[
         &[TransparentWrapper],
         "sk",
         "runs its operand with a time limit; what runs is unchanged",
+    ),
+    p(
+        "torsocks",
+        &[SemanticWrapper],
+        "aPu",
+        "runs the command with its network redirected through an LD_PRELOAD library",
     ),
     p(
         "toybox",
