@@ -25,6 +25,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::policy::specs::{self, EnvKind};
+
 /// Why a request's environment overrides were refused; each variant names
 /// the offending key so the user can drop it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -796,8 +798,7 @@ pub fn check_inert(name: &str, value: &str) -> Result<(), NotInert> {
             reason: "PATH decides which programs every child runs",
         });
     }
-    match blocked_rule(name).or_else(|| find_rule(name, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES))
-    {
+    match blocked_rule(name).or_else(|| override_only_rule(name)) {
         Some(rule) => Err(NotInert::Listed {
             reason: rule.reason,
         }),
@@ -882,7 +883,7 @@ fn check_override(key: &str, value: &str) -> Result<(), EnvRefusal> {
             reason: rule.reason,
         });
     }
-    if let Some(rule) = find_rule(key, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES) {
+    if let Some(rule) = override_only_rule(key) {
         return Err(EnvRefusal::OverrideOnly {
             key: key.to_owned(),
             reason: rule.reason,
@@ -903,8 +904,24 @@ fn is_valid_key(key: &str) -> bool {
         && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// The row that blocks `key`: this module's tables, then every variable a
+/// program spec says loads code or options (`policy/specs/families/`).
 fn blocked_rule(key: &str) -> Option<&'static EnvRule> {
-    find_rule(key, BLOCKED_KEYS, BLOCKED_PREFIXES)
+    find_rule(key, BLOCKED_KEYS, BLOCKED_PREFIXES).or_else(|| {
+        // This module's own override-only rows win: they keep the user's
+        // inherited setup (RUSTFLAGS, PIP_*), whatever a spec says.
+        find_rule(key, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES)
+            .is_none()
+            .then(|| specs::env_rule(key, EnvKind::Blocked))
+            .flatten()
+    })
+}
+
+/// The row that refuses `key` as an override only: this module's tables,
+/// then every variable a program spec says moves a home or config location.
+fn override_only_rule(key: &str) -> Option<&'static EnvRule> {
+    find_rule(key, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES)
+        .or_else(|| specs::env_rule(key, EnvKind::Location))
 }
 
 fn find_rule(

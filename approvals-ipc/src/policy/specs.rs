@@ -27,9 +27,10 @@ mod tests;
 
 use std::path::Path;
 
+use crate::policy::env::EnvRule;
 use crate::policy::guards::GuardHit;
 use crate::policy::programs;
-pub use types::{Arity, Effect, FileRef, Grammar, Keys, Opt, Spec, Sub};
+pub use types::{Arity, Effect, EnvKind, EnvVar, FileRef, Grammar, Keys, Opt, Spec, Sub};
 
 /// Every spec, sorted by family.
 pub fn all() -> &'static [&'static Spec] {
@@ -67,3 +68,48 @@ pub fn leading_subcommand(program: &str, args: &[String]) -> Option<String> {
     (reading.problem.is_none() && args.first().map(String::as_str) == Some(word))
         .then(|| word.to_owned())
 }
+
+/// The environment variable `key` (any case) as some spec lists it with
+/// `kind`: an exact name first (whatever its kind: `CARGO_TARGET_DIR`
+/// exactly is not the prefix `CARGO_TARGET_*`), then a prefix. The rule's
+/// reason names the program that reads it.
+pub fn env_rule(key: &str, kind: EnvKind) -> Option<&'static EnvRule> {
+    let upper = key.to_ascii_uppercase();
+    let tables = &*ENV_RULES;
+    if let Some((found, rule)) = tables.exact.get(upper.as_str()) {
+        return (*found == kind).then_some(rule);
+    }
+    tables
+        .prefixes
+        .iter()
+        .find(|(k, prefix, _)| *k == kind && upper.starts_with(*prefix))
+        .map(|(_, _, rule)| rule)
+}
+
+/// Every spec's environment rows, as the environment tables read them.
+struct EnvRules {
+    exact: foldhash::HashMap<&'static str, (EnvKind, EnvRule)>,
+    prefixes: Vec<(EnvKind, &'static str, EnvRule)>,
+}
+
+static ENV_RULES: std::sync::LazyLock<EnvRules> = std::sync::LazyLock::new(|| {
+    let mut rules = EnvRules {
+        exact: foldhash::HashMap::default(),
+        prefixes: Vec::new(),
+    };
+    for spec in all() {
+        for var in spec.env {
+            let rule = EnvRule {
+                name: var.name,
+                reason: var.why,
+            };
+            match var.name.strip_suffix('*') {
+                Some(prefix) => rules.prefixes.push((var.kind, prefix, rule)),
+                None => {
+                    rules.exact.entry(var.name).or_insert((var.kind, rule));
+                }
+            }
+        }
+    }
+    rules
+});

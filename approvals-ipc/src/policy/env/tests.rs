@@ -627,3 +627,49 @@ proptest! {
         prop_assert_eq!(result.is_ok(), !sensitive);
     }
 }
+
+/// The program specs list the variables their programs read that load
+/// code, options or config; every one is refused as a request's override,
+/// and a loader is stripped from what children inherit unless this
+/// module's own tables keep the user's setup.
+#[test]
+fn every_variable_a_program_spec_reads_is_refused_as_an_override_and_loaders_are_stripped() {
+    use crate::policy::specs::{self, EnvKind};
+    let mut checked = 0;
+    for spec in specs::all() {
+        for var in spec.env {
+            let name = var.name.replace('*', "X");
+            let mut overrides = BTreeMap::new();
+            overrides.insert(name.clone(), "v".to_owned());
+            assert!(
+                check_overrides(&overrides).is_err(),
+                "{}: {name} accepted as an override",
+                spec.family
+            );
+            assert!(check_inert(&name, "v").is_err(), "{name} is inert");
+            let inherited = child_env([(name.clone(), "v".to_owned())], &BTreeMap::new())
+                .expect("no overrides");
+            let kept_by_env_tables = find_rule(&name, OVERRIDE_ONLY_KEYS, OVERRIDE_ONLY_PREFIXES)
+                .is_some()
+                && find_rule(&name, BLOCKED_KEYS, BLOCKED_PREFIXES).is_none();
+            match var.kind {
+                EnvKind::Blocked if !kept_by_env_tables => {
+                    assert!(inherited.is_empty(), "{}: {name} inherited", spec.family);
+                }
+                _ => {}
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked}");
+    // Variables only a spec knows are stripped through it.
+    for name in ["TAPE", "ZIPOPT", "UNZIPOPT", "GREP_OPTIONS"] {
+        assert!(
+            find_rule(name, BLOCKED_KEYS, BLOCKED_PREFIXES).is_none(),
+            "{name}"
+        );
+        let inherited =
+            child_env([(name.to_owned(), "v".to_owned())], &BTreeMap::new()).expect("no overrides");
+        assert!(inherited.is_empty(), "{name} inherited");
+    }
+}

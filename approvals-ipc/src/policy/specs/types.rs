@@ -284,4 +284,48 @@ pub struct Spec {
     /// The package the program comes from and the version its option list
     /// was checked against, for the conformance tests' messages.
     pub checked_with: &'static str,
+    /// Environment variables the program reads that load code, options or
+    /// config, or move where it finds them: the environment tables
+    /// (`policy/env.rs`) read these as well as their own.
+    pub env: &'static [EnvVar],
+}
+
+/// What an environment variable a program reads does to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvKind {
+    /// Loads code or options: stripped from the environment children
+    /// inherit and refused as a request's override.
+    Blocked,
+    /// Moves a home or config location: kept when inherited (the user's
+    /// own setup), refused as a request's override.
+    Location,
+}
+
+/// One environment variable a program reads.
+#[derive(Debug, Clone, Copy)]
+pub struct EnvVar {
+    /// The upper-case name, or a prefix ending in `*` (`PIP_*`).
+    pub name: &'static str,
+    /// What it does.
+    pub kind: EnvKind,
+    /// Why, shown when it is stripped or refused.
+    pub why: &'static str,
+}
+
+/// A variable that loads code or options.
+pub const fn loads(name: &'static str, why: &'static str) -> EnvVar {
+    EnvVar {
+        name,
+        kind: EnvKind::Blocked,
+        why,
+    }
+}
+
+/// A variable that moves a home or config location.
+pub const fn location(name: &'static str, why: &'static str) -> EnvVar {
+    EnvVar {
+        name,
+        kind: EnvKind::Location,
+        why,
+    }
 }

@@ -9,6 +9,7 @@
 //! `-v`, `-W`) have the same arity here, and `-W` is asked. BWK awk
 //! (`nawk`, `original-awk`) is left to the older `awk.*` guards.
 
+use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
@@ -72,4 +73,11 @@ pub(crate) const AWK: Spec = Spec {
     opts: &[AWK_OPTS],
     subs: &[],
     checked_with: "GNU awk 5.2.1",
+    env: &[
+        location("AWKLIBPATH", "gawk loads extensions from these directories"),
+        location(
+            "AWKPATH",
+            "gawk finds -f and @include files in these directories",
+        ),
+    ],
 };

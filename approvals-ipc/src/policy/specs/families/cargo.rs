@@ -18,6 +18,7 @@ use crate::policy::specs::types::{
     Effect::{LoadsCode, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
 };
+use crate::policy::specs::types::{loads, location};
 
 const CONFIG: &str = "sets any cargo config value, including build.rustc-wrapper and target.<triple>.runner, which run programs";
 const UNSTABLE: &str =
@@ -663,4 +664,38 @@ pub(crate) const CARGO: Spec = Spec {
     opts: &[GLOBAL],
     subs: SUBS,
     checked_with: "cargo 1.95.0 (rustup)",
+    env: &[
+        loads(
+            "CARGO_ALIAS_*",
+            "defines cargo subcommands from the environment",
+        ),
+        loads("CARGO_BUILD_*", "sets build config, such as rustc-wrapper"),
+        location(
+            "CARGO_HOME",
+            "cargo reads its config and binaries from this directory",
+        ),
+        loads("CARGO_REGISTRIES_*", "points cargo at other registries"),
+        loads("RUSTC", "cargo runs this compiler"),
+        loads(
+            "RUSTC_WORKSPACE_WRAPPER",
+            "cargo runs every workspace compile through this program",
+        ),
+        loads(
+            "RUSTC_WRAPPER",
+            "cargo runs every compile through this program",
+        ),
+        loads(
+            "RUSTDOCFLAGS",
+            "passes flags, which can load plugins, to rustdoc",
+        ),
+        loads(
+            "RUSTFLAGS",
+            "passes flags, which can load plugins, to rustc",
+        ),
+        location(
+            "RUSTUP_HOME",
+            "rustup reads its toolchains from this directory",
+        ),
+        location("RUSTUP_TOOLCHAIN", "picks the toolchain every proxy runs"),
+    ],
 };

@@ -82,6 +82,7 @@ pub(crate) const LS: Spec = Spec {
     opts: &[LS_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    env: &[],
 };
 
 const CAT_OPTS: &[Opt] = &[
@@ -106,6 +107,7 @@ pub(crate) const CAT: Spec = Spec {
     opts: &[CAT_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    env: &[],
 };
 
 const HEAD_OPTS: &[Opt] = &[
@@ -126,6 +128,7 @@ pub(crate) const HEAD: Spec = Spec {
     opts: &[HEAD_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    env: &[],
 };
 
 const TAIL_OPTS: &[Opt] = &[
@@ -153,6 +156,7 @@ pub(crate) const TAIL: Spec = Spec {
     opts: &[TAIL_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    env: &[],
 };
 
 const WC_OPTS: &[Opt] = &[
@@ -173,6 +177,7 @@ pub(crate) const WC: Spec = Spec {
     opts: &[WC_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    env: &[],
 };
 
 const SORT_OPTS: &[Opt] = &[
@@ -220,4 +225,5 @@ pub(crate) const SORT: Spec = Spec {
     opts: &[SORT_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    env: &[],
 };

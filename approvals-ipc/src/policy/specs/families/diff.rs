@@ -82,4 +82,5 @@ pub(crate) const DIFF: Spec = Spec {
     opts: &[DIFF_OPTS],
     subs: &[],
     checked_with: "GNU diffutils 3.8",
+    env: &[],
 };

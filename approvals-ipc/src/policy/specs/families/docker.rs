@@ -16,6 +16,7 @@
 //! and pushing images are asked. `docker cp` writes where its operands say,
 //! which no option shows: not judged here.
 
+use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
     Effect::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile,
@@ -564,4 +565,16 @@ pub(crate) const DOCKER: Spec = Spec {
     opts: &[GLOBAL],
     subs: SUBS,
     checked_with: "Docker CLI 28.2.2",
+    env: &[
+        location(
+            "DOCKER_CERT_PATH",
+            "docker reads TLS keys from this directory",
+        ),
+        location(
+            "DOCKER_CONFIG",
+            "docker reads its config and credential helpers from this directory",
+        ),
+        location("DOCKER_CONTEXT", "points docker at another daemon"),
+        location("DOCKER_HOST", "points docker at another daemon"),
+    ],
 };

@@ -22,6 +22,7 @@ use crate::policy::specs::types::{
     },
     Grammar, Keys, Opt, Spec, Sub, flag, ids, optional, sub, value,
 };
+use crate::policy::specs::types::{loads, location};
 
 /// Global options, matched exactly by `git.c` (`git --work x` is refused).
 const GLOBAL: &[Opt] = &[
@@ -1787,4 +1788,58 @@ pub(crate) const GIT: Spec = Spec {
     opts: &[GLOBAL],
     subs: SUBS,
     checked_with: "git 2.47.3",
+    env: &[
+        loads(
+            "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+            "reads objects from other directories",
+        ),
+        loads("GIT_ASKPASS", "git runs this program to ask for a password"),
+        loads(
+            "GIT_ATTR_SOURCE",
+            "reads attributes, which name filters that run, from another tree",
+        ),
+        loads(
+            "GIT_COMMON_DIR",
+            "points git at another repository's config and hooks",
+        ),
+        loads("GIT_CONFIG", "reads config from this file"),
+        loads(
+            "GIT_CONFIG_COUNT",
+            "adds config entries from the environment",
+        ),
+        location(
+            "GIT_CONFIG_GLOBAL",
+            "reads global config from this file instead of ~/.gitconfig",
+        ),
+        loads("GIT_CONFIG_KEY_*", "adds a config key from the environment"),
+        loads("GIT_CONFIG_PARAMETERS", "adds config entries, as -c does"),
+        location("GIT_CONFIG_SYSTEM", "reads system config from this file"),
+        loads(
+            "GIT_CONFIG_VALUE_*",
+            "adds a config value from the environment",
+        ),
+        loads("GIT_DIR", "points git at another repository"),
+        loads("GIT_EDITOR", "git runs this editor"),
+        loads("GIT_EXEC_PATH", "git runs its helpers from this directory"),
+        loads("GIT_EXTERNAL_DIFF", "git runs this program to show diffs"),
+        loads("GIT_INDEX_FILE", "uses another index file"),
+        loads(
+            "GIT_OBJECT_DIRECTORY",
+            "reads and writes objects in another directory",
+        ),
+        loads("GIT_PAGER", "git runs this pager"),
+        loads("GIT_PROXY_COMMAND", "git runs this command to connect"),
+        loads(
+            "GIT_SEQUENCE_EDITOR",
+            "git runs this editor for rebase todo lists",
+        ),
+        loads("GIT_SSH", "git runs this program instead of ssh"),
+        loads("GIT_SSH_COMMAND", "git runs this command instead of ssh"),
+        loads(
+            "GIT_TEMPLATE_DIR",
+            "copies hooks from this directory into new repositories",
+        ),
+        loads("GIT_TRACE2_EVENT", "writes a trace to this path"),
+        loads("GIT_WORK_TREE", "points git at another work tree"),
+    ],
 };

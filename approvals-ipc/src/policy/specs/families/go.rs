@@ -18,6 +18,7 @@ use crate::policy::specs::types::{
     Effect::{LoadsCode, ReadsFile, RunsProgram, SetsConfig, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, sub, value,
 };
+use crate::policy::specs::types::{loads, location};
 
 const OUT: &str = "writes a file";
 const LINKER: &str =
@@ -232,4 +233,17 @@ pub(crate) const GO: Spec = Spec {
     opts: &[],
     subs: SUBS,
     checked_with: "go 1.19.8 (golang-1.19-go, Debian 12)",
+    env: &[
+        loads("CGO_*", "passes compiler and linker flags to cgo builds"),
+        location("GOENV", "go reads its settings from this file"),
+        loads("GOEXPERIMENT", "changes the toolchain's behavior"),
+        loads(
+            "GOFLAGS",
+            "adds flags, such as -toolexec, to every go command",
+        ),
+        location("GOPATH", "where go keeps modules and binaries"),
+        loads("GOPROXY", "fetches modules from this proxy"),
+        location("GOROOT", "which go toolchain runs"),
+        loads("GOTOOLCHAIN", "downloads and runs another toolchain"),
+    ],
 };

@@ -63,4 +63,5 @@ pub(crate) const JQ: Spec = Spec {
     opts: &[JQ_OPTS],
     subs: &[],
     checked_with: "jq 1.6",
+    env: &[],
 };

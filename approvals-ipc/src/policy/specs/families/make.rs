@@ -6,6 +6,7 @@
 //! the older `make.makefile-stdin` guard asks about `-f -`). Variable
 //! operands are inspected by the older `make.variable-override`.
 
+use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, OtherTree},
     Grammar, Opt, Spec, flag, ids, optional, value,
@@ -68,4 +69,10 @@ pub(crate) const MAKE: Spec = Spec {
     opts: &[MAKE_OPTS],
     subs: &[],
     checked_with: "GNU make 4.3",
+    env: &[
+        loads("GNUMAKEFLAGS", "adds options to every make"),
+        loads("MAKEFILES", "make reads these makefiles first"),
+        loads("MAKEFLAGS", "adds options and variables to every make"),
+        loads("MFLAGS", "adds options to make"),
+    ],
 };

@@ -32,4 +32,5 @@ pub(crate) const MAWK: Spec = Spec {
     opts: &[MAWK_OPTS],
     subs: &[],
     checked_with: "mawk 1.3.4 20200120",
+    env: &[],
 };

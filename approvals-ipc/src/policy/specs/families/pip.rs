@@ -13,6 +13,7 @@
 //! without TLS, another interpreter, build-backend settings, writes
 //! outside the working tree and changing pip's config are asked.
 
+use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfig, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, sub, value,
@@ -288,4 +289,8 @@ pub(crate) const PIP: Spec = Spec {
     opts: &[GENERAL],
     subs: SUBS,
     checked_with: "pip 23.2.1 (Python 3.11)",
+    env: &[
+        loads("PIP_*", "sets any pip option, such as --index-url"),
+        loads("PIP_CONFIG_FILE", "pip reads its options from this file"),
+    ],
 };

@@ -12,6 +12,7 @@
 //! passed to the other side, logs and batch files outside the working tree,
 //! and sending a file to a daemon's early-exec script are asked.
 
+use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{Network, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, flag, ids, value,
@@ -264,4 +265,8 @@ pub(crate) const RSYNC: Spec = Spec {
     opts: &[RSYNC_OPTS],
     subs: &[],
     checked_with: "rsync 3.2.7 (Debian 12)",
+    env: &[
+        loads("RSYNC_CONNECT_PROG", "rsync runs this command to connect"),
+        loads("RSYNC_RSH", "rsync runs this remote shell"),
+    ],
 };

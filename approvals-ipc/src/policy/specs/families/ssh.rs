@@ -12,6 +12,7 @@ use crate::policy::specs::types::{
     Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfigKey, WritesFile},
     Grammar, Keys, Opt, Spec, flag, ids, value,
 };
+use crate::policy::specs::types::{loads, location};
 
 /// `-o` config keys that only choose how to connect, authenticate or show
 /// things: allowed. Every other key is asked: `ProxyCommand`,
@@ -140,6 +141,11 @@ pub(crate) const SSH: Spec = Spec {
     opts: &[COMMON, SSH_OPTS],
     subs: &[],
     checked_with: "OpenSSH 9.2p1 (openssh-client, Debian 12)",
+    env: &[
+        loads("SSH_ASKPASS", "ssh runs this program to ask for a password"),
+        loads("SSH_ASKPASS_REQUIRE", "makes ssh run SSH_ASKPASS"),
+        location("SSH_AUTH_SOCK", "the agent whose keys ssh uses"),
+    ],
 };
 
 const SCP_OPTS: &[Opt] = &[
@@ -175,4 +181,5 @@ pub(crate) const SCP: Spec = Spec {
     opts: &[COMMON, SCP_OPTS],
     subs: &[],
     checked_with: "OpenSSH 9.2p1 (openssh-client, Debian 12)",
+    env: &[],
 };

@@ -9,6 +9,7 @@
 //! (`-f`) is read or written in place, but a `host:file` archive (a colon
 //! before any slash) runs rsh, so it is asked, even under `--force-local`.
 
+use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{FileOrRemote, OtherTree, ReadsFile, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
@@ -203,4 +204,14 @@ pub(crate) const TAR: Spec = Spec {
     opts: &[TAR_OPTS],
     subs: &[],
     checked_with: "GNU tar 1.34",
+    env: &[
+        loads(
+            "TAPE",
+            "names the default archive, which may be on another host",
+        ),
+        loads(
+            "TAR_OPTIONS",
+            "adds options, such as --to-command, to every tar",
+        ),
+    ],
 };

@@ -11,6 +11,7 @@
 //! unzip's extraction directory, are asked outside the working tree; unzip's
 //! `-:` lets members climb out of it with `../`, so it is asked.
 
+use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, value,
@@ -114,6 +115,7 @@ pub(crate) const ZIP: Spec = Spec {
     opts: &[ZIP_OPTS],
     subs: &[],
     checked_with: "Info-ZIP zip 3.0 (Debian 12)",
+    env: &[loads("ZIPOPT", "adds options, such as -TT, to every zip")],
 };
 
 const UNZIP_OPTS: &[Opt] = &[
@@ -164,4 +166,8 @@ pub(crate) const UNZIP: Spec = Spec {
     opts: &[UNZIP_OPTS],
     subs: &[],
     checked_with: "Info-ZIP UnZip 6.00 (Debian 6.0-28)",
+    env: &[
+        loads("UNZIP", "adds options to every unzip"),
+        loads("UNZIPOPT", "adds options to every unzip"),
+    ],
 };
