@@ -218,6 +218,28 @@ pub(crate) fn outside(cwd: &Path, dir: &str) -> bool {
 /// Whether `target` (lexically inside `base`) resolves outside `base`'s
 /// real path: its longest existing ancestor is resolved, the rest appended.
 pub(crate) fn leaves_through_links(base: &Path, target: &Path) -> bool {
+    // Only a link between `base` and `target` can lead out: look at those
+    // components first (one lstat each), resolve paths only if one is a link.
+    let Ok(below) = target.strip_prefix(base) else {
+        return true;
+    };
+    let mut path = base.to_path_buf();
+    let mut link = false;
+    for component in below.components() {
+        path.push(component);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                link = true;
+                break;
+            }
+            Ok(_) => {}
+            // Nothing further exists, so nothing further is a link.
+            Err(_) => break,
+        }
+    }
+    if !link {
+        return false;
+    }
     let Ok(real_base) = std::fs::canonicalize(base) else {
         return false;
     };

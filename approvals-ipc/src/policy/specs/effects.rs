@@ -39,11 +39,15 @@ const METADATA_DIRS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn", ".vscod
 
 /// The hits of one reading of `program` (as invoked) in `cwd`.
 pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Vec<GuardHit> {
+    let mut out = Vec::new();
+    if reading.sub.is_none() && reading.uses.is_empty() && reading.problem.is_none() {
+        // Nothing to judge (`ls`, `git status`): no text to build.
+        return out;
+    }
     let shown = match reading.sub_word {
         Some(sub) => format!("{program} {sub}"),
         None => program.to_owned(),
     };
-    let mut out = Vec::new();
     if let Some(sub) = reading.sub
         && let Some((id, why)) = judge(spec, sub.effect, None, cwd)
     {

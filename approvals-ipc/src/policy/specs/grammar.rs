@@ -118,10 +118,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let Some((word, after)) = rest.split_first() else {
         return reading;
     };
-    let found = spec
-        .subs
-        .iter()
-        .position(|s| s.names.contains(&word.as_str()));
+    let found = index.sub_names.get(word.as_str()).copied();
     let (Some(position), Some(sub_index)) = (found, found.and_then(|p| index.subs.get(p))) else {
         reading.problem = Some(Problem::UnknownSubcommand(word));
         return reading;

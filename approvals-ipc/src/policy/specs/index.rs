@@ -116,6 +116,9 @@ pub(super) struct SpecIndex {
     pub global: Index,
     /// Each subcommand's, in the order of `spec.subs`.
     pub subs: Vec<Index>,
+    /// Each subcommand name or alias → its position in `spec.subs` (the
+    /// first subcommand that has the name).
+    pub sub_names: foldhash::HashMap<&'static str, usize>,
 }
 
 /// The indexes of one spec, shared when it is a spec of [`ALL`], built for
@@ -175,9 +178,16 @@ fn same_tables(a: &[&[Opt]], b: &[&[Opt]]) -> bool {
 
 impl SpecIndex {
     fn build(spec: &'static Spec) -> Self {
+        let mut sub_names = foldhash::HashMap::default();
+        for (position, sub) in spec.subs.iter().enumerate() {
+            for name in sub.names {
+                sub_names.entry(*name).or_insert(position);
+            }
+        }
         SpecIndex {
             global: Index::build(spec.opts),
             subs: spec.subs.iter().map(|s| Index::build(s.opts)).collect(),
+            sub_names,
         }
     }
 }
