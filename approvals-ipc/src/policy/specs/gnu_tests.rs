@@ -3,21 +3,10 @@
 
 use std::path::Path;
 
-use super::check;
 use super::grammar::read;
 use super::lookup;
 
-const CWD: &str = "/work/project";
-
-fn ids(argv: &[&str]) -> Vec<&'static str> {
-    let (program, args) = argv.split_first().expect("argv");
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    check(program, &args, Path::new(CWD))
-        .expect("a spec'd program")
-        .iter()
-        .map(|h| h.id)
-        .collect()
-}
+use super::tests::{CWD, ids};
 
 #[test]
 fn everyday_use_of_gnu_tools_trips_nothing() {

@@ -1,21 +1,7 @@
 //! Specs of network programs (curl, ssh, scp, rsync), named by the attack
 //! or the false refusal they stop.
 
-use std::path::Path;
-
-use super::check;
-
-const CWD: &str = "/work/project";
-
-fn ids(argv: &[&str]) -> Vec<&'static str> {
-    let (program, args) = argv.split_first().expect("argv");
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    check(program, &args, Path::new(CWD))
-        .expect("a spec'd program")
-        .iter()
-        .map(|h| h.id)
-        .collect()
-}
+use super::tests::ids;
 
 #[test]
 fn everyday_network_commands_trip_nothing() {

@@ -4,9 +4,11 @@ use std::path::Path;
 
 use super::{Grammar, all, check, lookup};
 
-const CWD: &str = "/work/project";
+/// The working directory every spec test judges in.
+pub(super) const CWD: &str = "/work/project";
 
-fn ids(argv: &[&str]) -> Vec<&'static str> {
+/// The guard ids `argv` (program first) trips in [`CWD`].
+pub(super) fn ids(argv: &[&str]) -> Vec<&'static str> {
     let (program, args) = argv.split_first().expect("argv");
     let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
     check(program, &args, Path::new(CWD))
@@ -16,7 +18,8 @@ fn ids(argv: &[&str]) -> Vec<&'static str> {
         .collect()
 }
 
-fn reasons(argv: &[&str]) -> Vec<String> {
+/// The reasons of the guards `argv` trips in [`CWD`].
+pub(super) fn reasons(argv: &[&str]) -> Vec<String> {
     let (program, args) = argv.split_first().expect("argv");
     let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
     check(program, &args, Path::new(CWD))
