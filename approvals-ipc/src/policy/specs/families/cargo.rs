@@ -20,6 +20,45 @@ use crate::policy::specs::types::{
 };
 use crate::policy::specs::types::{loads, location};
 
+/// Target selection, shared by the build commands.
+const TARGETS: &[Opt] = &[
+    flag(&["--lib"]),
+    flag(&["--bins"]),
+    optional(&["--bin"]),
+    flag(&["--examples"]),
+    optional(&["--example"]),
+    flag(&["--tests"]),
+    optional(&["--test"]),
+    flag(&["--benches"]),
+    optional(&["--bench"]),
+    flag(&["--all-targets"]),
+];
+
+/// Feature selection, shared by the build commands.
+const FEATURES: &[Opt] = &[
+    value(&["-F", "--features"]),
+    flag(&["--all-features"]),
+    flag(&["--no-default-features"]),
+];
+
+/// Compilation options, shared by the build commands.
+const COMPILE: &[Opt] = &[
+    value(&["-j", "--jobs"]),
+    flag(&["--keep-going"]),
+    flag(&["-r", "--release"]),
+    value(&["--profile"]),
+    optional(&["--target"]),
+    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
+    flag(&["--unit-graph"]),
+    flag(&["--timings"]),
+];
+
+/// Manifest options, shared by the build commands.
+const MANIFEST_OPTS: &[Opt] = &[
+    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
+    flag(&["--ignore-rust-version"]),
+];
+
 const CONFIG: &str = "sets any cargo config value, including build.rustc-wrapper and target.<triple>.runner, which run programs";
 const UNSTABLE: &str =
     "turns on unstable cargo features, which can change what runs (-Zscript runs a file)";
@@ -68,8 +107,6 @@ const ADD: &[Opt] = &[
     flag(&["--no-public"]),
     value(&["--rename"]),
     flag(&["-n", "--dry-run"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
     optional(&["-p", "--package"]),
     value(&["--path"]).does(OtherTree(
         "adds a path dependency, whose build script the next build runs",
@@ -95,27 +132,12 @@ const BENCH: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     value(&["-j", "--jobs"]),
     value(&["--profile"]),
     optional(&["--target"]),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--unit-graph"]),
     flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const BUILD: &[Opt] = &[
@@ -125,30 +147,7 @@ const BUILD: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     value(&["--artifact-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const CHECK: &[Opt] = &[
@@ -158,29 +157,6 @@ const CHECK: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const CLEAN: &[Opt] = &[
@@ -202,29 +178,6 @@ const CLIPPY: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
     flag(&["--fix"]),
     flag(&["--no-deps"]),
     optional(&["--explain"]),
@@ -240,24 +193,11 @@ const DOC: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     flag(&["--lib"]),
     flag(&["--bins"]),
     optional(&["--bin"]),
     flag(&["--examples"]),
     optional(&["--example"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const FETCH: &[Opt] = &[
@@ -277,19 +217,6 @@ const FIX: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     value(&["-j", "--jobs"]),
     flag(&["--keep-going"]),
     flag(&["-r", "--release"]),
@@ -297,8 +224,6 @@ const FIX: &[Opt] = &[
     optional(&["--target"]),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const FMT: &[Opt] = &[
@@ -310,11 +235,7 @@ const FMT: &[Opt] = &[
     flag(&["--check"]),
 ];
 
-const GENERATE_LOCKFILE: &[Opt] = &[
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
-    value(&["--publish-time"]),
-];
+const GENERATE_LOCKFILE: &[Opt] = &[value(&["--publish-time"])];
 
 const HELP: &[Opt] = &[];
 
@@ -350,9 +271,6 @@ const INSTALL: &[Opt] = &[
     flag(&["--bins"]),
     optional(&["--example"]),
     flag(&["--examples"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     value(&["-j", "--jobs"]),
     flag(&["--keep-going"]),
     value(&["--profile"]),
@@ -371,9 +289,6 @@ const METADATA: &[Opt] = &[
     value(&["--filter-platform"]),
     flag(&["--no-deps"]),
     value(&["--format-version"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
 
@@ -398,9 +313,6 @@ const PACKAGE: &[Opt] = &[
     optional(&["-p", "--package"]),
     flag(&["--workspace"]),
     value(&["--exclude"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     optional(&["--target"]),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     value(&["-j", "--jobs"]),
@@ -422,9 +334,6 @@ const PUBLISH: &[Opt] = &[
     optional(&["-p", "--package"]),
     flag(&["--workspace"]),
     value(&["--exclude"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     value(&["-j", "--jobs"]),
     flag(&["--keep-going"]),
     optional(&["--target"]),
@@ -446,19 +355,6 @@ const RUN: &[Opt] = &[
     optional(&["-p", "--package"]),
     optional(&["--bin"]),
     optional(&["--example"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const RUSTC: &[Opt] = &[
@@ -467,29 +363,6 @@ const RUSTC: &[Opt] = &[
     flag(&["--future-incompat-report"]),
     value(&["--message-format"]),
     optional(&["-p", "--package"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const RUSTDOC: &[Opt] = &[
@@ -497,29 +370,6 @@ const RUSTDOC: &[Opt] = &[
     value(&["--message-format"]),
     value(&["--output-format"]),
     optional(&["-p", "--package"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
-    value(&["-j", "--jobs"]),
-    flag(&["--keep-going"]),
-    flag(&["-r", "--release"]),
-    value(&["--profile"]),
-    optional(&["--target"]),
-    value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
-    flag(&["--unit-graph"]),
-    flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const SEARCH: &[Opt] = &[
@@ -537,20 +387,7 @@ const TEST: &[Opt] = &[
     flag(&["--workspace"]),
     value(&["--exclude"]),
     flag(&["--all"]),
-    flag(&["--lib"]),
-    flag(&["--bins"]),
-    optional(&["--bin"]),
-    flag(&["--examples"]),
-    optional(&["--example"]),
-    flag(&["--tests"]),
-    optional(&["--test"]),
-    flag(&["--benches"]),
-    optional(&["--bench"]),
-    flag(&["--all-targets"]),
     flag(&["--doc"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     value(&["-j", "--jobs"]),
     flag(&["-r", "--release"]),
     value(&["--profile"]),
@@ -558,8 +395,6 @@ const TEST: &[Opt] = &[
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--unit-graph"]),
     flag(&["--timings"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const TREE: &[Opt] = &[
@@ -575,9 +410,6 @@ const TREE: &[Opt] = &[
     optional(&["-p", "--package"]),
     flag(&["--workspace"]),
     value(&["--exclude"]),
-    value(&["-F", "--features"]),
-    flag(&["--all-features"]),
-    flag(&["--no-default-features"]),
     optional(&["--target"]),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
@@ -597,8 +429,6 @@ const UPDATE: &[Opt] = &[
     value(&["--precise"]),
     flag(&["-b", "--breaking"]),
     flag(&["-w", "--workspace"]),
-    value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
-    flag(&["--ignore-rust-version"]),
 ];
 
 const VENDOR: &[Opt] = &[
@@ -614,42 +444,92 @@ const VERIFY_PROJECT: &[Opt] = &[value(&["--manifest-path"]).does(OtherTree(MANI
 const VERSION: &[Opt] = &[];
 
 const SUBS: &[Sub] = &[
-    sub(&["add"], &[ADD, EVERYWHERE]),
-    sub(&["bench"], &[BENCH, EVERYWHERE]),
-    sub(&["build", "b"], &[BUILD, EVERYWHERE]),
-    sub(&["check", "c"], &[CHECK, EVERYWHERE]),
+    sub(&["add"], &[ADD, MANIFEST_OPTS, EVERYWHERE]),
+    sub(
+        &["bench"],
+        &[BENCH, TARGETS, FEATURES, MANIFEST_OPTS, EVERYWHERE],
+    ),
+    sub(
+        &["build", "b"],
+        &[BUILD, TARGETS, FEATURES, COMPILE, MANIFEST_OPTS, EVERYWHERE],
+    ),
+    sub(
+        &["check", "c"],
+        &[CHECK, TARGETS, FEATURES, COMPILE, MANIFEST_OPTS, EVERYWHERE],
+    ),
     sub(&["clean"], &[CLEAN, EVERYWHERE]),
-    sub(&["clippy"], &[CLIPPY, EVERYWHERE]),
-    sub(&["doc", "d"], &[DOC, EVERYWHERE]),
+    sub(
+        &["clippy"],
+        &[
+            CLIPPY,
+            TARGETS,
+            FEATURES,
+            COMPILE,
+            MANIFEST_OPTS,
+            EVERYWHERE,
+        ],
+    ),
+    sub(
+        &["doc", "d"],
+        &[DOC, FEATURES, COMPILE, MANIFEST_OPTS, EVERYWHERE],
+    ),
     sub(&["fetch"], &[FETCH, EVERYWHERE]),
-    sub(&["fix"], &[FIX, EVERYWHERE]),
+    sub(
+        &["fix"],
+        &[FIX, TARGETS, FEATURES, MANIFEST_OPTS, EVERYWHERE],
+    ),
     sub(&["fmt"], &[FMT, EVERYWHERE]),
-    sub(&["generate-lockfile"], &[GENERATE_LOCKFILE, EVERYWHERE]),
+    sub(
+        &["generate-lockfile"],
+        &[GENERATE_LOCKFILE, MANIFEST_OPTS, EVERYWHERE],
+    ),
     sub(&["help"], &[HELP, EVERYWHERE]),
     sub(&["info"], &[INFO, EVERYWHERE]),
     sub(&["init"], &[INIT, EVERYWHERE]),
-    sub(&["install"], &[INSTALL, EVERYWHERE]).does(LoadsCode(
+    sub(&["install"], &[INSTALL, FEATURES, EVERYWHERE]).does(LoadsCode(
         "builds a crate, running its build script, and installs its binaries onto PATH",
     )),
     sub(&["locate-project"], &[LOCATE_PROJECT, EVERYWHERE]),
-    sub(&["metadata"], &[METADATA, EVERYWHERE]),
+    sub(&["metadata"], &[METADATA, FEATURES, EVERYWHERE]),
     sub(&["new"], &[NEW, EVERYWHERE]),
-    sub(&["package"], &[PACKAGE, EVERYWHERE]),
+    sub(&["package"], &[PACKAGE, FEATURES, EVERYWHERE]),
     sub(&["pkgid"], &[PKGID, EVERYWHERE]),
-    sub(&["publish"], &[PUBLISH, EVERYWHERE]).does(Uploads("uploads the package to a registry")),
+    sub(&["publish"], &[PUBLISH, FEATURES, EVERYWHERE])
+        .does(Uploads("uploads the package to a registry")),
     sub(&["remove", "rm"], &[REMOVE, EVERYWHERE]),
-    sub(&["run", "r"], &[RUN, EVERYWHERE]),
-    sub(&["rustc"], &[RUSTC, EVERYWHERE]).does(RunsProgram(
+    sub(
+        &["run", "r"],
+        &[RUN, FEATURES, COMPILE, MANIFEST_OPTS, EVERYWHERE],
+    ),
+    sub(
+        &["rustc"],
+        &[RUSTC, TARGETS, FEATURES, COMPILE, MANIFEST_OPTS, EVERYWHERE],
+    )
+    .does(RunsProgram(
         "passes its arguments to rustc, which can name a linker or a plugin to run",
     )),
-    sub(&["rustdoc"], &[RUSTDOC, EVERYWHERE]).does(RunsProgram(
+    sub(
+        &["rustdoc"],
+        &[
+            RUSTDOC,
+            TARGETS,
+            FEATURES,
+            COMPILE,
+            MANIFEST_OPTS,
+            EVERYWHERE,
+        ],
+    )
+    .does(RunsProgram(
         "passes its arguments to rustdoc, which can name a linker or a plugin to run",
     )),
     sub(&["search"], &[SEARCH, EVERYWHERE]),
-    sub(&["test", "t"], &[TEST, EVERYWHERE]),
-    sub(&["tree"], &[TREE, EVERYWHERE]),
+    sub(
+        &["test", "t"],
+        &[TEST, TARGETS, FEATURES, MANIFEST_OPTS, EVERYWHERE],
+    ),
+    sub(&["tree"], &[TREE, FEATURES, EVERYWHERE]),
     sub(&["uninstall"], &[UNINSTALL, EVERYWHERE]),
-    sub(&["update"], &[UPDATE, EVERYWHERE]),
+    sub(&["update"], &[UPDATE, MANIFEST_OPTS, EVERYWHERE]),
     sub(&["vendor"], &[VENDOR, EVERYWHERE]),
     sub(&["verify-project"], &[VERIFY_PROJECT, EVERYWHERE]),
     sub(&["version"], &[VERSION, EVERYWHERE]),
