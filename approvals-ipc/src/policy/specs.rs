@@ -23,6 +23,8 @@ mod gnu_tests;
 #[cfg(test)]
 mod net_tests;
 #[cfg(test)]
+mod npm_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

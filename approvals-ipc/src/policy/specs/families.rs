@@ -14,6 +14,7 @@ mod grep;
 mod jq;
 mod make;
 mod mawk;
+mod npm;
 mod pip;
 mod rsync;
 mod sed;
@@ -40,6 +41,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &coreutils::LS,
     &make::MAKE,
     &mawk::MAWK,
+    &npm::NPM,
     &pip::PIP,
     &rsync::RSYNC,
     &ssh::SCP,

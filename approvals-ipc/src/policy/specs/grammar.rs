@@ -77,6 +77,10 @@ enum Match {
 /// Reads `args` (argv without argv[0]) by `spec`.
 pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let mut reading = Reading::default();
+    if spec.grammar == Grammar::Npm {
+        npm(spec, &index::of(spec), args, &mut reading);
+        return reading;
+    }
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
@@ -86,6 +90,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => (Match::Zip, true),
         Grammar::InfoZip { zip: false } => (Match::Unzip, true),
         Grammar::GoFlag { .. } => (Match::Go, false),
+        Grammar::Npm => (Match::Prefix, true),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -131,7 +136,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     reading.sub_word = Some(word);
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
-        Grammar::Getopt { .. } | Grammar::Tar => Match::Prefix,
+        Grammar::Getopt { .. } | Grammar::Tar | Grammar::Npm => Match::Prefix,
         Grammar::Clap | Grammar::Ssh => Match::Exact,
         Grammar::Curl => Match::Curl,
         Grammar::InfoZip { zip: true } => Match::Zip,
@@ -145,6 +150,183 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let (rest, _) = region(sub_index, sub_match, sub_permute, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
+}
+
+/// npm's nopt ([`Grammar::Npm`]): config keys anywhere, read from the
+/// spec's own tables; the first other word is the command.
+fn npm<'a>(
+    spec: &'static Spec,
+    index: &index::SpecIndex,
+    args: &'a [String],
+    reading: &mut Reading<'a>,
+) {
+    let mut i = 0;
+    while let Some(tok) = args.get(i) {
+        let tok = tok.as_str();
+        i += 1;
+        if tok.len() >= 2 && tok.bytes().all(|b| b == b'-') {
+            // nopt: any run of two or more dashes ends the options.
+            reading
+                .operands
+                .extend(args[i..].iter().map(String::as_str));
+            return;
+        }
+        if tok.len() < 2 || !tok.starts_with('-') {
+            if reading.sub_word.is_some() || spec.subs.is_empty() {
+                reading.operands.push(tok);
+                continue;
+            }
+            let found = index.sub_names.get(tok).copied();
+            let Some(position) = found else {
+                reading.problem = Some(Problem::UnknownSubcommand(tok));
+                return;
+            };
+            reading.sub = Some(&spec.subs[position]);
+            reading.sub_word = Some(tok);
+            continue;
+        }
+        if let Err(problem) = npm_option(&index.global, tok, args, &mut i, reading) {
+            reading.problem = Some(problem);
+            return;
+        }
+    }
+}
+
+/// Reads one npm option word, `tok`, whose following words start at
+/// `args[*i]` (advanced past any value taken), the way nopt does.
+fn npm_option<'a>(
+    index: &Index,
+    tok: &'a str,
+    args: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let (written, attached) = match tok.split_once('=') {
+        Some((n, v)) => (n, Some(v)),
+        None => (tok, None),
+    };
+    let body = written.trim_start_matches('-');
+    if body.is_empty() {
+        return Err(Problem::UnknownOption(tok));
+    }
+    let global = reading.sub_word.is_none();
+    // A key or shorthand spelled exactly, else a word of one-letter
+    // shorthands (nopt expands `-gD` and `--gl` alike).
+    let mut rows: Vec<&'static Opt> = Vec::new();
+    let mut negations = 0;
+    if let Some((_, row)) = index.exact(body) {
+        rows.push(row);
+    } else if let Some(letters) = body
+        .chars()
+        .map(|c| index.letter(c).filter(|_| c != '#'))
+        .collect::<Option<Vec<_>>>()
+    {
+        rows = letters;
+    } else {
+        let mut name = body;
+        while name.len() >= 3 && name[..3].eq_ignore_ascii_case("no-") {
+            name = &name[3..];
+            negations += 1;
+        }
+        if negations > 1 || name.is_empty() {
+            // nopt reads `--no-no-key` as the key set to true, which for a
+            // key with a value is no value the spec can judge.
+            return Err(Problem::UnknownOption(tok));
+        }
+        let row = match index.exact(name) {
+            Some((_, row)) => row,
+            None => {
+                let mut hits: Vec<index::LongHit> = Vec::new();
+                index.starting_with(name, false, &mut hits);
+                let mut found: Vec<(&'static Opt, &'static str)> = Vec::new();
+                for (_, row, l, _) in hits {
+                    if !found.iter().any(|(f, _)| f.same_row(row)) {
+                        found.push((row, l));
+                    }
+                }
+                match found.as_slice() {
+                    [(row, _)] => *row,
+                    [] => return Err(Problem::UnknownOption(tok)),
+                    _ => {
+                        return Err(Problem::Ambiguous(
+                            tok,
+                            found.iter().map(|(_, l)| *l).collect(),
+                        ));
+                    }
+                }
+            }
+        };
+        rows.push(row);
+    }
+    let Some((last, firsts)) = rows.split_last() else {
+        return Err(Problem::UnknownOption(tok));
+    };
+    for opt in firsts {
+        if opt.arity != Arity::Flag {
+            // nopt hands the next expanded option to it as its value.
+            return Err(Problem::MissingValue(tok));
+        }
+        reading.uses.push(Use {
+            opt,
+            value: None,
+            token: tok,
+            negated: false,
+            global,
+        });
+    }
+    let negated = negations == 1;
+    let (value, on) = if last.arity == Arity::Flag || negated {
+        // A boolean: `=true`/`=false`, or a following `true`/`false`.
+        let given = match attached {
+            Some(v) => Some(v),
+            None => match args.get(*i).map(String::as_str) {
+                Some(v @ ("true" | "false")) => {
+                    *i += 1;
+                    Some(v)
+                }
+                _ => None,
+            },
+        };
+        let on = match given {
+            None => true,
+            Some("true") => true,
+            Some("false") => false,
+            // nopt leaves any other `=value` as an operand (`--save=exec`
+            // is the command `exec`).
+            Some(_) => return Err(Problem::UnexpectedValue(tok)),
+        };
+        let on = on != negated;
+        if on && last.arity != Arity::Flag {
+            // `--no-key=false`: the key set to true, not a value.
+            return Err(Problem::UnexpectedValue(tok));
+        }
+        (None, on)
+    } else {
+        let value = match attached {
+            Some(v) => v,
+            None => {
+                let Some(next) = args.get(*i).map(String::as_str) else {
+                    return Err(Problem::MissingValue(tok));
+                };
+                if next.len() > 1 && next.starts_with('-') {
+                    // nopt takes it as the value or reads it as an option,
+                    // by the key's type: asked rather than guessed.
+                    return Err(Problem::MissingValue(tok));
+                }
+                *i += 1;
+                next
+            }
+        };
+        (Some(value), true)
+    };
+    reading.uses.push(Use {
+        opt: last,
+        value,
+        token: tok,
+        negated: !on,
+        global,
+    });
+    Ok(())
 }
 
 /// tar's old style: when the first word has no leading dash, each of its

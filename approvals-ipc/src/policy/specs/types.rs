@@ -59,6 +59,18 @@ pub enum Grammar {
         /// Subcommands whose options and operands interleave.
         permuting: &'static [&'static str],
     },
+    /// npm's nopt: every option is a config key, read before and after
+    /// the command from the spec's own tables (subcommands have none); the
+    /// leading dashes do not matter (`-registry` is `--registry`); a word
+    /// that is a key or a shorthand exactly is that, else a word of
+    /// one-letter shorthands is a bundle (`-gD`, `--gl`), else `--no-`
+    /// turns off the key that follows, which may be any unique prefix of a
+    /// key; a boolean takes `=true`/`=false` or a following
+    /// `true`/`false`; a key with a value takes `=v` or the next word. The
+    /// command is the first other word; the rest are operands, and `--`
+    /// ends options. What nopt would read differently (a value that looks
+    /// like an option, `--no-no-`, a boolean given another value) is asked.
+    Npm,
 }
 
 /// How many values an option takes.
