@@ -199,3 +199,13 @@ fn all_is_sorted_by_family() {
     sorted.sort_unstable();
     assert_eq!(families, sorted);
 }
+
+#[test]
+fn a_reason_shows_the_option_as_written_with_its_value_once() {
+    let why = reasons(&["sort", "--output=/tmp/x", "f"]);
+    assert!(why[0].starts_with("sort --output=/tmp/x: "), "{why:?}");
+    let why = reasons(&["sort", "-o", "/tmp/x", "f"]);
+    assert!(why[0].starts_with("sort -o /tmp/x: "), "{why:?}");
+    let why = reasons(&["sort", "-o/tmp/x", "f"]);
+    assert!(why[0].starts_with("sort -o/tmp/x: "), "{why:?}");
+}
