@@ -5,6 +5,7 @@
 //! Anything not fully understood ends the analysis with a reason; the
 //! decision then never auto-allows (DESIGN.md invariant 3).
 
+use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::policy::compiled::CompiledPolicy;
@@ -59,6 +60,17 @@ impl Analysis {
 
 /// Analyses `argv` as requested to run in `cwd`.
 pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analysis {
+    analyze_with(compiled, argv, cwd, None)
+}
+
+/// [`analyze`] for a request whose inert environment overrides `vars` a
+/// shell script may name (`$NODE_ENV`): they are its values there.
+pub fn analyze_with(
+    compiled: &CompiledPolicy,
+    argv: &[String],
+    cwd: &Path,
+    vars: Option<&BTreeMap<String, String>>,
+) -> Analysis {
     if argv.is_empty() || argv[0].is_empty() {
         return Analysis::refused(Refusal::EmptyCommand, Vec::new(), None);
     }
@@ -95,9 +107,9 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
         }
         Ok(Unwrapped::Shell { script, .. }) => {
             let home = compiled.home().and_then(Path::to_str);
-            match shell::analyze(script, home)
+            match shell::analyze_with(script, home, vars)
                 .map_err(Refusal::from)
-                .and_then(|parsed| inline_nested_shells(parsed, home))
+                .and_then(|parsed| inline_nested_shells(parsed, home, vars))
             {
                 Ok(parsed) => plan_script(compiled, &parsed, cwd, Some(script.to_owned())),
                 Err(err) => {
@@ -119,6 +131,7 @@ pub fn analyze(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Analys
 fn inline_nested_shells(
     mut script: ShellScript,
     home: Option<&str>,
+    vars: Option<&BTreeMap<String, String>>,
 ) -> Result<ShellScript, Refusal> {
     let whole = script.items.len() == 1 && script.items[0].pipeline.len() == 1;
     for item in &mut script.items {
@@ -147,7 +160,7 @@ fn inline_nested_shells(
             if !plain {
                 return Err(refused());
             }
-            let mut parsed = shell::analyze(inner, home)?;
+            let mut parsed = shell::analyze_with(inner, home, vars)?;
             if whole {
                 return Ok(parsed);
             }

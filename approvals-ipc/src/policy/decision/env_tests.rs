@@ -195,3 +195,41 @@ fn a_person_is_told_every_override_that_is_not_inert() {
     );
     assert!(!said.contains("LANG=\"C\""), "{said}");
 }
+
+/// `$NAME` of a request's inert override is its value in the script: what
+/// the shell would see, checked as such.
+#[test]
+fn a_script_naming_an_inert_override_sees_its_value() {
+    let c = allowlisted(&["echo", "ls"], "on-miss");
+    let e = run(
+        &c,
+        &["sh", "-c", "echo $NODE_ENV \"${RUST_LOG}\""],
+        &[("NODE_ENV", "test"), ("RUST_LOG", "info")],
+    );
+    assert!(e.analysis.ok, "{:?}", e.analysis.reason);
+    assert_eq!(e.analysis.segments[0].argv, ["echo", "test", "info"]);
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+}
+
+#[test]
+fn a_variable_the_request_does_not_set_inertly_stays_an_expansion() {
+    let c = allowlisted(&["echo", "ls"], "on-miss");
+    // Not given at all: the host's value is unknown to the check.
+    let e = run(&c, &["sh", "-c", "echo $NODE_ENV"], &[]);
+    assert_eq!(
+        e.analysis.reason.as_ref().map(|r| r.code()),
+        Some("parameter-expansion")
+    );
+    // Given, but not inert: never a value the check trusts.
+    let e = run(&c, &["sh", "-c", "ls $GIT_DIR"], &[("GIT_DIR", "/tmp/x")]);
+    assert_ne!(e.decision, Verdict::Allow);
+    // Inert, but it would split into two words unquoted.
+    let e = run(&c, &["sh", "-c", "echo $DEBUG"], &[("DEBUG", "a b")]);
+    if env::check_inert("DEBUG", "a b").is_ok() {
+        assert_eq!(
+            e.analysis.reason.as_ref().map(|r| r.code()),
+            Some("parameter-expansion")
+        );
+    }
+    assert_ne!(e.decision, Verdict::Allow);
+}

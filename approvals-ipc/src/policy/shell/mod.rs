@@ -83,16 +83,30 @@ pub struct GlobWord {
 /// Analyses `script` as bash would read it; `home` is what a leading `~`
 /// expands to (refused when `None`).
 pub fn analyze(script: &str, home: Option<&str>) -> Result<ShellScript, ShellRefusal> {
+    analyze_with(script, home, None)
+}
+
+/// [`analyze`] with variables whose `$NAME` is known: the request's inert
+/// environment overrides, which the shell would run with.
+pub fn analyze_with(
+    script: &str,
+    home: Option<&str>,
+    vars: Option<&std::collections::BTreeMap<String, String>>,
+) -> Result<ShellScript, ShellRefusal> {
     // The parser is third-party code run on attacker text: a panic in it
     // must refuse the script, not take down the caller.
-    std::panic::catch_unwind(|| analyze_unguarded(script, home)).unwrap_or_else(|_| {
+    std::panic::catch_unwind(|| analyze_unguarded(script, home, vars)).unwrap_or_else(|_| {
         tracing::warn!("shell parser panicked; refusing the script");
         Err(ShellRefusal::ParserFailure)
     })
 }
 
 /// [`analyze`] without the panic guard.
-fn analyze_unguarded(script: &str, home: Option<&str>) -> Result<ShellScript, ShellRefusal> {
+fn analyze_unguarded(
+    script: &str,
+    home: Option<&str>,
+    vars: Option<&std::collections::BTreeMap<String, String>>,
+) -> Result<ShellScript, ShellRefusal> {
     unicode::check_text(script).map_err(ShellRefusal::UnsafeCharacter)?;
     prescan::refuse_function_substitution(script)?;
     let options = parser_options();
@@ -108,6 +122,7 @@ fn analyze_unguarded(script: &str, home: Option<&str>) -> Result<ShellScript, Sh
     let ctx = word::WordContext {
         options: &options,
         home,
+        vars,
     };
     let items = walk::program(&program, &ctx)?;
     if items.is_empty() {

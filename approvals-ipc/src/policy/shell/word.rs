@@ -29,6 +29,9 @@ pub(super) struct WordContext<'a> {
     pub options: &'a ParserOptions,
     /// The home directory for a leading `~`, if known.
     pub home: Option<&'a str>,
+    /// Variables whose `$NAME` is their value: the request's inert
+    /// environment overrides, which the shell runs with.
+    pub vars: Option<&'a std::collections::BTreeMap<String, String>>,
 }
 
 /// The literal value of the raw word `raw`, or why it is not literal.
@@ -95,7 +98,7 @@ fn parsed_chars(raw: &str, ctx: &WordContext<'_>) -> Result<Vec<Ch>, ShellRefusa
     })?;
     let mut chars = Vec::with_capacity(raw.len());
     for piece in &pieces {
-        push_piece(raw, piece, false, ctx.home, &mut chars)?;
+        push_piece(raw, piece, false, ctx, &mut chars)?;
     }
     refuse_brace_expansion(raw, &chars)?;
     expand_tilde(raw, chars, ctx.home)
@@ -122,7 +125,7 @@ fn push_piece(
     raw: &str,
     piece: &WordPieceWithSource,
     in_double_quotes: bool,
-    home: Option<&str>,
+    ctx: &WordContext<'_>,
     out: &mut Vec<Ch>,
 ) -> Result<(), ShellRefusal> {
     // The indices come from the same string; fall back to the whole word.
@@ -167,7 +170,7 @@ fn push_piece(
         }
         WordPiece::DoubleQuotedSequence(inner) if !in_double_quotes => {
             for inner_piece in inner {
-                push_piece(raw, inner_piece, true, home, out)?;
+                push_piece(raw, inner_piece, true, ctx, out)?;
             }
         }
         WordPiece::SingleQuotedText(_) | WordPiece::DoubleQuotedSequence(_) => {
@@ -189,14 +192,12 @@ fn push_piece(
         WordPiece::ParameterExpansion(ParameterExpr::Parameter {
             parameter: Parameter::Named(name),
             indirect: false,
-        }) if name == "HOME" && home.is_some_and(|h| in_double_quotes || splits_to_itself(h)) => {
-            // `$HOME` is the home a leading `~` names; unquoted, it must
-            // survive word splitting and globbing unchanged.
-            out.extend(
-                home.unwrap_or_default()
-                    .chars()
-                    .map(|c| Ch { c, quoted: true }),
-            );
+        }) if known_value(name, ctx).is_some_and(|v| in_double_quotes || splits_to_itself(v)) => {
+            // `$HOME` is the home a leading `~` names, an inert override is
+            // what the request sets; unquoted, the value must survive word
+            // splitting and globbing unchanged.
+            let value = known_value(name, ctx).unwrap_or_default();
+            out.extend(value.chars().map(|c| Ch { c, quoted: true }));
         }
         WordPiece::ParameterExpansion(_) => {
             return Err(ShellRefusal::ParameterExpansion { text: text() });
@@ -212,6 +213,15 @@ fn push_piece(
         }
     }
     Ok(())
+}
+
+/// The value `$name` has for certain: the home for `HOME`, else the
+/// request's inert override of that name.
+fn known_value<'a>(name: &str, ctx: &WordContext<'a>) -> Option<&'a str> {
+    if name == "HOME" {
+        return ctx.home;
+    }
+    ctx.vars.and_then(|v| v.get(name)).map(String::as_str)
 }
 
 /// Whether an unquoted expansion of `value` is `value` as one word: no
@@ -313,6 +323,7 @@ mod tests {
         let ctx = WordContext {
             options: &options,
             home: Some("/home/u"),
+            vars: None,
         };
         literal(raw, &ctx).map_err(|e| e.code())
     }
@@ -322,7 +333,7 @@ mod tests {
         #[test]
         fn plain_words_are_their_own_literal(raw in "[A-Za-z0-9_./:=+,@%-]{1,24}") {
             let options = super::super::parser_options();
-            let ctx = WordContext { options: &options, home: Some("/home/u") };
+            let ctx = WordContext { options: &options, home: Some("/home/u"), vars: None };
             proptest::prop_assert!(is_plain(&raw));
             let parsed = parsed_literal(&raw, &ctx).map_err(|e| e.code());
             proptest::prop_assert_eq!(parsed, Ok(raw.clone()));
@@ -410,6 +421,7 @@ mod tests {
         let ctx = WordContext {
             options: &options,
             home: None,
+            vars: None,
         };
         let err = literal("~/x", &ctx).map(|_| ()).map_err(|e| e.code());
         assert_eq!(err, Err("tilde-without-home"));
