@@ -103,3 +103,22 @@ fn the_inner_commands_are_checked_like_any_other() {
     assert_eq!(e.decision, Verdict::Ask);
     assert_eq!(argvs(&e)[1], ["rm", "-rf", "/tmp/x"]);
 }
+
+#[test]
+fn only_one_level_is_read_inside_a_pipeline_either() {
+    let e = script("ls | sh -c \"sh -c 'cat'\"");
+    assert_eq!(refusal(&e), Some("nested-shell"));
+    let e = script("ls | sh -c 'cat' | sh -c \"sh -c 'cat'\"");
+    assert_eq!(refusal(&e), Some("nested-shell"));
+}
+
+#[test]
+fn a_heredoc_may_replace_a_nested_shell_only_where_no_pipe_feeds_it() {
+    // First in its pipeline: the heredoc is the command's stdin, as it was.
+    let e = script("sh -c 'cat <<EOF\nhello\nEOF\n' | cat -n");
+    assert!(e.analysis.ok, "{:?}", e.analysis.reason);
+    assert_eq!(argvs(&e), [vec!["cat"], vec!["cat", "-n"]]);
+    // After a pipe: the heredoc would take the pipe's place.
+    let e = script("ls | sh -c 'cat <<EOF\nhello\nEOF\n'");
+    assert_eq!(refusal(&e), Some("nested-shell"));
+}
