@@ -416,6 +416,37 @@ mod tests {
     }
 
     #[test]
+    fn a_known_value_is_used_only_where_bash_would_pass_it_as_one_word() {
+        let options = super::super::parser_options();
+        let vars: std::collections::BTreeMap<String, String> = [
+            ("SPACED", "a b"),
+            ("EMPTY", ""),
+            ("GLOB", "express:*"),
+            ("PLAIN", "test"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let ctx = WordContext {
+            options: &options,
+            home: Some("/home/my user"),
+            vars: Some(&vars),
+        };
+        let lit = |raw: &str| literal(raw, &ctx).map_err(|e| e.code());
+        assert_eq!(lit("$PLAIN"), Ok("test".to_owned()));
+        assert_eq!(lit("${PLAIN}-x"), Ok("test-x".to_owned()));
+        // Quoted, any value is one word.
+        assert_eq!(lit("\"$SPACED\""), Ok("a b".to_owned()));
+        assert_eq!(lit("\"$EMPTY\""), Ok(String::new()));
+        assert_eq!(lit("\"$GLOB\""), Ok("express:*".to_owned()));
+        assert_eq!(lit("\"$HOME\"/x"), Ok("/home/my user/x".to_owned()));
+        // Unquoted, bash would split, drop or glob it: refused.
+        for raw in ["$SPACED", "$EMPTY", "$GLOB", "$HOME", "${HOME}/x", "$UNSET"] {
+            assert_eq!(lit(raw), Err("parameter-expansion"), "{raw}");
+        }
+    }
+
+    #[test]
     fn leading_tilde_without_home_is_refused() {
         let options = super::super::parser_options();
         let ctx = WordContext {
