@@ -273,18 +273,19 @@ impl CompiledPolicy {
         env: &BTreeMap<String, String>,
     ) -> Evaluation {
         let cwd = analysis::normalize(cwd);
+        let not_inert = env::not_inert(env);
         // A script may name the request's inert overrides (`$NODE_ENV`);
         // one that is not inert stays an expansion the analysis refuses.
         let inert: BTreeMap<String, String> = env
             .iter()
-            .filter(|(name, value)| env::check_inert(name, value).is_ok())
+            .filter(|(name, _)| !not_inert.iter().any(|(n, _, _)| n == name))
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
         let vars = (!inert.is_empty()).then_some(&inert);
         let mut analysis = analysis::analyze_with(self, argv, &cwd, vars);
         // The environment comes first: a person sees the command in the
         // prompt, but the overrides only through this reason.
-        let mut not_inert = env::not_inert(env).into_iter();
+        let mut not_inert = not_inert.into_iter();
         let env_refused = match not_inert.next() {
             Some((name, value, why)) => {
                 analysis.refusal = Some(Refusal::EnvOverride {

@@ -22,6 +22,19 @@ pub struct Use<'a> {
     pub global: bool,
 }
 
+impl<'a> Use<'a> {
+    /// An option used as itself, after the subcommand if there is one.
+    fn new(opt: &'static Opt, value: Option<&'a str>, token: &'a str) -> Self {
+        Use {
+            opt,
+            value,
+            token,
+            negated: false,
+            global: false,
+        }
+    }
+}
+
 /// Why a reading stopped: the program would read this argv in a way the
 /// spec cannot vouch for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -358,13 +371,7 @@ fn old_style<'a>(index: &Index, args: &'a [String], reading: &mut Reading<'a>) -
                 Some(v.as_str())
             }
         };
-        reading.uses.push(Use {
-            opt,
-            value,
-            token: bundle,
-            negated: false,
-            global: false,
-        });
+        reading.uses.push(Use::new(opt, value, bundle));
     }
     rest
 }
@@ -397,8 +404,7 @@ fn region<'a>(
         }
         if how == Match::Go && tok.len() > 1 && tok.starts_with('-') {
             if let Err(problem) = go_flag(index, tokens, &mut i, reading) {
-                reading.problem = Some(problem);
-                return (&[], false);
+                return stop(reading, problem);
             }
             i += 1;
             continue;
@@ -411,61 +417,45 @@ fn region<'a>(
             let (opt, negated) = match long(index, how, name) {
                 Ok(found) => found,
                 Err(candidates) => {
-                    reading.problem = Some(if candidates.is_empty() {
-                        Problem::UnknownOption(tok)
-                    } else {
-                        Problem::Ambiguous(tok, candidates)
-                    });
-                    return (&[], false);
+                    return stop(
+                        reading,
+                        if candidates.is_empty() {
+                            Problem::UnknownOption(tok)
+                        } else {
+                            Problem::Ambiguous(tok, candidates)
+                        },
+                    );
                 }
             };
             let arity = if negated { Arity::Flag } else { opt.arity };
             let value = match (arity, attached) {
                 (Arity::Flag | Arity::Pair, Some(_)) => {
-                    reading.problem = Some(Problem::UnexpectedValue(tok));
-                    return (&[], false);
+                    return stop(reading, Problem::UnexpectedValue(tok));
                 }
-                (Arity::Pair, None) => {
-                    i += 2;
-                    match tokens.get(i) {
-                        Some(v) => Some(v.as_str()),
-                        None => {
-                            reading.problem = Some(Problem::MissingValue(tok));
-                            return (&[], false);
-                        }
-                    }
-                }
-                (Arity::Required, None) => {
-                    i += 1;
-                    match tokens.get(i) {
-                        Some(v) => Some(v.as_str()),
-                        None => {
-                            reading.problem = Some(Problem::MissingValue(tok));
-                            return (&[], false);
-                        }
-                    }
-                }
+                (Arity::Pair, None) => match following(tokens, &mut i, 2, tok) {
+                    Ok(v) => Some(v),
+                    Err(problem) => return stop(reading, problem),
+                },
+                (Arity::Required, None) => match following(tokens, &mut i, 1, tok) {
+                    Ok(v) => Some(v),
+                    Err(problem) => return stop(reading, problem),
+                },
                 (_, attached) => attached,
             };
             reading.uses.push(Use {
-                opt,
-                value,
-                token: tok,
                 negated,
-                global: false,
+                ..Use::new(opt, value, tok)
             });
         } else if tok.len() > 1 && tok.starts_with('-') && matches!(how, Match::Zip | Match::Unzip)
         {
             if let Err(problem) = info_zip_cluster(index, how, tokens, &mut i, reading) {
-                reading.problem = Some(problem);
-                return (&[], false);
+                return stop(reading, problem);
             }
         } else if tok.len() > 1 && tok.starts_with('-') {
             let cluster = &tok[1..];
             for (pos, c) in cluster.char_indices() {
                 let Some(opt) = short(index, c, how != Match::Curl) else {
-                    reading.problem = Some(Problem::UnknownOption(tok));
-                    return (&[], false);
+                    return stop(reading, Problem::UnknownOption(tok));
                 };
                 let rest = &cluster[pos + c.len_utf8()..];
                 let value = match opt.arity {
@@ -477,24 +467,12 @@ fn region<'a>(
                         Some(rest.strip_prefix('=').unwrap_or(rest))
                     }
                     Arity::Required | Arity::Pair if !rest.is_empty() => Some(rest),
-                    Arity::Required | Arity::Pair => {
-                        i += 1;
-                        match tokens.get(i) {
-                            Some(v) => Some(v.as_str()),
-                            None => {
-                                reading.problem = Some(Problem::MissingValue(tok));
-                                return (&[], false);
-                            }
-                        }
-                    }
+                    Arity::Required | Arity::Pair => match following(tokens, &mut i, 1, tok) {
+                        Ok(v) => Some(v),
+                        Err(problem) => return stop(reading, problem),
+                    },
                 };
-                reading.uses.push(Use {
-                    opt,
-                    value,
-                    token: tok,
-                    negated: false,
-                    global: false,
-                });
+                reading.uses.push(Use::new(opt, value, tok));
                 if opt.arity != Arity::Flag {
                     break;
                 }
@@ -507,6 +485,27 @@ fn region<'a>(
         i += 1;
     }
     (&[], false)
+}
+
+/// Ends a region on `problem`: nothing after it is read.
+fn stop<'a>(reading: &mut Reading<'a>, problem: Problem<'a>) -> (&'a [String], bool) {
+    reading.problem = Some(problem);
+    (&[], false)
+}
+
+/// The word `skip` words after `tokens[*i]`, advancing `*i` to it: an
+/// option's value. A missing one is a problem with `tok`.
+fn following<'a>(
+    tokens: &'a [String],
+    i: &mut usize,
+    skip: usize,
+    tok: &'a str,
+) -> Result<&'a str, Problem<'a>> {
+    *i += skip;
+    tokens
+        .get(*i)
+        .map(String::as_str)
+        .ok_or(Problem::MissingValue(tok))
 }
 
 /// Reads one Go flag word, `tokens[*i]`, into `reading`: `-name` or
@@ -536,47 +535,22 @@ fn go_flag<'a>(
     let value = match (opt.arity, attached) {
         // A boolean flag's `=true`/`=false` says whether it is on.
         (Arity::Flag, Some(v)) => {
-            return match v {
-                "true" | "1" | "t" | "T" | "TRUE" | "True" => {
-                    reading.uses.push(Use {
-                        opt,
-                        value: None,
-                        token: tok,
-                        negated: false,
-                        global: false,
-                    });
-                    Ok(())
-                }
-                "false" | "0" | "f" | "F" | "FALSE" | "False" => {
-                    reading.uses.push(Use {
-                        opt,
-                        value: None,
-                        token: tok,
-                        negated: true,
-                        global: false,
-                    });
-                    Ok(())
-                }
-                _ => Err(Problem::UnexpectedValue(tok)),
+            let on = match v {
+                "true" | "1" | "t" | "T" | "TRUE" | "True" => true,
+                "false" | "0" | "f" | "F" | "FALSE" | "False" => false,
+                _ => return Err(Problem::UnexpectedValue(tok)),
             };
+            reading.uses.push(Use {
+                negated: !on,
+                ..Use::new(opt, None, tok)
+            });
+            return Ok(());
         }
         (Arity::Flag, None) => None,
         (_, Some(v)) => Some(v),
-        (_, None) => {
-            *i += 1;
-            match tokens.get(*i) {
-                Some(v) => Some(v.as_str()),
-                None => return Err(Problem::MissingValue(tok)),
-            }
-        }
+        (_, None) => Some(following(tokens, i, 1, tok)?),
     };
-    reading.uses.push(Use {
-        opt,
-        value,
-        token: tok,
-        negated: false,
-        global: false,
-    });
+    reading.uses.push(Use::new(opt, value, tok));
     Ok(())
 }
 
@@ -630,21 +604,9 @@ fn info_zip_cluster<'a>(
             }
             Arity::Optional => None,
             // No Info-ZIP option takes two words; read as one.
-            Arity::Required | Arity::Pair => {
-                *i += 1;
-                match tokens.get(*i) {
-                    Some(v) => Some(v.as_str()),
-                    None => return Err(Problem::MissingValue(tok)),
-                }
-            }
+            Arity::Required | Arity::Pair => Some(following(tokens, i, 1, tok)?),
         };
-        reading.uses.push(Use {
-            opt,
-            value,
-            token: tok,
-            negated: false,
-            global: false,
-        });
+        reading.uses.push(Use::new(opt, value, tok));
     }
     Ok(())
 }

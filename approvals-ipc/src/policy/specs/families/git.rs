@@ -653,8 +653,8 @@ const CHECKOUT: &[Opt] = &[
     flag(&["-l"]),
 ];
 
-/// `git cherry-pick`.
-const CHERRY_PICK: &[Opt] = &[
+/// The sequencer options `cherry-pick` and `revert` share.
+const SEQUENCER: &[Opt] = &[
     flag(&["-n", "--no-commit"]),
     flag(&["--quit"]),
     flag(&["--continue"]),
@@ -670,6 +670,10 @@ const CHERRY_PICK: &[Opt] = &[
     )),
     value(&["-X", "--strategy-option"]),
     optional(&["-S", "--gpg-sign"]),
+];
+
+/// `git cherry-pick`'s own.
+const CHERRY_PICK: &[Opt] = &[
     flag(&["--ff"]),
     flag(&["--allow-empty"]),
     flag(&["--allow-empty-message"]),
@@ -1531,26 +1535,8 @@ const RESTORE: &[Opt] = &[
     flag(&["--pathspec-file-nul"]),
 ];
 
-/// `git revert`.
-const REVERT: &[Opt] = &[
-    flag(&["-n", "--no-commit"]),
-    flag(&["--quit"]),
-    flag(&["--continue"]),
-    flag(&["--abort"]),
-    flag(&["--skip"]),
-    value(&["--cleanup"]),
-    flag(&["-e", "--edit"]),
-    flag(&["-s", "--signoff"]),
-    value(&["-m", "--mainline"]),
-    flag(&["--rerere-autoupdate"]),
-    value(&["--strategy"]).does(RunsProgram(
-        "a strategy git does not build in runs git-merge-<name> from PATH",
-    )),
-    value(&["-X", "--strategy-option"]),
-    optional(&["-S", "--gpg-sign"]),
-    flag(&["--reference"]),
-    flag(&["--commit"]),
-];
+/// `git revert`'s own.
+const REVERT: &[Opt] = &[flag(&["--reference"]), flag(&["--commit"])];
 
 /// `git rm`.
 const RM: &[Opt] = &[
@@ -1721,7 +1707,7 @@ const SUBS: &[Sub] = &[
     )),
     sub(&["cat-file"], &[CAT_FILE, COMMON]),
     sub(&["checkout"], &[CHECKOUT, COMMON]),
-    sub(&["cherry-pick"], &[CHERRY_PICK, COMMON]),
+    sub(&["cherry-pick"], &[SEQUENCER, CHERRY_PICK, COMMON]),
     sub(&["clean"], &[CLEAN, COMMON]),
     sub(&["clone"], &[CLONE, COMMON]).does(Network),
     sub(&["commit"], &[COMMIT, COMMON]),
@@ -1762,7 +1748,7 @@ const SUBS: &[Sub] = &[
     sub(&["restore"], &[RESTORE, COMMON]),
     sub(&["rev-list"], &[REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["rev-parse"], &[REV_PARSE, COMMON]),
-    sub(&["revert"], &[REVERT, COMMON]),
+    sub(&["revert"], &[SEQUENCER, REVERT, COMMON]),
     sub(&["rm"], &[RM, COMMON]),
     sub(&["shortlog"], &[SHORTLOG, REV_OPTS, COMMON]),
     sub(&["show"], &[LOG, REV_OPTS, DIFF_OPTS, COMMON]),
