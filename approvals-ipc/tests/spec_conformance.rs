@@ -78,6 +78,11 @@ use approvals_ipc::policy::specs::{Arity, Grammar, Opt, Spec, all};
 /// why: each is checked by the abbreviation probe like any other.
 const NOT_IN_HELP: &[(&str, &str, &str)] = &[
     (
+        "rmdir",
+        "--path",
+        "an old spelling of --parents that coreutils 9.1 still takes (found by the abbreviation probe)",
+    ),
+    (
         "diff",
         "--binary",
         "an old option diffutils 3.8 takes but lists only on systems with text-mode files",

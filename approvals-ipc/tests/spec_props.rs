@@ -150,7 +150,8 @@ fn rows(spec: &'static Spec) -> Vec<&'static Opt> {
 fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
     let ids = &spec.ids;
     Some(match effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network => return None,
+        // A mode changes how operands are judged (`specs/operands_tests.rs`).
+        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
         Effect::WritesFile(_) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
         Effect::LoadsCode(_) => ids.loads_code,
@@ -165,7 +166,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
 /// given one (`None`: use it bare). `Err` when no use of it is asked.
 fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network => return Err(()),
+        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return Err(()),
         Effect::WritesFile(_) => "/tmp/elsewhere",
         Effect::OtherTree(_) => "/tmp",
         Effect::FileOrRemote(_) => "backup@host:/tmp/a.tar",
@@ -190,7 +191,7 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
 /// For an optional value, `Some` is attached and `None` would be bare.
 fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network => "v1",
+        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => "v1",
         Effect::WritesFile(_) => "out.txt",
         Effect::OtherTree(_) => "sub",
         Effect::FileOrRemote(_) => "a.tar",

@@ -11,7 +11,7 @@
 use std::path::Path;
 
 use crate::policy::guards::GuardHit;
-use crate::policy::guards::parse::outside;
+use crate::policy::guards::parse::{enters_other_repository, outside};
 use crate::policy::programs;
 
 /// Programs that read configuration, hooks or build files from their
@@ -67,11 +67,20 @@ pub fn moved_out(program: &str, base: &Path, dir: &Path) -> Option<GuardHit> {
     }
     let what = reads_cwd(program)?;
     let dir_text = dir.to_str()?;
-    outside(base, dir_text).then(|| GuardHit {
+    let name = programs::executable_name(program);
+    if outside(base, dir_text) {
+        return Some(GuardHit {
+            id: "cd.other-tree",
+            reason: format!(
+                "{name} runs in {dir_text}, outside the working directory {}, and {what} there",
+                base.display()
+            ),
+        });
+    }
+    enters_other_repository(base, dir_text).then(|| GuardHit {
         id: "cd.other-tree",
         reason: format!(
-            "{} runs in {dir_text}, outside the working directory {}, and {what} there",
-            programs::executable_name(program),
+            "{name} runs in {dir_text}, another repository inside the working directory {}, and {what} there",
             base.display()
         ),
     })

@@ -14,6 +14,7 @@ pub mod effects;
 mod families;
 pub mod grammar;
 mod index;
+mod operands;
 pub mod types;
 
 #[cfg(test)]
@@ -25,6 +26,8 @@ mod net_tests;
 #[cfg(test)]
 mod npm_tests;
 #[cfg(test)]
+mod operands_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;
@@ -32,7 +35,9 @@ use std::path::Path;
 use crate::policy::env::EnvRule;
 use crate::policy::guards::GuardHit;
 use crate::policy::programs;
-pub use types::{Arity, Effect, EnvKind, EnvVar, FileRef, Grammar, Keys, Opt, Spec, Sub};
+pub use types::{
+    Arity, Copying, Effect, EnvKind, EnvVar, FileRef, Grammar, Keys, Mode, Operands, Opt, Spec, Sub,
+};
 
 /// Every spec, sorted by family.
 pub fn all() -> &'static [&'static Spec] {

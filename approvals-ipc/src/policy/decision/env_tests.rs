@@ -45,7 +45,7 @@ fn codes(e: &Evaluation) -> (Option<&'static str>, Option<&'static str>) {
     )
 }
 
-const TAR: &[&str] = &["tar", "xf", "a.tar"];
+const TAR: &[&str] = &["tar", "tf", "a.tar"];
 const TAR_TO_COMMAND: &[(&str, &str)] = &[("TAR_OPTIONS", "--to-command=sh")];
 
 #[test]

@@ -215,6 +215,34 @@ pub(crate) fn outside(cwd: &Path, dir: &str) -> bool {
     !target.starts_with(&base) || leaves_through_links(&base, &target)
 }
 
+/// Entries that make a directory a repository or a tool's project of its
+/// own, whose config and hooks apply to the programs run in it.
+pub(crate) const REPOSITORY_MARKERS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn"];
+
+/// Whether `dir` (relative to `cwd`, inside it) is in another repository:
+/// it, or a directory between `cwd` and it, holds a [`REPOSITORY_MARKERS`]
+/// entry of its own (a nested clone, or a `.git` an archive planted), whose
+/// config and hooks would then apply. `cwd`'s own markers do not count.
+pub(crate) fn enters_other_repository(cwd: &Path, dir: &str) -> bool {
+    let (Some(base), Some(target)) = (normalize(cwd), normalize(&cwd.join(dir))) else {
+        return true;
+    };
+    let Ok(below) = target.strip_prefix(&base) else {
+        return true;
+    };
+    let mut path = base.clone();
+    for component in below.components() {
+        path.push(component);
+        if REPOSITORY_MARKERS
+            .iter()
+            .any(|marker| std::fs::symlink_metadata(path.join(marker)).is_ok())
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether `target` (lexically inside `base`) resolves outside `base`'s
 /// real path: its longest existing ancestor is resolved, the rest appended.
 pub(crate) fn leaves_through_links(base: &Path, target: &Path) -> bool {

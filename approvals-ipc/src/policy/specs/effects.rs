@@ -8,9 +8,10 @@ use std::path::{Component, Path};
 
 use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
-use super::types::{Effect, FileRef, Keys, Spec};
+use super::operands;
+use super::types::{Effect, FileRef, Keys, Operands, Spec};
 use crate::policy::guards::GuardHit;
-use crate::policy::guards::parse::outside;
+use crate::policy::guards::parse::{enters_other_repository, outside};
 use crate::policy::guards::scripts::git;
 
 /// File names that other tools run or load when they find them, so a write
@@ -35,12 +36,17 @@ const EXECUTED_FILES: &[&str] = &[
 ];
 
 /// Directories whose files a tool reads as its own state or config.
-const METADATA_DIRS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn", ".vscode"];
+pub(super) const METADATA_DIRS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn", ".vscode"];
 
 /// The hits of one reading of `program` (as invoked) in `cwd`.
 pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Vec<GuardHit> {
     let mut out = Vec::new();
-    if reading.sub.is_none() && reading.uses.is_empty() && reading.problem.is_none() {
+    let roles = reading.sub.map_or(spec.operands, |sub| sub.operands);
+    if reading.sub.is_none()
+        && reading.uses.is_empty()
+        && reading.problem.is_none()
+        && roles == Operands::Plain
+    {
         // Nothing to judge (`ls`, `git status`): no text to build.
         return out;
     }
@@ -72,6 +78,8 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
     }
     if let Some(problem) = &reading.problem {
         out.push(problem_hit(spec, &shown, problem));
+    } else {
+        operands::hits(spec, roles, &shown, reading, cwd, &mut out);
     }
     out
 }
@@ -129,7 +137,7 @@ fn judge(
 ) -> Option<(&'static str, String)> {
     let ids = &spec.ids;
     match effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network => None,
+        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => None,
         Effect::WritesFile(why) => {
             let place = match value {
                 None => Some("at a path the prompt does not show"),
@@ -162,8 +170,18 @@ fn judge(
             .filter(|v| remote(v))
             .map(|v| (ids.runs_program, format!("{why} ({v} names another host)"))),
         Effect::OtherTree(why) => match value {
-            Some(dir) if !outside(cwd, dir) => None,
-            _ => Some((
+            Some(dir) if outside(cwd, dir) => Some((
+                ids.other_tree,
+                format!("{why} (outside the working directory)"),
+            )),
+            Some(dir) if enters_other_repository(cwd, dir) => Some((
+                ids.other_tree,
+                format!(
+                    "{why} ({dir} is another repository inside the working directory, with its own config and hooks)"
+                ),
+            )),
+            Some(_) => None,
+            None => Some((
                 ids.other_tree,
                 format!("{why} (outside the working directory)"),
             )),
@@ -173,7 +191,7 @@ fn judge(
 
 /// Whether `value` names a file on another host: `host:path`, a colon
 /// before any slash (GNU tar's and rsync's rule).
-fn remote(value: &str) -> bool {
+pub(super) fn remote(value: &str) -> bool {
     value
         .split_once(':')
         .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
@@ -181,7 +199,7 @@ fn remote(value: &str) -> bool {
 
 /// Why writing `path` (relative to `cwd`) is asked, or `None` when it is
 /// an ordinary file inside the working tree.
-fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
+pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
     if outside(cwd, path) {
         return Some("outside the working directory");
     }

@@ -8,6 +8,7 @@ mod coreutils;
 mod curl;
 mod diff;
 mod docker;
+mod fileutils;
 mod git;
 mod go;
 mod grep;
@@ -30,6 +31,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &awk::AWK,
     &cargo::CARGO,
     &coreutils::CAT,
+    &fileutils::CP,
     &curl::CURL,
     &diff::DIFF,
     &docker::DOCKER,
@@ -38,11 +40,16 @@ pub(crate) static ALL: &[&Spec] = &[
     &grep::GREP,
     &coreutils::HEAD,
     &jq::JQ,
+    &fileutils::LN,
     &coreutils::LS,
     &make::MAKE,
     &mawk::MAWK,
+    &fileutils::MKDIR,
+    &fileutils::MV,
     &npm::NPM,
     &pip::PIP,
+    &fileutils::RM,
+    &fileutils::RMDIR,
     &rsync::RSYNC,
     &ssh::SCP,
     &sed::SED,
@@ -50,6 +57,8 @@ pub(crate) static ALL: &[&Spec] = &[
     &ssh::SSH,
     &coreutils::TAIL,
     &tar::TAR,
+    &fileutils::TEE,
+    &fileutils::TOUCH,
     &zip::UNZIP,
     &coreutils::WC,
     &wget::WGET,

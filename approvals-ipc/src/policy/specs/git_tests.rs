@@ -83,7 +83,7 @@ fn everyday_git_trips_nothing() {
         "git remote -v",
         "git remote add origin https://example.com/x.git",
         "git worktree list",
-        "git worktree add ../wt-x",
+        "git worktree add wt/x",
         "git clean -n",
         "git clean -fd",
         "git merge --no-ff feature",

@@ -323,7 +323,9 @@ fn everyday_zip_and_unzip_trip_nothing() {
         &["zip", "-la-", "out.zip", "f"],
         &["unzip", "-l", "a.zip"],
         &["unzip", "-o", "a.zip", "-d", "out"],
-        &["unzip", "-qq", "a.zip", "-x", "junk/*"],
+        &["unzip", "-qq", "a.zip", "-x", "junk/*", "-d", "out"],
+        &["unzip", "-p", "a.zip", "README"],
+        &["unzip", "-t", "a.zip"],
     ] {
         assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
     }
@@ -369,7 +371,10 @@ fn unzip_into_another_directory_or_out_of_it_is_asked() {
         ["unzip.writes-file"]
     );
     assert_eq!(ids(&["unzip", "-d/tmp/x", "a.zip"]), ["unzip.writes-file"]);
-    assert_eq!(ids(&["unzip", "-:", "a.zip"]), ["unzip.writes-file"]);
+    assert_eq!(
+        ids(&["unzip", "-:", "a.zip", "-d", "o"]),
+        ["unzip.writes-file"]
+    );
     // unzip's `--` is a negation of nothing: options go on after it.
     assert_eq!(
         ids(&["unzip", "--", "-d", "/etc", "a.zip"]),

@@ -118,12 +118,77 @@ pub enum Effect {
     /// is on that program's list of inert keys, asked otherwise.
     SetsConfigKey(Keys, &'static str),
     /// Works in another directory or repository, whose own config and
-    /// files then apply: asked when it leaves the working tree.
+    /// files then apply: asked when it leaves the working tree or enters
+    /// another repository inside it.
     OtherTree(&'static str),
+    /// Changes what the program does with its archive or operands (tar's
+    /// `-c` writes the archive, `-x` extracts; cp's `-r` copies whole
+    /// trees): nothing on its own, read by [`Operands`].
+    Mode(Mode),
     /// Names a local file, or with a `host:` before any `/` a file on
     /// another host, reached by running a remote shell (tar's `-f
     /// host:a.tar` runs rsh): asked when remote.
     FileOrRemote(&'static str),
+}
+
+/// A mode an option switches on, which decides how the program's archive
+/// and operands are judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The archive named by a [`Effect::FileOrRemote`] option is written
+    /// (tar's `-c`, `-r`, `-u`, `-A`, `--delete`).
+    WritesArchive,
+    /// Members are extracted (tar's `-x`).
+    Extracts,
+    /// Lists, tests or prints members; nothing is written (unzip's `-l`,
+    /// `-t`, `-p`).
+    WritesNothing,
+    /// Copies directories whole, writing names the prompt does not show
+    /// (`cp -r`, `rsync -a`, `scp -r`).
+    Recursive,
+}
+
+/// What a program does with its operands beyond reading them. Writes are
+/// judged as [`Effect::WritesFile`] values are; names an archive or a
+/// recursive copy chooses are asked where they could replace a
+/// repository's metadata or the working directory's own build files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operands {
+    /// Files to read, patterns, URLs: the program's job.
+    Plain,
+    /// Every operand is a path it writes, creates or removes (touch,
+    /// mkdir, rm, tee).
+    Written(&'static str),
+    /// The operand at this position (from 0) is a path it writes (`git
+    /// clone URL DIR`, `zip ARCHIVE FILES`).
+    WrittenAt(usize, &'static str),
+    /// With two or more operands the last is where the others go: written
+    /// as it is, or inside it when it is a directory (cp, mv, scp, rsync).
+    Destination(Copying),
+    /// An archive program: extracts into the working directory (or the
+    /// directory one of `dir_options` names) when `extracts_by_default` or
+    /// [`Mode::Extracts`], unless [`Mode::WritesNothing`].
+    Archive {
+        /// unzip extracts unless told to list; tar only with `-x`.
+        extracts_by_default: bool,
+        /// The options that name the extraction directory (`-C`, `-d`).
+        dir_options: &'static [&'static str],
+    },
+}
+
+/// How a copying program names what it writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Copying {
+    /// Why the destination matters, shown in the reason.
+    pub why: &'static str,
+    /// A `host:path` operand is on another host (scp, rsync), not a local
+    /// path with a colon in it (cp).
+    pub remote: bool,
+    /// A source ending in `/` copies its contents, not itself (rsync).
+    pub trailing_slash_is_contents: bool,
+    /// Moves directories whole without being told to (mv), as
+    /// [`Mode::Recursive`] does for the others.
+    pub recursive: bool,
 }
 
 /// How a value names a local file to send.
@@ -219,6 +284,8 @@ pub struct Sub {
     /// Its options (git: parse-options; the spec's global options are not
     /// accepted after the subcommand).
     pub opts: &'static [&'static [Opt]],
+    /// What it does with its operands.
+    pub operands: Operands,
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -227,6 +294,7 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         names,
         effect: Effect::Inert,
         opts,
+        operands: Operands::Plain,
     }
 }
 
@@ -234,6 +302,11 @@ impl Sub {
     /// The same subcommand with `effect`.
     pub const fn does(self, effect: Effect) -> Sub {
         Sub { effect, ..self }
+    }
+
+    /// The same subcommand with `operands`.
+    pub const fn operands(self, operands: Operands) -> Sub {
+        Sub { operands, ..self }
     }
 }
 
@@ -300,6 +373,8 @@ pub struct Spec {
     /// config, or move where it finds them: the environment tables
     /// (`policy/env.rs`) read these as well as their own.
     pub env: &'static [EnvVar],
+    /// What it does with its operands when it has no subcommands.
+    pub operands: Operands,
 }
 
 /// What an environment variable a program reads does to it.

@@ -9,6 +9,7 @@
 //! `-v`, `-W`) have the same arity here, and `-W` is asked. BWK awk
 //! (`nawk`, `original-awk`) is left to the older `awk.*` guards.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, WritesFile},
@@ -73,6 +74,7 @@ pub(crate) const AWK: Spec = Spec {
     opts: &[AWK_OPTS],
     subs: &[],
     checked_with: "GNU awk 5.2.1",
+    operands: Operands::Plain,
     env: &[
         location("AWKLIBPATH", "gawk loads extensions from these directories"),
         location(

@@ -14,6 +14,7 @@
 //! build output outside it, installing a crate, publishing, and passing
 //! arguments to rustc are asked.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
@@ -544,6 +545,7 @@ pub(crate) const CARGO: Spec = Spec {
     opts: &[GLOBAL],
     subs: SUBS,
     checked_with: "cargo 1.95.0 (rustup)",
+    operands: Operands::Plain,
     env: &[
         loads(
             "CARGO_ALIAS_*",

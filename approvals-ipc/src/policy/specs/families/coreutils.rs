@@ -3,6 +3,7 @@
 //! checked by `tests/spec_conformance.rs`. All inert but sort's output,
 //! temporary directory and compressor.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{ReadsFile, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
@@ -82,6 +83,7 @@ pub(crate) const LS: Spec = Spec {
     opts: &[LS_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    operands: Operands::Plain,
     env: &[],
 };
 
@@ -107,6 +109,7 @@ pub(crate) const CAT: Spec = Spec {
     opts: &[CAT_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    operands: Operands::Plain,
     env: &[],
 };
 
@@ -128,6 +131,7 @@ pub(crate) const HEAD: Spec = Spec {
     opts: &[HEAD_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    operands: Operands::Plain,
     env: &[],
 };
 
@@ -156,6 +160,7 @@ pub(crate) const TAIL: Spec = Spec {
     opts: &[TAIL_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    operands: Operands::Plain,
     env: &[],
 };
 
@@ -177,6 +182,7 @@ pub(crate) const WC: Spec = Spec {
     opts: &[WC_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    operands: Operands::Plain,
     env: &[],
 };
 
@@ -225,5 +231,6 @@ pub(crate) const SORT: Spec = Spec {
     opts: &[SORT_OPTS, COMMON],
     subs: &[],
     checked_with: "GNU coreutils 9.1",
+    operands: Operands::Plain,
     env: &[],
 };

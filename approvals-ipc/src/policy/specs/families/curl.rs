@@ -13,6 +13,7 @@
 //! their value names one (`-d @file`); the older `curl.send-file` guard
 //! still inspects the same values.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, Network, ReadsFile, RunsProgram, Uploads, UploadsIf, WritesFile},
@@ -296,6 +297,7 @@ pub(crate) const CURL: Spec = Spec {
     opts: &[CURL_OPTS],
     subs: &[],
     checked_with: "curl 7.88.1 (Debian 12)",
+    operands: Operands::Plain,
     env: &[
         location(
             "CURL_HOME",

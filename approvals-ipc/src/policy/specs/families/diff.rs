@@ -1,6 +1,7 @@
 //! GNU diff. Options from diffutils 3.8's `--help` (`scripts/spec-skeleton`), checked by
 //! `tests/spec_conformance.rs`. diff only reads; nothing in it runs or writes.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::ReadsFile, Grammar, Opt, Spec, flag, ids, optional, value,
 };
@@ -82,5 +83,6 @@ pub(crate) const DIFF: Spec = Spec {
     opts: &[DIFF_OPTS],
     subs: &[],
     checked_with: "GNU diffutils 3.8",
+    operands: Operands::Plain,
     env: &[],
 };

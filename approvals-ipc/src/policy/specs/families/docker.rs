@@ -16,6 +16,7 @@
 //! and pushing images are asked. `docker cp` writes where its operands say,
 //! which no option shows: not judged here.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
     Effect::{
@@ -465,6 +466,7 @@ pub(crate) const DOCKER: Spec = Spec {
     opts: &[GLOBAL],
     subs: SUBS,
     checked_with: "Docker CLI 28.2.2",
+    operands: Operands::Plain,
     env: &[
         location(
             "DOCKER_CERT_PATH",

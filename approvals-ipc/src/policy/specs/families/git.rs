@@ -15,6 +15,7 @@
 //! in `guards/scripts/git.rs`, so options that run config-named programs
 //! (`--ext-diff`, `--textconv`, `-S`) stay inert here.
 
+use crate::policy::specs::types::Operands::{self, Written, WrittenAt};
 use crate::policy::specs::types::{
     Effect::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, SetsConfigKey,
@@ -1709,7 +1710,9 @@ const SUBS: &[Sub] = &[
     sub(&["checkout"], &[CHECKOUT, COMMON]),
     sub(&["cherry-pick"], &[SEQUENCER, CHERRY_PICK, COMMON]),
     sub(&["clean"], &[CLEAN, COMMON]),
-    sub(&["clone"], &[CLONE, COMMON]).does(Network),
+    sub(&["clone"], &[CLONE, COMMON])
+        .does(Network)
+        .operands(WrittenAt(1, "clones into this directory")),
     sub(&["commit"], &[COMMIT, COMMON]),
     sub(&["config"], &[CONFIG, CONFIG_LEGACY, COMMON]),
     sub(&["count-objects"], &[COUNT_OBJECTS, COMMON]),
@@ -1729,7 +1732,7 @@ const SUBS: &[Sub] = &[
     sub(&["gc"], &[GC, COMMON]),
     sub(&["grep"], &[GREP, COMMON]),
     sub(&["help"], &[HELP, COMMON]),
-    sub(&["init"], &[INIT, COMMON]),
+    sub(&["init"], &[INIT, COMMON]).operands(WrittenAt(0, "creates a repository here")),
     sub(&["log"], &[LOG, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["ls-files"], &[LS_FILES, COMMON]),
     sub(&["ls-remote"], &[LS_REMOTE, COMMON]).does(Network),
@@ -1762,7 +1765,8 @@ const SUBS: &[Sub] = &[
     sub(&["var"], &[VAR, COMMON]),
     sub(&["version"], &[VERSION, COMMON]),
     sub(&["whatchanged"], &[LOG, REV_OPTS, DIFF_OPTS, COMMON]),
-    sub(&["worktree"], &[WORKTREE, COMMON]),
+    sub(&["worktree"], &[WORKTREE, COMMON])
+        .operands(Written("adds, moves or removes a worktree at this path")),
 ];
 
 /// `git`.
@@ -1774,6 +1778,7 @@ pub(crate) const GIT: Spec = Spec {
     opts: &[GLOBAL],
     subs: SUBS,
     checked_with: "git 2.47.3",
+    operands: Operands::Plain,
     env: &[
         loads(
             "GIT_ALTERNATE_OBJECT_DIRECTORIES",

@@ -14,6 +14,7 @@
 //! overlays and other module files, writes outside the working tree,
 //! `go generate`, `go tool`, installing binaries and `go env -w` are asked.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, ReadsFile, RunsProgram, SetsConfig, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, sub, value,
@@ -233,6 +234,7 @@ pub(crate) const GO: Spec = Spec {
     opts: &[],
     subs: SUBS,
     checked_with: "go 1.19.8 (golang-1.19-go, Debian 12)",
+    operands: Operands::Plain,
     env: &[
         loads("CGO_*", "passes compiler and linker flags to cgo builds"),
         location("GOENV", "go reads its settings from this file"),

@@ -2,6 +2,7 @@
 //! `tests/spec_conformance.rs`. Reading pattern and exclude files is what grep
 //! does; nothing in grep runs or writes anything.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::ReadsFile, Grammar, Opt, Spec, flag, ids, optional, value,
@@ -69,6 +70,7 @@ pub(crate) const GREP: Spec = Spec {
     opts: &[GREP_OPTS],
     subs: &[],
     checked_with: "GNU grep 3.8",
+    operands: Operands::Plain,
     env: &[loads(
         "GREP_OPTIONS",
         "older greps add these options to every run",

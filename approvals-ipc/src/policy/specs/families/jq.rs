@@ -12,6 +12,7 @@
 //! next two words (a name and a value or file), whatever they look like:
 //! `--arg x -L` sets `$x` to `-L`.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, ReadsFile},
     Grammar, Opt, Spec, flag, ids, pair, value,
@@ -63,5 +64,6 @@ pub(crate) const JQ: Spec = Spec {
     opts: &[JQ_OPTS],
     subs: &[],
     checked_with: "jq 1.6",
+    operands: Operands::Plain,
     env: &[],
 };

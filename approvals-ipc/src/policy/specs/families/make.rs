@@ -6,6 +6,7 @@
 //! the older `make.makefile-stdin` guard asks about `-f -`). Variable
 //! operands are inspected by the older `make.variable-override`.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, OtherTree},
@@ -69,6 +70,7 @@ pub(crate) const MAKE: Spec = Spec {
     opts: &[MAKE_OPTS],
     subs: &[],
     checked_with: "GNU make 4.3",
+    operands: Operands::Plain,
     env: &[
         loads("GNUMAKEFLAGS", "adds options to every make"),
         loads("MAKEFILES", "make reads these makefiles first"),

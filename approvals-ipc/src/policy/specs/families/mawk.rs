@@ -10,6 +10,7 @@
 //! among them `exec FILE`, which runs a program file and ends the options:
 //! every `-W` is asked.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{Effect::LoadsCode, Grammar, Opt, Spec, ids, value};
 
 const MAWK_OPTS: &[Opt] = &[
@@ -32,5 +33,6 @@ pub(crate) const MAWK: Spec = Spec {
     opts: &[MAWK_OPTS],
     subs: &[],
     checked_with: "mawk 1.3.4 20200120",
+    operands: Operands::Plain,
     env: &[],
 };

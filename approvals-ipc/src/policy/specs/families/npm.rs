@@ -19,6 +19,7 @@
 //! not know (npm takes an unknown `--key` as config, and an abbreviated
 //! command as the command it abbreviates).
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile,
@@ -359,6 +360,7 @@ pub(crate) const NPM: Spec = Spec {
     opts: &[KEYS],
     subs: SUBS,
     checked_with: "npm 11.19.1",
+    operands: Operands::Plain,
     env: &[
         location(
             "NPM_CONFIG_*",

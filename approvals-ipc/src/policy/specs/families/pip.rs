@@ -13,6 +13,7 @@
 //! without TLS, another interpreter, build-backend settings, writes
 //! outside the working tree and changing pip's config are asked.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfig, WritesFile},
@@ -289,6 +290,7 @@ pub(crate) const PIP: Spec = Spec {
     opts: &[GENERAL],
     subs: SUBS,
     checked_with: "pip 23.2.1 (Python 3.11)",
+    operands: Operands::Plain,
     env: &[
         loads("PIP_*", "sets any pip option, such as --index-url"),
         loads("PIP_CONFIG_FILE", "pip reads its options from this file"),

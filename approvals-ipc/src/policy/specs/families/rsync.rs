@@ -12,7 +12,10 @@
 //! passed to the other side, logs and batch files outside the working tree,
 //! and sending a file to a daemon's early-exec script are asked.
 
+use crate::policy::specs::types::Effect::Mode;
+use crate::policy::specs::types::Mode::Recursive;
 use crate::policy::specs::types::loads;
+use crate::policy::specs::types::{Copying, Operands};
 use crate::policy::specs::types::{
     Effect::{Network, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, flag, ids, value,
@@ -27,7 +30,7 @@ const RSYNC_OPTS: &[Opt] = &[
     value(&["--address"]).does(Network),
     flag(&["--append"]),
     flag(&["--append-verify"]),
-    flag(&["-a", "--archive"]),
+    flag(&["-a", "--archive"]).does(Mode(Recursive)),
     flag(&["-U", "--atimes"]),
     flag(&["-b", "--backup"]),
     value(&["--backup-dir"]).does(WritesFile("writes backups into a directory")),
@@ -217,7 +220,7 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["-m", "--prune-empty-dirs"]),
     flag(&["-q", "--quiet"]),
     value(&["--read-batch"]).does(ReadsFile),
-    flag(&["-r", "--recursive"]),
+    flag(&["-r", "--recursive"]).does(Mode(Recursive)),
     flag(&["-R", "--relative"]),
     value(&["-M", "--remote-option"]).does(SetsConfig(
         "passes any option to the rsync on the other side",
@@ -265,6 +268,12 @@ pub(crate) const RSYNC: Spec = Spec {
     opts: &[RSYNC_OPTS],
     subs: &[],
     checked_with: "rsync 3.2.7 (Debian 12)",
+    operands: Operands::Destination(Copying {
+        why: "copies files here",
+        remote: true,
+        trailing_slash_is_contents: true,
+        recursive: false,
+    }),
     env: &[
         loads("RSYNC_CONNECT_PROG", "rsync runs this command to connect"),
         loads("RSYNC_RSH", "rsync runs this remote shell"),

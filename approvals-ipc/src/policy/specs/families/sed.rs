@@ -4,6 +4,7 @@
 //! it; the script's own `e`, `r` and `w` commands are inspected by the
 //! older `sed.script` guard. The options themselves only read.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::ReadsFile, Grammar, Opt, Spec, flag, ids, optional, value,
@@ -38,6 +39,7 @@ pub(crate) const SED: Spec = Spec {
     opts: &[SED_OPTS],
     subs: &[],
     checked_with: "GNU sed 4.9",
+    operands: Operands::Plain,
     env: &[loads(
         "POSIXLY_CORRECT",
         "changes how options are read, and what some commands do",

@@ -8,6 +8,9 @@
 //! `LocalCommand`, scp's `-S`), loading a config file or a PKCS#11 library,
 //! and writing a log are asked.
 
+use crate::policy::specs::types::Effect::Mode;
+use crate::policy::specs::types::Mode::Recursive;
+use crate::policy::specs::types::{Copying, Operands};
 use crate::policy::specs::types::{
     Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfigKey, WritesFile},
     Grammar, Keys, Opt, Spec, flag, ids, value,
@@ -141,6 +144,7 @@ pub(crate) const SSH: Spec = Spec {
     opts: &[COMMON, SSH_OPTS],
     subs: &[],
     checked_with: "OpenSSH 9.2p1 (openssh-client, Debian 12)",
+    operands: Operands::Plain,
     env: &[
         loads("SSH_ASKPASS", "ssh runs this program to ask for a password"),
         loads("SSH_ASKPASS_REQUIRE", "makes ssh run SSH_ASKPASS"),
@@ -154,7 +158,7 @@ const SCP_OPTS: &[Opt] = &[
     flag(&["-O"]),
     flag(&["-p"]),
     flag(&["-R"]),
-    flag(&["-r"]),
+    flag(&["-r"]).does(Mode(Recursive)),
     flag(&["-s"]),
     flag(&["-T"]),
     // Undocumented server modes: `-t` writes the files its input sends,
@@ -181,5 +185,11 @@ pub(crate) const SCP: Spec = Spec {
     opts: &[COMMON, SCP_OPTS],
     subs: &[],
     checked_with: "OpenSSH 9.2p1 (openssh-client, Debian 12)",
+    operands: Operands::Destination(Copying {
+        why: "copies files here",
+        remote: true,
+        trailing_slash_is_contents: false,
+        recursive: false,
+    }),
     env: &[],
 };

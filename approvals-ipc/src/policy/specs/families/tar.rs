@@ -9,22 +9,24 @@
 //! (`-f`) is read or written in place, but a `host:file` archive (a colon
 //! before any slash) runs rsh, so it is asked, even under `--force-local`.
 
+use crate::policy::specs::types::Mode::{Extracts, WritesArchive, WritesNothing};
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::{FileOrRemote, OtherTree, ReadsFile, RunsProgram, WritesFile},
+    Effect::{FileOrRemote, Mode, OtherTree, ReadsFile, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
 const TAR_OPTS: &[Opt] = &[
-    flag(&["-A", "--catenate", "--concatenate"]),
-    flag(&["-c", "--create"]),
-    flag(&["--delete"]),
+    flag(&["-A", "--catenate", "--concatenate"]).does(Mode(WritesArchive)),
+    flag(&["-c", "--create"]).does(Mode(WritesArchive)),
+    flag(&["--delete"]).does(Mode(WritesArchive)),
     flag(&["-d", "--diff", "--compare"]),
-    flag(&["-r", "--append"]),
+    flag(&["-r", "--append"]).does(Mode(WritesArchive)),
     flag(&["--test-label"]),
     flag(&["-t", "--list"]),
-    flag(&["-u", "--update"]),
-    flag(&["-x", "--extract", "--get"]),
+    flag(&["-u", "--update"]).does(Mode(WritesArchive)),
+    flag(&["-x", "--extract", "--get"]).does(Mode(Extracts)),
     flag(&["--check-device"]),
     value(&["-g", "--listed-incremental"])
         .does(WritesFile("updates this incremental snapshot file")),
@@ -88,7 +90,7 @@ const TAR_OPTS: &[Opt] = &[
     flag(&["-W", "--verify"]),
     flag(&["--ignore-command-error"]),
     flag(&["--no-ignore-command-error"]),
-    flag(&["-O", "--to-stdout"]),
+    flag(&["-O", "--to-stdout"]).does(Mode(WritesNothing)),
     value(&["--to-command"]).does(RunsProgram("pipes each extracted file into a command")),
     optional(&["--atime-preserve"]),
     flag(&["--clamp-mtime"]),
@@ -204,6 +206,12 @@ pub(crate) const TAR: Spec = Spec {
     opts: &[TAR_OPTS],
     subs: &[],
     checked_with: "GNU tar 1.34",
+    operands: Operands::Archive {
+        extracts_by_default: false,
+        // `--one-top-level` without a value extracts into a new directory
+        // named after the archive: not the working directory itself.
+        dir_options: &["-C", "--one-top-level"],
+    },
     env: &[
         loads(
             "TAPE",

@@ -10,6 +10,7 @@
 //! option also takes `=on`/`=off` (`--quiet=off`); the spec reads those
 //! as a value given to a flag, which is asked.
 
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
     Effect::{ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile},
@@ -293,6 +294,7 @@ pub(crate) const WGET: Spec = Spec {
     opts: &[WGET_OPTS],
     subs: &[],
     checked_with: "GNU Wget 1.21.3",
+    operands: Operands::Plain,
     env: &[
         loads("SYSTEM_WGETRC", "wget reads commands from this file"),
         loads("WGETRC", "wget reads commands from this file"),

@@ -11,9 +11,11 @@
 //! unzip's extraction directory, are asked outside the working tree; unzip's
 //! `-:` lets members climb out of it with `../`, so it is asked.
 
+use crate::policy::specs::types::Mode::WritesNothing;
+use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::{RunsProgram, WritesFile},
+    Effect::{Mode, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, value,
 };
 
@@ -115,6 +117,7 @@ pub(crate) const ZIP: Spec = Spec {
     opts: &[ZIP_OPTS],
     subs: &[],
     checked_with: "Info-ZIP zip 3.0 (Debian 12)",
+    operands: Operands::WrittenAt(0, "writes the archive"),
     env: &[loads("ZIPOPT", "adds options, such as -TT, to every zip")],
 };
 
@@ -127,7 +130,7 @@ const UNZIP_OPTS: &[Opt] = &[
     flag(&["-B"]),
     flag(&["-b"]),
     flag(&["-C"]),
-    flag(&["-c"]),
+    flag(&["-c"]).does(Mode(WritesNothing)),
     value(&["-d"]).does(WritesFile("extracts into a directory")),
     flag(&["-D"]),
     flag(&["-F"]),
@@ -136,24 +139,24 @@ const UNZIP_OPTS: &[Opt] = &[
     flag(&["-j"]),
     flag(&["-K"]),
     flag(&["-L"]),
-    flag(&["-l"]),
+    flag(&["-l"]).does(Mode(WritesNothing)),
     flag(&["-M"]),
     flag(&["-n"]),
     flag(&["-o"]),
     value(&["-P"]),
-    flag(&["-p"]),
+    flag(&["-p"]).does(Mode(WritesNothing)),
     flag(&["-q"]),
     flag(&["-T"]),
-    flag(&["-t"]),
+    flag(&["-t"]).does(Mode(WritesNothing)),
     flag(&["-U"]),
     flag(&["-u"]),
     flag(&["-V"]),
-    flag(&["-v"]),
+    flag(&["-v"]).does(Mode(WritesNothing)),
     flag(&["-W"]),
     flag(&["-X"]),
     // Patterns to exclude follow, as operands.
     flag(&["-x"]),
-    flag(&["-z"]),
+    flag(&["-z"]).does(Mode(WritesNothing)),
 ];
 
 /// `unzip`. Its `-Z` (zipinfo mode, another option table) is left out, so
@@ -166,6 +169,10 @@ pub(crate) const UNZIP: Spec = Spec {
     opts: &[UNZIP_OPTS],
     subs: &[],
     checked_with: "Info-ZIP UnZip 6.00 (Debian 6.0-28)",
+    operands: Operands::Archive {
+        extracts_by_default: true,
+        dir_options: &["-d"],
+    },
     env: &[
         loads("UNZIP", "adds options to every unzip"),
         loads("UNZIPOPT", "adds options to every unzip"),

@@ -1,0 +1,210 @@
+//! What a program does with its operands, judged by its spec's
+//! [`Operands`] role and the [`Mode`]s its options switch on (DESIGN.md
+//! section 6, Program specs). Options are not the only way to name a file
+//! a program writes: `cp a ~/.bashrc`, `git clone URL ../elsewhere`, `tar
+//! -cf ~/.profile src` and `scp host:x .git/hooks/` write through an
+//! operand, and an archive or a recursive copy writes names the prompt
+//! never shows. Writes are judged as option values are
+//! ([`risky_write`]); names chosen by an archive or a whole copied tree are
+//! asked where they could replace the working directory's own build files
+//! or a repository's config and hooks.
+
+use std::path::Path;
+
+use super::effects::{METADATA_DIRS, remote, risky_write};
+use super::grammar::Reading;
+use super::types::{Copying, Effect, Mode, Operands, Spec};
+use crate::policy::guards::GuardHit;
+use crate::policy::guards::parse::{REPOSITORY_MARKERS, normalize, outside};
+
+/// Appends the hits of `reading`'s operands, read by `roles`, to `out`.
+pub(super) fn hits(
+    spec: &Spec,
+    roles: Operands,
+    shown: &str,
+    reading: &Reading<'_>,
+    cwd: &Path,
+    out: &mut Vec<GuardHit>,
+) {
+    let judge = Judge {
+        spec,
+        shown,
+        cwd,
+        reading,
+    };
+    if judge.mode(Mode::WritesArchive) {
+        for used in &reading.uses {
+            if let (Effect::FileOrRemote(_), Some(path)) = (used.opt.effect, used.value)
+                && !remote(path)
+            {
+                judge.written(path, "writes the archive", out);
+            }
+        }
+    }
+    match roles {
+        Operands::Plain => {}
+        Operands::Written(why) => {
+            for operand in &reading.operands {
+                judge.written(operand, why, out);
+            }
+        }
+        Operands::WrittenAt(at, why) => {
+            if let Some(operand) = reading.operands.get(at) {
+                judge.written(operand, why, out);
+            }
+        }
+        Operands::Destination(copying) => judge.destination(copying, out),
+        Operands::Archive {
+            extracts_by_default,
+            dir_options,
+        } => {
+            let extracts = (extracts_by_default || judge.mode(Mode::Extracts))
+                && !judge.mode(Mode::WritesNothing);
+            if !extracts {
+                return;
+            }
+            let mut dirs = reading
+                .uses
+                .iter()
+                .filter(|u| u.opt.names.iter().any(|n| dir_options.contains(n)))
+                .peekable();
+            const WHY: &str = "extracts the names the archive chooses";
+            if dirs.peek().is_none() {
+                judge.unseen(".", WHY, out);
+            }
+            for used in dirs {
+                // The option's own effect judged the directory as a place;
+                // what is left is what lands in it.
+                if let Some(dir) = used.value {
+                    judge.unseen_inside(dir, WHY, out);
+                }
+            }
+        }
+    }
+}
+
+/// One reading being judged.
+struct Judge<'r, 'a> {
+    spec: &'r Spec,
+    shown: &'r str,
+    cwd: &'r Path,
+    reading: &'r Reading<'a>,
+}
+
+impl Judge<'_, '_> {
+    /// Whether an option (not turned off) switches `mode` on.
+    fn mode(&self, mode: Mode) -> bool {
+        self.reading
+            .uses
+            .iter()
+            .any(|u| !u.negated && u.opt.effect == Effect::Mode(mode))
+    }
+
+    /// Asks when writing `path` is a risky write; whether it asked.
+    fn written(&self, path: &str, why: &str, out: &mut Vec<GuardHit>) -> bool {
+        if path == "-" {
+            return false;
+        }
+        let Some(place) = risky_write(self.cwd, path) else {
+            return false;
+        };
+        out.push(GuardHit {
+            id: self.spec.ids.writes_file,
+            reason: format!("{} {path}: {why} ({place})", self.shown),
+        });
+        true
+    }
+
+    /// Asks when names the prompt does not show are written into `dir`:
+    /// the working directory itself, a repository's top directory, or
+    /// anywhere a written file would already be asked.
+    fn unseen(&self, dir: &str, why: &str, out: &mut Vec<GuardHit>) {
+        let place = if outside(self.cwd, dir) {
+            "outside the working directory"
+        } else if let Some(place) = risky_write(self.cwd, dir) {
+            place
+        } else {
+            return self.unseen_inside(dir, why, out);
+        };
+        out.push(GuardHit {
+            id: self.spec.ids.writes_file,
+            reason: format!("{} {dir}: {why} {place}", self.shown),
+        });
+    }
+
+    /// Asks when names the prompt does not show land in `dir` (judged as
+    /// a place already): the working directory itself or a repository's
+    /// top directory.
+    fn unseen_inside(&self, dir: &str, why: &str, out: &mut Vec<GuardHit>) {
+        let place = if normalize(&self.cwd.join(dir)) == normalize(self.cwd) {
+            "into the working directory itself, where they can replace its build files, .envrc or repository metadata"
+        } else if REPOSITORY_MARKERS
+            .iter()
+            .chain(METADATA_DIRS)
+            .any(|m| std::fs::symlink_metadata(self.cwd.join(dir).join(m)).is_ok())
+        {
+            "into a repository's top directory, where they can replace its config and hooks"
+        } else {
+            return;
+        };
+        out.push(GuardHit {
+            id: self.spec.ids.writes_file,
+            reason: format!("{} {dir}: {why} {place}", self.shown),
+        });
+    }
+
+    /// Judges a copy's destination: with two or more operands the last is
+    /// written, or each source's name inside it when it is a directory.
+    fn destination(&self, copying: Copying, out: &mut Vec<GuardHit>) {
+        let [sources @ .., dest] = self.reading.operands.as_slice() else {
+            return;
+        };
+        if sources.is_empty() || (copying.remote && remote(dest)) {
+            return;
+        }
+        let recursive = copying.recursive || self.mode(Mode::Recursive);
+        const WHY: &str = "copies a whole directory, with names the prompt does not show,";
+        let into_dir = dest.ends_with('/') || self.cwd.join(dest).is_dir();
+        if !into_dir {
+            if !self.written(dest, copying.why, out) && recursive {
+                self.unseen_inside(dest, WHY, out);
+            }
+            return;
+        }
+        for source in sources {
+            let path = if copying.remote {
+                remote_path(source)
+            } else {
+                source
+            };
+            let target = match copied_name(path, copying.trailing_slash_is_contents) {
+                Some(name) => format!("{}/{name}", dest.trim_end_matches('/')),
+                None => (*dest).to_owned(),
+            };
+            if !self.written(&target, copying.why, out) && recursive {
+                self.unseen_inside(&target, WHY, out);
+            }
+        }
+    }
+}
+
+/// The path part of a `host:path` operand, or the operand.
+fn remote_path(operand: &str) -> &str {
+    if remote(operand) {
+        operand.split_once(':').map_or(operand, |(_, path)| path)
+    } else {
+        operand
+    }
+}
+
+/// The name a copied `source` gets inside a destination directory, or
+/// `None` when its contents land in the directory itself (`dir/.`, `.`,
+/// `/`, and with rsync's rule `dir/`).
+fn copied_name(source: &str, trailing_slash_is_contents: bool) -> Option<&str> {
+    if trailing_slash_is_contents && source.ends_with('/') {
+        return None;
+    }
+    let trimmed = source.trim_end_matches('/');
+    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    (!matches!(name, "" | "." | "..")).then_some(name)
+}
