@@ -58,8 +58,11 @@ pub(super) fn hits(
             extracts_by_default,
             dir_options,
         } => {
-            let extracts = (extracts_by_default || judge.mode(Mode::Extracts))
-                && !judge.mode(Mode::WritesNothing);
+            // unzip's archive is its first operand: without one it only
+            // prints its usage.
+            let by_default = extracts_by_default && !reading.operands.is_empty();
+            let extracts =
+                (by_default || judge.mode(Mode::Extracts)) && !judge.mode(Mode::WritesNothing);
             if !extracts {
                 return;
             }
