@@ -8,6 +8,7 @@ mod coreutils;
 mod curl;
 mod diff;
 mod docker;
+pub(crate) mod find;
 mod git;
 mod go;
 mod grep;
@@ -21,6 +22,7 @@ mod sed;
 pub(super) mod ssh;
 mod tar;
 mod wget;
+pub(crate) mod xargs;
 mod zip;
 
 use super::types::Spec;
@@ -33,6 +35,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &curl::CURL,
     &diff::DIFF,
     &docker::DOCKER,
+    &find::FIND,
     &git::GIT,
     &go::GO,
     &grep::GREP,
@@ -53,6 +56,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &zip::UNZIP,
     &coreutils::WC,
     &wget::WGET,
+    &xargs::XARGS,
     &zip::ZIP,
 ];
 
