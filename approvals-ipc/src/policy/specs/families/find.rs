@@ -8,16 +8,15 @@
 //! Reading files and matching names is find's job. Asked: `-delete`,
 //! `-ok`/`-okdir` (they read the answer from the terminal), writing a
 //! file (`-fprint*`, `-fls`) where a write matters, and any predicate the
-//! spec does not know. `-exec`/`-execdir` run a command line: asked here,
-//! and the analysis checks that command as a segment of its own
-//! (`policy/nested.rs`), which drops this hit when it can.
+//! spec does not know. `-exec`/`-execdir` run a command line: asked (the
+//! command is not yet checked as a segment of its own).
 
 use crate::policy::specs::types::{
     Effect::{ReadsFile, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, pair, value,
 };
 
-/// Why a command `-exec` runs is asked when the analysis cannot check it.
+/// Why a command `-exec` runs is asked.
 pub(crate) const EXEC: &str = "runs a command line for each match";
 
 /// The options before the start points.
