@@ -266,6 +266,11 @@ const HELP_ARGS: &[(&str, &[&str])] = &[("mawk", &["-W", "usage"])];
 /// Long options whose arity the help shows wrongly, with why.
 const ARITY: &[(&str, &str, &str)] = &[
     (
+        "xargs",
+        "--max-lines",
+        "the help shows --max-lines=MAX-LINES; xargs reads it as -l, whose value is optional",
+    ),
+    (
         "wget",
         "--backups",
         "the help shows --backups=N; wget also takes it bare",

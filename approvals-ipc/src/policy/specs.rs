@@ -18,6 +18,8 @@ mod operands;
 pub mod types;
 
 #[cfg(test)]
+mod find_tests;
+#[cfg(test)]
 mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
@@ -74,6 +76,30 @@ pub fn leading_subcommand(program: &str, args: &[String]) -> Option<String> {
     let word = reading.sub_word?;
     (reading.problem.is_none() && args.first().map(String::as_str) == Some(word))
         .then(|| word.to_owned())
+}
+
+/// `program` (a semantic wrapper that builds a command line, xargs) named
+/// with the command it would run, as its spec reads `args`: `xargs
+/// (running grep -n TODO with words from its input)`; the option its spec
+/// does not know, when there is one. `None` for other programs.
+pub fn wrapped_command(program: &str, args: &[String]) -> Option<String> {
+    let spec = lookup(program).filter(|s| s.family == "xargs")?;
+    let reading = grammar::read(spec, args);
+    let shown = match &reading.problem {
+        Some(grammar::Problem::UnknownOption(tok) | grammar::Problem::Ambiguous(tok, _)) => {
+            format!("unknown option {tok}, so the command it runs is not known")
+        }
+        Some(_) => "options it cannot read, so the command it runs is not known".to_owned(),
+        None if reading.operands.is_empty() => "running echo with words from its input".to_owned(),
+        None => {
+            let words: Vec<String> = reading.operands.iter().map(|w| (*w).to_owned()).collect();
+            format!(
+                "running {} with words from its input",
+                crate::policy::quote::join(&words)
+            )
+        }
+    };
+    Some(format!("{program} ({shown})"))
 }
 
 /// The environment variable `key` (any case) as some spec lists it with

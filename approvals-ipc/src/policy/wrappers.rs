@@ -110,7 +110,9 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
         }
         if let Some(wrapper) = found.filter(|p| p.is(Kind::SemanticWrapper)) {
             return Err(WrapperRefusal::Semantic {
-                name: name.to_owned(),
+                // xargs is named with the command it would run.
+                name: crate::policy::specs::wrapped_command(name, rest)
+                    .unwrap_or_else(|| name.to_owned()),
                 reason: wrapper.reason,
             });
         }

@@ -100,7 +100,8 @@ fn guards_also_read_the_name_a_program_was_called() {
     let e = run_in(&c, dir.path(), &["./find", ".", "-exec", "rm", "{}", ";"]);
     assert_eq!(e.decision, Verdict::Ask, "{:?}", e.reason);
     assert_eq!(e.reason.as_ref().map(Reason::code), Some("argument-guard"));
-    let e = run_in(&c, dir.path(), &["./find", "-l"]);
+    // `-L` is an option of both ls and find.
+    let e = run_in(&c, dir.path(), &["./find", "-L"]);
     assert_eq!(e.decision, Verdict::Allow, "no guard fires: {:?}", e.reason);
 }
 

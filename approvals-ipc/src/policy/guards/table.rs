@@ -130,7 +130,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         ],
     ),
     spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
-    spec("find", &["bfs", "find", "gfind"], Layout::Permuted, "", &[]),
+    // GNU find and gfind have a spec (`specs/families/find.rs`); bfs keeps these.
+    spec("find", &["bfs"], Layout::Permuted, "", &[]),
     spec(
         "git",
         &["git"],

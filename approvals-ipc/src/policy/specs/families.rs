@@ -9,6 +9,7 @@ mod curl;
 mod diff;
 mod docker;
 mod fileutils;
+pub(crate) mod find;
 mod git;
 mod go;
 mod grep;
@@ -22,6 +23,7 @@ mod sed;
 pub(super) mod ssh;
 mod tar;
 mod wget;
+pub(crate) mod xargs;
 mod zip;
 
 use super::types::Spec;
@@ -35,6 +37,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &curl::CURL,
     &diff::DIFF,
     &docker::DOCKER,
+    &find::FIND,
     &git::GIT,
     &go::GO,
     &grep::GREP,
@@ -62,6 +65,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &zip::UNZIP,
     &coreutils::WC,
     &wget::WGET,
+    &xargs::XARGS,
     &zip::ZIP,
 ];
 

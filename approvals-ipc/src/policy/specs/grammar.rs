@@ -94,6 +94,10 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         npm(spec, &index::of(spec), args, &mut reading);
         return reading;
     }
+    if spec.grammar == Grammar::Find {
+        find(spec, args, &mut reading);
+        return reading;
+    }
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
@@ -103,7 +107,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => (Match::Zip, true),
         Grammar::InfoZip { zip: false } => (Match::Unzip, true),
         Grammar::GoFlag { .. } => (Match::Go, false),
-        Grammar::Npm => (Match::Prefix, true),
+        Grammar::Npm | Grammar::Find => (Match::Prefix, true),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -149,7 +153,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     reading.sub_word = Some(word);
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
-        Grammar::Getopt { .. } | Grammar::Tar | Grammar::Npm => Match::Prefix,
+        Grammar::Getopt { .. } | Grammar::Tar | Grammar::Npm | Grammar::Find => Match::Prefix,
         Grammar::Clap | Grammar::Ssh => Match::Exact,
         Grammar::Curl => Match::Curl,
         Grammar::InfoZip { zip: true } => Match::Zip,
@@ -340,6 +344,105 @@ fn npm_option<'a>(
         global,
     });
     Ok(())
+}
+
+/// find's predicates that take a command line rather than one word.
+pub const FIND_COMMANDS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
+
+/// GNU find ([`Grammar::Find`]): leading options, start points (the
+/// operands), then the expression, every word of which is a row spelled
+/// exactly. A command predicate's use has the command's first word as its
+/// value (the command is the words after its token, up to `;` or `{} +`);
+/// `-fprintf FILE FORMAT` has FILE as its value, the path it writes.
+fn find<'a>(spec: &'static Spec, args: &'a [String], reading: &mut Reading<'a>) {
+    let row = |name: &str| -> Option<&'static Opt> {
+        spec.opts
+            .iter()
+            .flat_map(|t| t.iter())
+            .find(|o| o.names.contains(&name))
+    };
+    let mut i = 0;
+    // Leading options, one per word: `-HL` is an unknown predicate.
+    while let Some(tok) = args.get(i).map(String::as_str) {
+        let opt = match tok {
+            "--" => {
+                i += 1;
+                break;
+            }
+            "-H" | "-L" | "-P" | "-D" => row(tok),
+            _ if tok.len() > 2
+                && tok.starts_with("-O")
+                && tok[2..].bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                row("-O")
+            }
+            _ => break,
+        };
+        let Some(opt) = opt else {
+            reading.problem = Some(Problem::UnknownOption(tok));
+            return;
+        };
+        let value = if tok == "-D" {
+            match following(args, &mut i, 1, tok) {
+                Ok(v) => Some(v),
+                Err(problem) => {
+                    reading.problem = Some(problem);
+                    return;
+                }
+            }
+        } else {
+            None
+        };
+        reading.uses.push(Use::new(opt, value, tok));
+        i += 1;
+    }
+    while let Some(tok) = args.get(i).map(String::as_str) {
+        if tok.starts_with('-') || tok == "(" || tok == "!" {
+            break;
+        }
+        reading.operands.push(tok);
+        i += 1;
+    }
+    while let Some(tok) = args.get(i).map(String::as_str) {
+        let Some(opt) =
+            row(tok).filter(|_| tok != "-O" && !matches!(tok, "-H" | "-L" | "-P" | "-D"))
+        else {
+            reading.problem = Some(Problem::UnknownOption(tok));
+            return;
+        };
+        if FIND_COMMANDS.contains(&tok) {
+            // The command: at least one word, then `;`, or `+` after `{}`.
+            let start = i + 1;
+            let end = (start..args.len())
+                .find(|&j| args[j] == ";" || (args[j] == "+" && j > start && args[j - 1] == "{}"));
+            match end {
+                Some(end) if end > start => {
+                    reading
+                        .uses
+                        .push(Use::new(opt, Some(args[start].as_str()), tok));
+                    i = end + 1;
+                }
+                _ => {
+                    reading.problem = Some(Problem::MissingValue(tok));
+                    return;
+                }
+            }
+            continue;
+        }
+        let value = match opt.arity {
+            Arity::Flag | Arity::Optional => Ok(None),
+            Arity::Required => following(args, &mut i, 1, tok).map(Some),
+            Arity::Pair => following(args, &mut i, 2, tok).map(|_| Some(args[i - 1].as_str())),
+        };
+        match value {
+            Ok(value) => reading.uses.push(Use::new(opt, value, tok)),
+            Err(problem) => {
+                reading.problem = Some(problem);
+                return;
+            }
+        }
+        i += 1;
+    }
 }
 
 /// tar's old style: when the first word has no leading dash, each of its

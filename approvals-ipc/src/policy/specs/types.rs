@@ -71,6 +71,13 @@ pub enum Grammar {
     /// ends options. What nopt would read differently (a value that looks
     /// like an option, `--no-no-`, a boolean given another value) is asked.
     Npm,
+    /// GNU find's own parser: leading `-H -L -P -D LIST -ON`, then start
+    /// points (words up to the first that starts with `-` or is `(` or
+    /// `!`), then an expression whose every word is a predicate or
+    /// operator spelled exactly, followed by its fixed number of words;
+    /// `-exec`, `-execdir`, `-ok` and `-okdir` take a command line ending
+    /// at `;`, or at a `+` right after `{}`.
+    Find,
 }
 
 /// How many values an option takes.
