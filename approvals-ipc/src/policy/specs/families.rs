@@ -16,6 +16,7 @@ mod make;
 mod mawk;
 mod npm;
 mod pip;
+mod rg;
 mod rsync;
 mod sed;
 pub(super) mod ssh;
@@ -43,6 +44,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &mawk::MAWK,
     &npm::NPM,
     &pip::PIP,
+    &rg::RG,
     &rsync::RSYNC,
     &ssh::SCP,
     &sed::SED,
