@@ -16,12 +16,14 @@ mod make;
 mod mawk;
 mod npm;
 mod pip;
+mod pnpm;
 mod rg;
 mod rsync;
 mod sed;
 pub(super) mod ssh;
 mod tar;
 mod wget;
+mod yarn;
 mod zip;
 
 use super::types::Spec;
@@ -44,6 +46,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &mawk::MAWK,
     &npm::NPM,
     &pip::PIP,
+    &pnpm::PNPM,
     &rg::RG,
     &rsync::RSYNC,
     &ssh::SCP,
@@ -55,6 +58,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &zip::UNZIP,
     &coreutils::WC,
     &wget::WGET,
+    &yarn::YARN,
     &zip::ZIP,
 ];
 
