@@ -24,11 +24,15 @@ mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
 #[cfg(test)]
+mod js_tests;
+#[cfg(test)]
 mod net_tests;
 #[cfg(test)]
 mod npm_tests;
 #[cfg(test)]
 mod operands_tests;
+#[cfg(test)]
+mod rg_tests;
 #[cfg(test)]
 mod tests;
 

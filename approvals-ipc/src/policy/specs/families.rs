@@ -18,12 +18,15 @@ mod make;
 mod mawk;
 mod npm;
 mod pip;
+mod pnpm;
+mod rg;
 mod rsync;
 mod sed;
 pub(super) mod ssh;
 mod tar;
 mod wget;
 pub(crate) mod xargs;
+mod yarn;
 mod zip;
 
 use super::types::Spec;
@@ -51,6 +54,8 @@ pub(crate) static ALL: &[&Spec] = &[
     &fileutils::MV,
     &npm::NPM,
     &pip::PIP,
+    &pnpm::PNPM,
+    &rg::RG,
     &fileutils::RM,
     &fileutils::RMDIR,
     &rsync::RSYNC,
@@ -66,6 +71,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &coreutils::WC,
     &wget::WGET,
     &xargs::XARGS,
+    &yarn::YARN,
     &zip::ZIP,
 ];
 

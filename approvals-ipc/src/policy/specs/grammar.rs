@@ -108,6 +108,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: false } => (Match::Unzip, true),
         Grammar::GoFlag { .. } => (Match::Go, false),
         Grammar::Npm | Grammar::Find => (Match::Prefix, true),
+        Grammar::PackageManager { .. } => (Match::Exact, false),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -138,9 +139,27 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         return reading;
     }
     let Some((word, after)) = rest.split_first() else {
+        if let Grammar::PackageManager { commander, .. } = spec.grammar {
+            package_manager_values(&mut reading, commander);
+        }
         return reading;
     };
     let found = index.sub_names.get(word.as_str()).copied();
+    if found.is_none()
+        && let Grammar::PackageManager {
+            unknown: Some(fallback),
+            commander,
+            ..
+        } = spec.grammar
+        && let Some(sub) = spec.subs.iter().find(|s| s.names.contains(&fallback))
+    {
+        // `yarn build --watch` is `yarn run build --watch`.
+        reading.sub = Some(sub);
+        reading.sub_word = Some(word);
+        reading.operands.extend(rest.iter().map(String::as_str));
+        package_manager_values(&mut reading, commander);
+        return reading;
+    }
     let (Some(position), Some(sub_index)) = (found, found.and_then(|p| index.subs.get(p))) else {
         reading.problem = Some(Problem::UnknownSubcommand(word));
         return reading;
@@ -154,7 +173,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
         Grammar::Getopt { .. } | Grammar::Tar | Grammar::Npm | Grammar::Find => Match::Prefix,
-        Grammar::Clap | Grammar::Ssh => Match::Exact,
+        Grammar::Clap | Grammar::Ssh | Grammar::PackageManager { .. } => Match::Exact,
         Grammar::Curl => Match::Curl,
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
@@ -162,11 +181,53 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     };
     let sub_permute = match spec.grammar {
         Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),
+        Grammar::PackageManager { scripts, .. } => !sub.names.iter().any(|n| scripts.contains(n)),
         _ => true,
     };
+    if let Grammar::PackageManager {
+        verbatim,
+        commander,
+        ..
+    } = spec.grammar
+    {
+        let rest = if sub.names.iter().any(|n| verbatim.contains(n)) {
+            after
+        } else {
+            region(sub_index, sub_match, sub_permute, after, &mut reading).0
+        };
+        reading.operands.extend(rest.iter().map(String::as_str));
+        package_manager_values(&mut reading, commander);
+        return reading;
+    }
     let (rest, _) = region(sub_index, sub_match, sub_permute, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
     reading
+}
+
+/// [`Grammar::PackageManager`]: a value taken from the next word that
+/// starts with `-` (clap refuses it; commander takes it or not by the
+/// option), and with `commander` a value-taking letter inside a bundle or
+/// with its value attached (commander reads `-Sx` as `-S -x`), are read
+/// differently by the program: the reading stops there, asked.
+fn package_manager_values(reading: &mut Reading<'_>, commander: bool) {
+    if reading.problem.is_some() {
+        return;
+    }
+    for used in &reading.uses {
+        let Some(value) = used.value else {
+            continue;
+        };
+        let start = used.token.as_ptr() as usize;
+        let at = value.as_ptr() as usize;
+        let attached = at >= start && at <= start + used.token.len();
+        let short_word = !used.token.starts_with("--");
+        if (!attached && value.len() > 1 && value.starts_with('-'))
+            || (commander && short_word && (attached || used.token.len() > 2))
+        {
+            reading.problem = Some(Problem::MissingValue(used.token));
+            return;
+        }
+    }
 }
 
 /// npm's nopt ([`Grammar::Npm`]): config keys anywhere, read from the

@@ -78,6 +78,29 @@ pub enum Grammar {
     /// `-exec`, `-execdir`, `-ok` and `-okdir` take a command line ending
     /// at `;`, or at a `+` right after `{}`.
     Find,
+    /// A JavaScript package manager other than npm (pnpm 12's clap, yarn
+    /// classic's commander): long names exactly, `--opt=v` or `--opt v`,
+    /// short bundles; global options before the command, which is the first
+    /// other word, and again after it (each subcommand's table lists them).
+    /// A value read from the next word that starts with `-` is asked
+    /// (clap refuses it, commander takes or leaves it by the option).
+    PackageManager {
+        /// Subcommands whose options stop at their first operand: the words
+        /// from there on are a script's or a command's (`pnpm run build
+        /// --watch`, `pnpm exec eslint --fix`).
+        scripts: &'static [&'static str],
+        /// Subcommands that read no options at all: every word after them
+        /// is the script's (`pnpm test --watch`, `yarn node -e`).
+        verbatim: &'static [&'static str],
+        /// The subcommand an unknown command word is read as, the word its
+        /// first operand and the rest verbatim (yarn runs `yarn build` as
+        /// `yarn run build`); `None`: an unknown command is asked.
+        unknown: Option<&'static str>,
+        /// commander 2 splits every `-abc` into `-a -b -c`, so a letter
+        /// that takes a value is never given one in its own word: such a
+        /// word is asked rather than read as clap would.
+        commander: bool,
+    },
 }
 
 /// How many values an option takes.

@@ -1,0 +1,188 @@
+//! ripgrep. Options from ripgrep 13.0.0's `rg --help` plus the hidden
+//! spellings it accepts (each `--no-X` negation and its positive
+//! `--X`, `--sort-files`, `--trace`), found by probing; checked by
+//! `tests/rg_spec_conformance.rs`. ripgrep parses argv with clap 2
+//! ([`Grammar::Clap`]): long names exactly (no abbreviations), `--opt=v` or
+//! `--opt v`, short bundles, options anywhere until `--`. The first operand
+//! is the pattern unless `-e`/`-f`/`--files`/`--type-list` is given; either
+//! way an operand is text or a path to search, nothing ripgrep runs.
+//!
+//! Searching, and reading pattern and ignore files, is ripgrep's job. Asked:
+//! `--pre COMMAND`, which runs a program of the caller's choosing on every
+//! file searched, and `-z`/`--search-zip`, which runs decompression
+//! programs (`gzip`, `xz`, `zstd`, …) looked up on PATH for each compressed
+//! file: a program the allowlist never resolved. A config file named by
+//! `RIPGREP_CONFIG_PATH` adds options (such as `--pre`) the prompt does
+//! not show: an environment row. ripgrep 14's `--hostname-bin` (runs a
+//! program) is not a ripgrep 13 option, so it is unknown and asked.
+
+use crate::policy::specs::types::Operands;
+use crate::policy::specs::types::{
+    Effect::{ReadsFile, RunsProgram},
+    Grammar, Opt, Spec, flag, ids, loads, value,
+};
+
+const PRE: &str = "runs a preprocessor program of the caller's choosing on every file searched";
+const ZIP: &str = "runs decompression programs (gzip, bzip2, xz, lz4, brotli, zstd, uncompress) \
+                   looked up on PATH for every compressed file, programs the allowlist never resolved";
+
+const RG_OPTS: &[Opt] = &[
+    value(&["-A", "--after-context"]),
+    flag(&["--auto-hybrid-regex"]),
+    flag(&["--no-auto-hybrid-regex"]),
+    value(&["-B", "--before-context"]),
+    flag(&["--binary"]),
+    flag(&["--no-binary"]),
+    flag(&["--block-buffered"]),
+    flag(&["--no-block-buffered"]),
+    flag(&["-b", "--byte-offset"]),
+    flag(&["-s", "--case-sensitive"]),
+    value(&["--color"]),
+    value(&["--colors"]),
+    flag(&["--column"]),
+    flag(&["--no-column"]),
+    value(&["-C", "--context"]),
+    value(&["--context-separator"]),
+    flag(&["--no-context-separator"]),
+    flag(&["-c", "--count"]),
+    flag(&["--count-matches"]),
+    flag(&["--crlf"]),
+    flag(&["--no-crlf"]),
+    flag(&["--debug"]),
+    flag(&["--trace"]),
+    value(&["--dfa-size-limit"]),
+    value(&["-E", "--encoding"]),
+    flag(&["--no-encoding"]),
+    value(&["--engine"]),
+    value(&["--field-context-separator"]),
+    value(&["--field-match-separator"]),
+    value(&["-f", "--file"]).does(ReadsFile),
+    flag(&["--files"]),
+    flag(&["-l", "--files-with-matches"]),
+    flag(&["--files-without-match"]),
+    flag(&["-F", "--fixed-strings"]),
+    flag(&["--no-fixed-strings"]),
+    flag(&["-L", "--follow"]),
+    flag(&["--no-follow"]),
+    value(&["-g", "--glob"]),
+    flag(&["--glob-case-insensitive"]),
+    flag(&["--no-glob-case-insensitive"]),
+    flag(&["-h", "--help"]),
+    flag(&["--heading"]),
+    flag(&["--no-heading"]),
+    flag(&["-.", "--hidden"]),
+    flag(&["--no-hidden"]),
+    value(&["--iglob"]),
+    flag(&["-i", "--ignore-case"]),
+    value(&["--ignore-file"]).does(ReadsFile),
+    flag(&["--ignore-file-case-insensitive"]),
+    flag(&["--no-ignore-file-case-insensitive"]),
+    flag(&["--include-zero"]),
+    flag(&["-v", "--invert-match"]),
+    flag(&["--json"]),
+    flag(&["--no-json"]),
+    flag(&["--line-buffered"]),
+    flag(&["--no-line-buffered"]),
+    flag(&["-n", "--line-number"]),
+    flag(&["-N", "--no-line-number"]),
+    flag(&["-x", "--line-regexp"]),
+    value(&["-M", "--max-columns"]),
+    flag(&["--max-columns-preview"]),
+    flag(&["--no-max-columns-preview"]),
+    value(&["-m", "--max-count"]),
+    value(&["--max-depth"]),
+    value(&["--max-filesize"]),
+    flag(&["--mmap"]),
+    flag(&["--no-mmap"]),
+    flag(&["-U", "--multiline"]),
+    flag(&["--no-multiline"]),
+    flag(&["--multiline-dotall"]),
+    flag(&["--no-multiline-dotall"]),
+    flag(&["--no-config"]),
+    flag(&["-I", "--no-filename"]),
+    flag(&["-H", "--with-filename"]),
+    flag(&["--ignore"]),
+    flag(&["--no-ignore"]),
+    flag(&["--ignore-dot"]),
+    flag(&["--no-ignore-dot"]),
+    flag(&["--ignore-exclude"]),
+    flag(&["--no-ignore-exclude"]),
+    flag(&["--ignore-files"]),
+    flag(&["--no-ignore-files"]),
+    flag(&["--ignore-global"]),
+    flag(&["--no-ignore-global"]),
+    flag(&["--ignore-messages"]),
+    flag(&["--no-ignore-messages"]),
+    flag(&["--ignore-parent"]),
+    flag(&["--no-ignore-parent"]),
+    flag(&["--ignore-vcs"]),
+    flag(&["--no-ignore-vcs"]),
+    flag(&["--messages"]),
+    flag(&["--no-messages"]),
+    flag(&["--pcre2-unicode"]),
+    flag(&["--no-pcre2-unicode"]),
+    flag(&["--require-git"]),
+    flag(&["--no-require-git"]),
+    flag(&["--unicode"]),
+    flag(&["--no-unicode"]),
+    flag(&["-0", "--null"]),
+    flag(&["--null-data"]),
+    flag(&["--one-file-system"]),
+    flag(&["--no-one-file-system"]),
+    flag(&["-o", "--only-matching"]),
+    flag(&["--passthru"]),
+    value(&["--path-separator"]),
+    flag(&["-P", "--pcre2"]),
+    flag(&["--no-pcre2"]),
+    flag(&["--pcre2-version"]),
+    value(&["--pre"]).does(RunsProgram(PRE)),
+    // Turns a `--pre` before it off; the `--pre` is still asked.
+    flag(&["--no-pre"]),
+    // Only narrows which files `--pre` runs on.
+    value(&["--pre-glob"]),
+    flag(&["-p", "--pretty"]),
+    flag(&["-q", "--quiet"]),
+    value(&["--regex-size-limit"]),
+    value(&["-e", "--regexp"]),
+    value(&["-r", "--replace"]),
+    flag(&["-z", "--search-zip"]).does(RunsProgram(ZIP)),
+    flag(&["--no-search-zip"]),
+    flag(&["-S", "--smart-case"]),
+    value(&["--sort"]),
+    value(&["--sortr"]),
+    // Deprecated spellings ripgrep 13 still takes, unlisted.
+    flag(&["--sort-files"]),
+    flag(&["--no-sort-files"]),
+    flag(&["--stats"]),
+    flag(&["--no-stats"]),
+    flag(&["-a", "--text"]),
+    flag(&["--no-text"]),
+    value(&["-j", "--threads"]),
+    flag(&["--trim"]),
+    flag(&["--no-trim"]),
+    value(&["-t", "--type"]),
+    value(&["--type-add"]),
+    value(&["--type-clear"]),
+    flag(&["--type-list"]),
+    value(&["-T", "--type-not"]),
+    flag(&["-u", "--unrestricted"]),
+    flag(&["-V", "--version"]),
+    flag(&["--vimgrep"]),
+    flag(&["-w", "--word-regexp"]),
+];
+
+/// `rg`.
+pub(crate) const RG: Spec = Spec {
+    family: "rg",
+    names: &["rg", "ripgrep"],
+    ids: ids!("rg"),
+    grammar: Grammar::Clap,
+    opts: &[RG_OPTS],
+    subs: &[],
+    checked_with: "ripgrep 13.0.0",
+    operands: Operands::Plain,
+    env: &[loads(
+        "RIPGREP_CONFIG_PATH",
+        "ripgrep reads options, such as --pre, from the file named here before its argv",
+    )],
+};
