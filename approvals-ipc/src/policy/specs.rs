@@ -21,6 +21,8 @@ mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
 #[cfg(test)]
+mod interp_tests;
+#[cfg(test)]
 mod net_tests;
 #[cfg(test)]
 mod npm_tests;

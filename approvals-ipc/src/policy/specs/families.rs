@@ -14,9 +14,13 @@ mod grep;
 mod jq;
 mod make;
 mod mawk;
+pub(super) mod node;
 mod npm;
+pub(super) mod perl;
 mod pip;
+pub(super) mod python;
 mod rsync;
+pub(super) mod ruby;
 mod sed;
 pub(super) mod ssh;
 mod tar;
@@ -41,9 +45,13 @@ pub(crate) static ALL: &[&Spec] = &[
     &coreutils::LS,
     &make::MAKE,
     &mawk::MAWK,
+    &node::NODE,
     &npm::NPM,
+    &perl::PERL,
     &pip::PIP,
+    &python::PYTHON,
     &rsync::RSYNC,
+    &ruby::RUBY,
     &ssh::SCP,
     &sed::SED,
     &coreutils::SORT,
