@@ -23,8 +23,19 @@ fn everyday_interpreter_use_trips_nothing() {
         &["node", "--test"],
         &["node", "--test", "--test-reporter", "spec", "test/"],
         &["node", "dist/index.js", "--port", "3000"],
-        &["node", "--enable-source-maps", "--max-old-space-size=4096", "dist/index.js"],
-        &["node", "--no-warnings", "--warnings", "--no-deprecation", "app.js"],
+        &[
+            "node",
+            "--enable-source-maps",
+            "--max-old-space-size=4096",
+            "dist/index.js",
+        ],
+        &[
+            "node",
+            "--no-warnings",
+            "--warnings",
+            "--no-deprecation",
+            "app.js",
+        ],
         &["node", "--watch", "--watch-path=src", "server.js"],
         &["node", "--title", "svc", "-C", "development", "app.mjs"],
         &["nodejs", "--version"],
@@ -39,9 +50,20 @@ fn everyday_interpreter_use_trips_nothing() {
         &["perl", "--", "script.pl", "-MPOSIX"],
         &["ruby", "script.rb", "-e", "x"],
         &["ruby", "-w", "-Ilib", "-Csub", "test.rb"],
-        &["ruby", "--disable-gems", "--enable=frozen-string-literal", "script.rb"],
+        &[
+            "ruby",
+            "--disable-gems",
+            "--enable=frozen-string-literal",
+            "script.rb",
+        ],
         &["ruby", "-W0", "--encoding", "UTF-8", "--yjit", "script.rb"],
-        &["ruby", "-W:no-deprecated", "--backtrace-limit", "5", "script.rb"],
+        &[
+            "ruby",
+            "-W:no-deprecated",
+            "--backtrace-limit",
+            "5",
+            "script.rb",
+        ],
     ] {
         assert_eq!(ids(argv), NONE, "{argv:?}");
     }
@@ -50,12 +72,36 @@ fn everyday_interpreter_use_trips_nothing() {
 #[test]
 fn an_unknown_option_is_asked_and_named_for_each_interpreter() {
     for (argv, id, shown) in [
-        (&["node", "--foo", "app.js"][..], "node.unknown-option", "unknown option --foo for node"),
-        (&["python3", "--foo", "x.py"], "python.unknown-option", "unknown option --foo for python3"),
-        (&["python3", "-Z", "x.py"], "python.unknown-option", "unknown option -Z for python3"),
-        (&["perl", "-Z", "x.pl"], "perl.unknown-option", "unknown option -Z for perl"),
-        (&["ruby", "--foo", "x.rb"], "ruby.unknown-option", "unknown option --foo for ruby"),
-        (&["ruby", "-T", "x.rb"], "ruby.unknown-option", "unknown option -T for ruby"),
+        (
+            &["node", "--foo", "app.js"][..],
+            "node.unknown-option",
+            "unknown option --foo for node",
+        ),
+        (
+            &["python3", "--foo", "x.py"],
+            "python.unknown-option",
+            "unknown option --foo for python3",
+        ),
+        (
+            &["python3", "-Z", "x.py"],
+            "python.unknown-option",
+            "unknown option -Z for python3",
+        ),
+        (
+            &["perl", "-Z", "x.pl"],
+            "perl.unknown-option",
+            "unknown option -Z for perl",
+        ),
+        (
+            &["ruby", "--foo", "x.rb"],
+            "ruby.unknown-option",
+            "unknown option --foo for ruby",
+        ),
+        (
+            &["ruby", "-T", "x.rb"],
+            "ruby.unknown-option",
+            "unknown option -T for ruby",
+        ),
     ] {
         assert_eq!(ids(argv), [id], "{argv:?}");
         assert!(reasons(argv)[0].starts_with(shown), "{:?}", reasons(argv));
@@ -65,16 +111,34 @@ fn an_unknown_option_is_asked_and_named_for_each_interpreter() {
 #[test]
 fn node_never_abbreviates_an_option() {
     // node refuses `--requi`; reading it as `--require` would be a guess.
-    assert_eq!(ids(&["node", "--requi", "x.js", "app.js"]), ["node.unknown-option"]);
-    assert_eq!(ids(&["node", "--enable-source", "app.js"]), ["node.unknown-option"]);
+    assert_eq!(
+        ids(&["node", "--requi", "x.js", "app.js"]),
+        ["node.unknown-option"]
+    );
+    assert_eq!(
+        ids(&["node", "--enable-source", "app.js"]),
+        ["node.unknown-option"]
+    );
 }
 
 #[test]
 fn node_reads_underscores_in_a_name_as_dashes() {
-    assert_eq!(ids(&["node", "--inspect_brk", "app.js"]), ["node.runs-program"]);
-    assert_eq!(ids(&["node", "--inspect_brk=0", "app.js"]), ["node.runs-program"]);
-    assert_eq!(ids(&["node", "--env_file=.env", "app.js"]), ["node.loads-code"]);
-    assert_eq!(ids(&["node", "--experimental_loader", "./l.mjs", "a.js"]), ["node.loads-code"]);
+    assert_eq!(
+        ids(&["node", "--inspect_brk", "app.js"]),
+        ["node.runs-program"]
+    );
+    assert_eq!(
+        ids(&["node", "--inspect_brk=0", "app.js"]),
+        ["node.runs-program"]
+    );
+    assert_eq!(
+        ids(&["node", "--env_file=.env", "app.js"]),
+        ["node.loads-code"]
+    );
+    assert_eq!(
+        ids(&["node", "--experimental_loader", "./l.mjs", "a.js"]),
+        ["node.loads-code"]
+    );
 }
 
 #[test]
@@ -83,7 +147,12 @@ fn node_preloads_are_asked_however_they_are_written() {
         &["node", "--require=./x.js", "app.js"][..],
         &["node", "--require", "./x.js", "app.js"],
         &["node", "-r", "./x.js", "app.js"],
-        &["node", "--import", "data:text/javascript,process.exit(1)", "app.js"],
+        &[
+            "node",
+            "--import",
+            "data:text/javascript,process.exit(1)",
+            "app.js",
+        ],
         &["node", "--import=./x.mjs", "app.js"],
         &["node", "--loader", "./l.mjs", "app.js"],
         &["node", "--experimental-loader=./l.mjs", "app.js"],
@@ -96,7 +165,11 @@ fn node_preloads_are_asked_however_they_are_written() {
         &["node", "--openssl-config=/tmp/o.cnf", "app.js"],
         &["node", "-i"],
     ] {
-        assert!(ids(argv).contains(&"node.loads-code"), "{argv:?}: {:?}", ids(argv));
+        assert!(
+            ids(argv).contains(&"node.loads-code"),
+            "{argv:?}: {:?}",
+            ids(argv)
+        );
     }
 }
 
@@ -105,11 +178,23 @@ fn node_inline_code_and_the_inspector_are_asked() {
     assert_eq!(ids(&["node", "-e", "1"]), ["node.loads-code"]);
     assert_eq!(ids(&["node", "--eval=1"]), ["node.loads-code"]);
     assert_eq!(ids(&["node", "-p", "1"]), ["node.loads-code"]);
-    assert_eq!(ids(&["node", "-pe", "1"]), ["node.loads-code", "node.loads-code"]);
+    assert_eq!(
+        ids(&["node", "-pe", "1"]),
+        ["node.loads-code", "node.loads-code"]
+    );
     assert_eq!(ids(&["node", "--inspect", "app.js"]), ["node.runs-program"]);
-    assert_eq!(ids(&["node", "--inspect=0.0.0.0:9229", "app.js"]), ["node.runs-program"]);
-    assert_eq!(ids(&["node", "--inspect-port", "0", "app.js"]), ["node.runs-program"]);
-    assert_eq!(ids(&["node", "--debug-port=0", "app.js"]), ["node.runs-program"]);
+    assert_eq!(
+        ids(&["node", "--inspect=0.0.0.0:9229", "app.js"]),
+        ["node.runs-program"]
+    );
+    assert_eq!(
+        ids(&["node", "--inspect-port", "0", "app.js"]),
+        ["node.runs-program"]
+    );
+    assert_eq!(
+        ids(&["node", "--debug-port=0", "app.js"]),
+        ["node.runs-program"]
+    );
 }
 
 #[test]
@@ -129,37 +214,64 @@ fn node_short_options_are_not_bundled_nor_take_a_stuck_value() {
 fn node_a_value_starting_with_a_dash_is_not_taken() {
     // `node --title --require x.js` is refused by node; never read as an
     // inert title with the preload hidden inside it.
-    assert_eq!(ids(&["node", "--title", "--require", "x.js"]), ["node.unknown-option"]);
+    assert_eq!(
+        ids(&["node", "--title", "--require", "x.js"]),
+        ["node.unknown-option"]
+    );
 }
 
 #[test]
 fn node_negation_needs_a_boolean() {
-    assert_eq!(ids(&["node", "--no-require", "app.js"]), ["node.unknown-option"]);
-    assert_eq!(ids(&["node", "--no-no-warnings", "app.js"]), ["node.unknown-option"]);
-    assert_eq!(ids(&["node", "--no-experimental-network-imports", "a.mjs"]), NONE);
-    assert_eq!(ids(&["node", "--enable-source-maps=true", "a.js"]), ["node.unknown-option"]);
+    assert_eq!(
+        ids(&["node", "--no-require", "app.js"]),
+        ["node.unknown-option"]
+    );
+    assert_eq!(
+        ids(&["node", "--no-no-warnings", "app.js"]),
+        ["node.unknown-option"]
+    );
+    assert_eq!(
+        ids(&["node", "--no-experimental-network-imports", "a.mjs"]),
+        NONE
+    );
+    assert_eq!(
+        ids(&["node", "--enable-source-maps=true", "a.js"]),
+        ["node.unknown-option"]
+    );
 }
 
 #[test]
 fn node_v8_options_other_than_the_listed_sizes_are_asked() {
     // `node --v8-options` lists hundreds; the spec lists only the heap and
     // stack sizes, so any other is unknown.
-    assert_eq!(ids(&["node", "--allow-natives-syntax", "a.js"]), ["node.unknown-option"]);
+    assert_eq!(
+        ids(&["node", "--allow-natives-syntax", "a.js"]),
+        ["node.unknown-option"]
+    );
     assert_eq!(ids(&["node", "--expose_gc", "a.js"]), NONE);
     assert_eq!(ids(&["node", "--max_old_space_size=100", "a.js"]), NONE);
 }
 
 #[test]
 fn node_words_after_the_script_are_the_script_s() {
-    assert_eq!(ids(&["node", "app.js", "--require", "./x.js", "-e", "1"]), NONE);
+    assert_eq!(
+        ids(&["node", "app.js", "--require", "./x.js", "-e", "1"]),
+        NONE
+    );
     assert_eq!(ids(&["node", "--", "app.js", "--inspect"]), NONE);
     assert_eq!(ids(&["node", "--test", "a.test.js", "--foo"]), NONE);
 }
 
 #[test]
 fn node_writes_of_reports_outside_the_tree_are_asked() {
-    assert_eq!(ids(&["node", "--report-dir=/etc/cron.d", "a.js"]), ["node.writes-file"]);
-    assert_eq!(ids(&["node", "--redirect-warnings", "/tmp/w", "a.js"]), ["node.writes-file"]);
+    assert_eq!(
+        ids(&["node", "--report-dir=/etc/cron.d", "a.js"]),
+        ["node.writes-file"]
+    );
+    assert_eq!(
+        ids(&["node", "--redirect-warnings", "/tmp/w", "a.js"]),
+        ["node.writes-file"]
+    );
     assert_eq!(ids(&["node", "--redirect-warnings", "w.log", "a.js"]), NONE);
 }
 
@@ -171,7 +283,10 @@ fn python_options_after_the_script_are_the_script_s() {
     // After `-m MODULE` or `-c CODE`: the module's or code's argv.
     assert_eq!(ids(&["python3", "-m", "pytest", "-i", "--foo"]), NONE);
     assert_eq!(ids(&["python3", "-mpytest", "-c", "setup.cfg"]), NONE);
-    assert_eq!(ids(&["python3", "-c", "pass", "--foo"]), ["python.loads-code"]);
+    assert_eq!(
+        ids(&["python3", "-c", "pass", "--foo"]),
+        ["python.loads-code"]
+    );
 }
 
 #[test]
@@ -203,16 +318,31 @@ fn python_long_options_are_exact_and_take_the_next_word() {
         ids(&["python3", "--check-hash-based-pycs=always", "x.py"]),
         ["python.unknown-option"]
     );
-    assert_eq!(ids(&["python3", "--check-hash", "always", "x.py"]), ["python.unknown-option"]);
+    assert_eq!(
+        ids(&["python3", "--check-hash", "always", "x.py"]),
+        ["python.unknown-option"]
+    );
     assert_eq!(ids(&["python3", "--help-x"]), ["python.unknown-option"]);
 }
 
 #[test]
 fn python_a_warning_category_that_imports_a_module_is_asked() {
-    assert_eq!(ids(&["python3", "-W", "ignore::evil.W", "x.py"]), ["python.loads-code"]);
-    assert_eq!(ids(&["python3", "-Wignore::evil.W", "x.py"]), ["python.loads-code"]);
-    assert_eq!(ids(&["python3", "-BWerror::pkg.mod.W", "x.py"]), ["python.loads-code"]);
-    assert_eq!(ids(&["python3", "-W", "ignore:msg.with.dots", "x.py"]), NONE);
+    assert_eq!(
+        ids(&["python3", "-W", "ignore::evil.W", "x.py"]),
+        ["python.loads-code"]
+    );
+    assert_eq!(
+        ids(&["python3", "-Wignore::evil.W", "x.py"]),
+        ["python.loads-code"]
+    );
+    assert_eq!(
+        ids(&["python3", "-BWerror::pkg.mod.W", "x.py"]),
+        ["python.loads-code"]
+    );
+    assert_eq!(
+        ids(&["python3", "-W", "ignore:msg.with.dots", "x.py"]),
+        NONE
+    );
 }
 
 #[test]
@@ -221,7 +351,10 @@ fn python_a_bytecode_cache_elsewhere_and_the_interactive_prompt_are_asked() {
         ids(&["python3", "-X", "pycache_prefix=/tmp/pc", "x.py"]),
         ["python.loads-code"]
     );
-    assert_eq!(ids(&["python3", "-Xpycache_prefix=/tmp", "x.py"]), ["python.loads-code"]);
+    assert_eq!(
+        ids(&["python3", "-Xpycache_prefix=/tmp", "x.py"]),
+        ["python.loads-code"]
+    );
     assert_eq!(ids(&["python3", "-i", "x.py"]), ["python.loads-code"]);
     assert_eq!(ids(&["python3", "-qi", "x.py"]), ["python.loads-code"]);
 }
@@ -244,7 +377,11 @@ fn perl_inline_code_is_asked_however_it_is_bundled() {
         &["perl", "-0777ne", "print"],
         &["perl", "-wE", "say 1"],
     ] {
-        assert!(ids(argv).contains(&"perl.loads-code"), "{argv:?}: {:?}", ids(argv));
+        assert!(
+            ids(argv).contains(&"perl.loads-code"),
+            "{argv:?}: {:?}",
+            ids(argv)
+        );
     }
 }
 
@@ -260,26 +397,51 @@ fn perl_modules_debuggers_and_split_patterns_are_asked() {
         &["perl", "-d", "x.pl"],
         &["perl", "-F/x/);system(1);#", "x.pl"],
     ] {
-        assert!(ids(argv).contains(&"perl.loads-code"), "{argv:?}: {:?}", ids(argv));
+        assert!(
+            ids(argv).contains(&"perl.loads-code"),
+            "{argv:?}: {:?}",
+            ids(argv)
+        );
     }
     // perl refuses `-M strict`: no module, no guess.
-    assert_eq!(ids(&["perl", "-M", "strict", "x.pl"]), ["perl.unknown-option"]);
+    assert_eq!(
+        ids(&["perl", "-M", "strict", "x.pl"]),
+        ["perl.unknown-option"]
+    );
 }
 
 #[test]
 fn perl_an_include_directory_outside_the_tree_is_asked() {
-    assert_eq!(ids(&["perl", "-I/tmp/evil", "script.pl"]), ["perl.other-tree"]);
-    assert_eq!(ids(&["perl", "-I", "/tmp/evil", "script.pl"]), ["perl.other-tree"]);
-    assert_eq!(ids(&["perl", "-wI/tmp/evil", "script.pl"]), ["perl.other-tree"]);
-    assert_eq!(ids(&["perl", "-wI", "../../evil", "script.pl"]), ["perl.other-tree"]);
+    assert_eq!(
+        ids(&["perl", "-I/tmp/evil", "script.pl"]),
+        ["perl.other-tree"]
+    );
+    assert_eq!(
+        ids(&["perl", "-I", "/tmp/evil", "script.pl"]),
+        ["perl.other-tree"]
+    );
+    assert_eq!(
+        ids(&["perl", "-wI/tmp/evil", "script.pl"]),
+        ["perl.other-tree"]
+    );
+    assert_eq!(
+        ids(&["perl", "-wI", "../../evil", "script.pl"]),
+        ["perl.other-tree"]
+    );
     assert_eq!(ids(&["perl", "-x/tmp", "script.pl"]), ["perl.other-tree"]);
 }
 
 #[test]
 fn perl_in_place_editing_and_path_lookup_are_asked() {
     assert_eq!(ids(&["perl", "-i", "script.pl", "f"]), ["perl.writes-file"]);
-    assert_eq!(ids(&["perl", "-i.bak", "script.pl", "f"]), ["perl.writes-file"]);
-    assert_eq!(ids(&["perl", "-wi.bak", "script.pl", "f"]), ["perl.writes-file"]);
+    assert_eq!(
+        ids(&["perl", "-i.bak", "script.pl", "f"]),
+        ["perl.writes-file"]
+    );
+    assert_eq!(
+        ids(&["perl", "-wi.bak", "script.pl", "f"]),
+        ["perl.writes-file"]
+    );
     assert_eq!(ids(&["perl", "-S", "tool"]), ["perl.runs-program"]);
 }
 
@@ -318,7 +480,10 @@ fn ruby_requires_inline_code_and_directories_are_asked_however_written() {
         (&["ruby", "-x/tmp/evil", "x.rb"], "ruby.other-tree"),
         (&["ruby", "-i.bak", "x.rb", "f"], "ruby.writes-file"),
         (&["ruby", "-S", "gem", "install", "x"], "ruby.runs-program"),
-        (&["ruby", "--mjit-debug=-fplugin=/tmp/p.so", "x.rb"], "ruby.runs-program"),
+        (
+            &["ruby", "--mjit-debug=-fplugin=/tmp/p.so", "x.rb"],
+            "ruby.runs-program",
+        ),
     ] {
         assert_eq!(ids(argv), [id], "{argv:?}");
     }
@@ -327,7 +492,10 @@ fn ruby_requires_inline_code_and_directories_are_asked_however_written() {
 #[test]
 fn ruby_long_options_are_exact() {
     assert_eq!(ids(&["ruby", "--verb", "x.rb"]), ["ruby.unknown-option"]);
-    assert_eq!(ids(&["ruby", "--encod=UTF-8", "x.rb"]), ["ruby.unknown-option"]);
+    assert_eq!(
+        ids(&["ruby", "--encod=UTF-8", "x.rb"]),
+        ["ruby.unknown-option"]
+    );
     assert_eq!(ids(&["ruby", "--version=1"]), ["ruby.unknown-option"]);
     assert_eq!(ids(&["ruby", "--dump", "insns", "x.rb"]), NONE);
 }

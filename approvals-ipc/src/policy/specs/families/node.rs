@@ -75,9 +75,8 @@ const NODE_OPTS: &[Opt] = &[
     value(&["--loader", "--experimental-loader"]).does(LoadsCode(
         "loads a module loader that can rewrite every module the script loads",
     )),
-    flag(&["--experimental-network-imports"]).does(LoadsCode(
-        "lets the script import code over the network",
-    )),
+    flag(&["--experimental-network-imports"])
+        .does(LoadsCode("lets the script import code over the network")),
     flag(&["--experimental-network-inspection"]),
     flag(&["--experimental-permission"]),
     value(&["--experimental-policy"]).does(LoadsCode(
@@ -240,7 +239,10 @@ pub(crate) const NODE: Spec = Spec {
     subs: &[],
     checked_with: "Node.js 20.20.2",
     env: &[
-        loads("NODE_OPTIONS", "node takes options from here, including --require"),
+        loads(
+            "NODE_OPTIONS",
+            "node takes options from here, including --require",
+        ),
         loads("NODE_PATH", "node resolves modules from here"),
     ],
 };

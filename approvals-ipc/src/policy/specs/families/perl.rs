@@ -23,7 +23,8 @@ use crate::policy::specs::types::{
 };
 
 const INLINE: &str = "runs perl code given on the command line";
-const MODULE: &str = "loads a module before the program (`use MODULE`): code the prompt does not show";
+const MODULE: &str =
+    "loads a module before the program (`use MODULE`): code the prompt does not show";
 
 const PERL_OPTS: &[Opt] = &[
     optional(&["-0"]),
@@ -37,6 +38,8 @@ const PERL_OPTS: &[Opt] = &[
     value(&["-e"]).does(LoadsCode(INLINE)),
     value(&["-E"]).does(LoadsCode(INLINE)),
     flag(&["-f"]),
+    // Not in 5.36's `-h`: perlrun's `-g`, the same as `-0777`.
+    flag(&["-g"]),
     optional(&["-F"]).does(LoadsCode(
         "its split pattern is pasted into the perl code run for each line",
     )),

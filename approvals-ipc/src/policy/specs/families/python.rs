@@ -38,6 +38,10 @@ const PYTHON_OPTS: &[Opt] = &[
     flag(&["-O"]),
     flag(&["-P"]),
     flag(&["-q"]),
+    // Not in the help: no-ops CPython 3.11 still takes (hash randomization
+    // is always on; `-t` was Python 2's tab warning).
+    flag(&["-R"]),
+    flag(&["-t"]),
     flag(&["-s"]),
     flag(&["-S"]),
     flag(&["-u"]),
@@ -97,7 +101,13 @@ pub(crate) const PYTHON: Spec = Spec {
     checked_with: "CPython 3.11.7",
     env: &[
         loads("PYTHONPATH", "python imports modules from here"),
-        loads("PYTHONSTARTUP", "python runs this file at the interactive prompt"),
-        loads("PYTHONWARNINGS", "python imports the warning categories named here"),
+        loads(
+            "PYTHONSTARTUP",
+            "python runs this file at the interactive prompt",
+        ),
+        loads(
+            "PYTHONWARNINGS",
+            "python imports the warning categories named here",
+        ),
     ],
 };

@@ -27,7 +27,8 @@ const RUBY_OPTS: &[Opt] = &[
     optional(&["-0"]),
     flag(&["-a"]),
     flag(&["-c"]),
-    value(&["-C"]).does(OtherTree(
+    // `-X` is an unlisted old spelling of `-C` ruby 3.1 still takes.
+    value(&["-C", "-X"]).does(OtherTree(
         "changes to another directory before finding and running the script",
     )),
     flag(&["-d", "--debug"]),

@@ -16,12 +16,16 @@ pub(super) fn read<'a>(lang: Interp, index: &Index, args: &'a [String], reading:
     while let Some(tok) = args.get(i) {
         let tok = tok.as_str();
         if tok == "--" {
-            reading.operands.extend(args[i + 1..].iter().map(String::as_str));
+            reading
+                .operands
+                .extend(args[i + 1..].iter().map(String::as_str));
             return;
         }
         if tok.len() < 2 || !tok.starts_with('-') {
             // The script (or `-`, stdin): everything from here is its.
-            reading.operands.extend(args[i..].iter().map(String::as_str));
+            reading
+                .operands
+                .extend(args[i..].iter().map(String::as_str));
             return;
         }
         let read = if let Some(body) = tok.strip_prefix("--") {
@@ -36,7 +40,9 @@ pub(super) fn read<'a>(lang: Interp, index: &Index, args: &'a [String], reading:
             }
             Ok(Ends::Options) => {
                 // python's `-c CODE` / `-m MODULE`: the rest is its argv.
-                reading.operands.extend(args[i + 1..].iter().map(String::as_str));
+                reading
+                    .operands
+                    .extend(args[i + 1..].iter().map(String::as_str));
                 return;
             }
             Ok(Ends::Nothing) => {}
@@ -250,7 +256,13 @@ fn short<'a>(
             Arity::Optional => {
                 let len = stuck(lang, c, rest);
                 let (value, after) = rest.split_at(len);
-                push(lang, opt, Some(value).filter(|v| !v.is_empty()), tok, reading);
+                push(
+                    lang,
+                    opt,
+                    Some(value).filter(|v| !v.is_empty()),
+                    tok,
+                    reading,
+                );
                 rest = after;
             }
         }
