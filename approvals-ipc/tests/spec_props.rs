@@ -63,7 +63,10 @@ fn view(spec: &'static Spec, opts: &'static [&'static [Opt]]) -> &'static Spec {
 /// Every spec whose grammar the generator knows; a spec with subcommands
 /// (clap's) once per subcommand. Skipped: `Grammar::Git`, `Grammar::Tar`
 /// and `Grammar::Npm` (nopt: tested in `specs/npm_tests.rs` and against
-/// npm itself in `npm_spec_conformance.rs`).
+/// npm itself in `npm_spec_conformance.rs`); `Grammar::Interpreter` (each interpreter's
+/// own rules, options only before the script: tested in
+/// `specs/interp_tests.rs` and against the interpreters in
+/// `interp_spec_conformance.rs`).
 static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
     let mut out = Vec::new();
     for spec in specs::all().iter().copied() {

@@ -24,6 +24,8 @@ mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
 #[cfg(test)]
+mod interp_tests;
+#[cfg(test)]
 mod js_tests;
 #[cfg(test)]
 mod net_tests;

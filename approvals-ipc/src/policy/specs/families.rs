@@ -16,11 +16,15 @@ mod grep;
 mod jq;
 mod make;
 mod mawk;
+pub(super) mod node;
 mod npm;
+pub(super) mod perl;
 mod pip;
 mod pnpm;
+pub(super) mod python;
 mod rg;
 mod rsync;
+pub(super) mod ruby;
 mod sed;
 pub(super) mod ssh;
 mod tar;
@@ -52,13 +56,17 @@ pub(crate) static ALL: &[&Spec] = &[
     &mawk::MAWK,
     &fileutils::MKDIR,
     &fileutils::MV,
+    &node::NODE,
     &npm::NPM,
+    &perl::PERL,
     &pip::PIP,
     &pnpm::PNPM,
+    &python::PYTHON,
     &rg::RG,
     &fileutils::RM,
     &fileutils::RMDIR,
     &rsync::RSYNC,
+    &ruby::RUBY,
     &ssh::SCP,
     &sed::SED,
     &coreutils::SORT,

@@ -4,6 +4,8 @@
 //! exact names; tar's old-style first-word bundle. Anything the spec does not know stops the reading with a
 //! [`Problem`], which the decision asks about: never a guess.
 
+mod interp;
+
 use super::index::{self, Index};
 use super::types::{Arity, Grammar, Opt, Spec, Sub};
 
@@ -98,6 +100,10 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         find(spec, args, &mut reading);
         return reading;
     }
+    if let Grammar::Interpreter(lang) = spec.grammar {
+        interp::read(lang, &index::of(spec).global, args, &mut reading);
+        return reading;
+    }
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
@@ -109,6 +115,8 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::GoFlag { .. } => (Match::Go, false),
         Grammar::Npm | Grammar::Find => (Match::Prefix, true),
         Grammar::PackageManager { .. } => (Match::Exact, false),
+        // Read above.
+        Grammar::Interpreter(_) => (Match::Exact, false),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -178,6 +186,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
         Grammar::GoFlag { .. } => Match::Go,
+        Grammar::Interpreter(_) => Match::Exact,
     };
     let sub_permute = match spec.grammar {
         Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),

@@ -101,6 +101,41 @@ pub enum Grammar {
         /// word is asked rather than read as clap would.
         commander: bool,
     },
+    /// An interpreter (python, perl, ruby, node): options before the
+    /// script, read by that interpreter's own rules (`grammar/interp.rs`);
+    /// the first operand is the script and every word after it is the
+    /// script's, never the interpreter's.
+    Interpreter(Interp),
+}
+
+/// Which interpreter's option rules a [`Grammar::Interpreter`] spec follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interp {
+    /// CPython's getopt: short bundles, `-c`/`-m` end the options, a few
+    /// long options matched exactly with their value in the next word.
+    Python,
+    /// perl's switch parser: bundles, letters with a value stuck to them
+    /// (`-i.bak`, `-0777`, `-Mstrict`), `--help`/`--version` exactly.
+    Perl,
+    /// ruby's: bundles like perl's, long options exact with `=v` or the
+    /// next word, `--enable-FEATURE`/`--disable-FEATURE`.
+    Ruby,
+    /// node's: every option one word, exact (no abbreviation, no short
+    /// bundles), `_` read as `-` in names, `--no-` turning a boolean off.
+    Node,
+}
+
+/// An interpreter's option judged by its value: when `names` is used with
+/// a value `when` accepts, the use is judged as `opt` instead of its row
+/// (python's `-W` imports a module only when its category names one).
+#[derive(Debug, Clone, Copy)]
+pub struct ByValue {
+    /// The spellings, as in the option's row.
+    pub names: &'static [&'static str],
+    /// Whether a value makes the use this row.
+    pub when: fn(&str) -> bool,
+    /// The row the use is judged as.
+    pub opt: Opt,
 }
 
 /// How many values an option takes.
