@@ -219,6 +219,11 @@ pub struct Sub {
     /// Its options (git: parse-options; the spec's global options are not
     /// accepted after the subcommand).
     pub opts: &'static [&'static [Opt]],
+    /// Its own subcommands (`gh pr view`, `rustup toolchain install`):
+    /// when not empty, the first operand after it names one, an unknown one
+    /// is asked, and its options are read by that one's tables (which list
+    /// the parent's options the program also takes there).
+    pub subs: &'static [Sub],
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -227,6 +232,22 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         names,
         effect: Effect::Inert,
         opts,
+        subs: &[],
+    }
+}
+
+/// A subcommand group (`gh pr`): options read before its subcommand, and
+/// its subcommands.
+pub const fn group(
+    names: &'static [&'static str],
+    opts: &'static [&'static [Opt]],
+    subs: &'static [Sub],
+) -> Sub {
+    Sub {
+        names,
+        effect: Effect::Inert,
+        opts,
+        subs,
     }
 }
 
