@@ -25,6 +25,8 @@ mod net_tests;
 #[cfg(test)]
 mod npm_tests;
 #[cfg(test)]
+mod subs_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

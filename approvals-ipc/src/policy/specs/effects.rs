@@ -55,6 +55,12 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
             judged.push((shown.clone(), found));
         }
     }
+    if let Some(sub) = reading.sub
+        && !reading.passed.is_empty()
+        && let Some(found) = judge(spec, sub.passes, None, cwd)
+    {
+        judged.push((format!("{shown} -- {}", reading.passed.join(" ")), found));
+    }
     for (at, (id, why)) in judged {
         out.push(GuardHit {
             id,

@@ -8,6 +8,7 @@ mod coreutils;
 mod curl;
 mod diff;
 mod docker;
+mod gh;
 mod git;
 mod go;
 mod grep;
@@ -33,6 +34,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &curl::CURL,
     &diff::DIFF,
     &docker::DOCKER,
+    &gh::GH,
     &git::GIT,
     &go::GO,
     &grep::GREP,

@@ -74,6 +74,9 @@ pub struct Reading<'a> {
     /// Every subcommand read, outermost first, with the word it was
     /// written as (`gh pr view`: `pr`, then `view`); the last is `sub`.
     pub path: Vec<(&'static Sub, &'a str)>,
+    /// The operands after the `--` that ended the subcommand's options
+    /// (also in `operands`), which [`Sub::passes`] judges.
+    pub passed: Vec<&'a str>,
     /// Set when the reading could not be completed.
     pub problem: Option<Problem<'a>>,
 }
@@ -199,8 +202,11 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),
         _ => true,
     };
-    let (rest, _) = region(sub_index, sub_match, sub_permute, after, &mut reading);
+    let (rest, ended) = region(sub_index, sub_match, sub_permute, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
+    if ended {
+        reading.passed.extend(rest.iter().map(String::as_str));
+    }
     reading
 }
 

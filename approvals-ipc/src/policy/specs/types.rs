@@ -224,6 +224,10 @@ pub struct Sub {
     /// is asked, and its options are read by that one's tables (which list
     /// the parent's options the program also takes there).
     pub subs: &'static [Sub],
+    /// What the words after a `--` do when it hands them to another
+    /// program (`gh repo clone R -- --upload-pack=x` passes them to `git
+    /// clone` as options): judged whenever such words are given.
+    pub passes: Effect,
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -233,6 +237,7 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         effect: Effect::Inert,
         opts,
         subs: &[],
+        passes: Effect::Inert,
     }
 }
 
@@ -248,6 +253,7 @@ pub const fn group(
         effect: Effect::Inert,
         opts,
         subs,
+        passes: Effect::Inert,
     }
 }
 
@@ -255,6 +261,11 @@ impl Sub {
     /// The same subcommand with `effect`.
     pub const fn does(self, effect: Effect) -> Sub {
         Sub { effect, ..self }
+    }
+
+    /// The same subcommand, handing the words after `--` on with `effect`.
+    pub const fn passes(self, passes: Effect) -> Sub {
+        Sub { passes, ..self }
     }
 }
 
