@@ -18,9 +18,11 @@ mod mawk;
 mod npm;
 mod pip;
 mod rsync;
+mod rustup;
 mod sed;
 pub(super) mod ssh;
 mod tar;
+mod uv;
 mod wget;
 mod zip;
 
@@ -46,6 +48,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &npm::NPM,
     &pip::PIP,
     &rsync::RSYNC,
+    &rustup::RUSTUP,
     &ssh::SCP,
     &sed::SED,
     &coreutils::SORT,
@@ -53,6 +56,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &coreutils::TAIL,
     &tar::TAR,
     &zip::UNZIP,
+    &uv::UV,
     &coreutils::WC,
     &wget::WGET,
     &zip::ZIP,
