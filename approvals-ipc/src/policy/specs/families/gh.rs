@@ -817,7 +817,7 @@ const EXTENSION_UPGRADE_OPTS: &[Opt] =
 const EXTENSION_SUBS: &[Sub] = &[
     sub(&["browse"], &[EXTENSION_BROWSE_OPTS, HELP]),
     sub(&["create"], &[EXTENSION_CREATE_OPTS, HELP]).does(WritesFile(EXTENSION_CREATE)),
-    sub(&["exec"], &[HELP]).does(RunsProgram(EXTENSION_EXEC)),
+    sub(&["exec"], &[]).does(RunsProgram(EXTENSION_EXEC)),
     sub(&["install"], &[EXTENSION_INSTALL_OPTS, HELP]).does(LoadsCode(EXTENSION)),
     sub(&["list", "ls"], &[HELP]),
     sub(&["remove"], &[HELP]).does(SetsConfig(EXTENSION_REMOVE)),
@@ -1086,7 +1086,6 @@ const SUBS: &[Sub] = &[
     sub(&["help"], &[HELP]),
     sub(&["version"], &[HELP]),
 ];
-
 /// gh.
 pub(crate) static GH: Spec = Spec {
     family: "gh",

@@ -107,6 +107,7 @@ const DOC_OPTS: &[Opt] = &[
     flag(&["--embedded-book"]),
     flag(&["--error-codes"]),
     flag(&["--nomicon"]),
+    flag(&["--proc_macro"]),
     flag(&["--reference"]),
     flag(&["--releases"]),
     flag(&["--rust-by-example"]),

@@ -161,7 +161,7 @@ const INSTALLER_OPTS: &[Opt] = &[
 ];
 
 const BUILD_OPTS: &[Opt] = &[
-    value(&["-C", "--config-setting"]).does(SetsConfig(BACKEND)),
+    value(&["-C", "--config-setting", "--config-settings"]).does(SetsConfig(BACKEND)),
     value(&["--config-settings-package"]).does(SetsConfig(BACKEND)),
     flag(&["--no-build-isolation"]),
     value(&["--no-build-isolation-package"]),
@@ -206,8 +206,8 @@ const INIT_OPTS: &[Opt] = &[
 ];
 
 const ADD_OPTS: &[Opt] = &[
-    value(&["-r", "--requirements"]).does(ReadsFile),
-    value(&["-c", "--constraints"]).does(ReadsFile),
+    value(&["-r", "--requirements", "--requirement"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
     value(&["-m", "--marker"]),
     flag(&["--dev"]),
     value(&["--optional"]),
@@ -360,7 +360,7 @@ const BUILD_OPTS_2: &[Opt] = &[
     value(&["--no-binary-package"]),
     flag(&["--require-build-hashes"]),
     flag(&["--no-require-build-hashes"]),
-    value(&["-C", "--config-setting"]).does(SetsConfig(BACKEND)),
+    value(&["-C", "--config-setting", "--config-settings"]).does(SetsConfig(BACKEND)),
     value(&["--config-settings-package"]).does(SetsConfig(BACKEND)),
     flag(&["--no-build-isolation"]),
     value(&["--no-build-isolation-package"]),
@@ -437,9 +437,9 @@ const TOOL_RUN_OPTS: &[Opt] = &[
     value(&["-w", "--with"]).does(LoadsCode(WITH)),
     value(&["--with-editable"]).does(LoadsCode(WITH)),
     value(&["--with-requirements"]).does(ReadsFile),
-    value(&["-c", "--constraints"]).does(ReadsFile),
-    value(&["-b", "--build-constraints"]).does(ReadsFile),
-    value(&["--overrides"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
+    value(&["--overrides", "--override"]).does(ReadsFile),
     flag(&["--isolated"]),
     value(&["--env-file"]).does(LoadsCode(ENV_FILE)),
     flag(&["--no-env-file"]),
@@ -454,10 +454,10 @@ const TOOL_INSTALL_OPTS: &[Opt] = &[
     flag(&["-e", "--editable"]),
     value(&["--with-editable"]).does(LoadsCode(WITH)),
     value(&["--with-executables-from"]).does(LoadsCode(WITH)),
-    value(&["-c", "--constraints"]).does(ReadsFile),
-    value(&["--overrides"]).does(ReadsFile),
-    value(&["--excludes"]).does(ReadsFile),
-    value(&["-b", "--build-constraints"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
+    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["--excludes", "--exclude"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
     flag(&["--force"]),
     flag(&["--lfs"]),
     value(&["--python-platform"]),
@@ -478,7 +478,7 @@ const RESOLVER_OPTS_2: &[Opt] = &[
 ];
 
 const BUILD_OPTS_3: &[Opt] = &[
-    value(&["-C", "--config-setting"]).does(SetsConfig(BACKEND)),
+    value(&["-C", "--config-setting", "--config-settings"]).does(SetsConfig(BACKEND)),
     value(&["--config-setting-package"]).does(SetsConfig(BACKEND)),
     flag(&["--no-build-isolation"]),
     value(&["--no-build-isolation-package"]),
@@ -582,10 +582,10 @@ const PYTHON_UNINSTALL_OPTS: &[Opt] = &[
 const PIP_OPTS: &[Opt] = &[value(&["--cert"]).does(LoadsCode(CERT))];
 
 const PIP_COMPILE_OPTS: &[Opt] = &[
-    value(&["-c", "--constraints"]).does(ReadsFile),
-    value(&["--overrides"]).does(ReadsFile),
-    value(&["--excludes"]).does(ReadsFile),
-    value(&["-b", "--build-constraints"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
+    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["--excludes", "--exclude"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
     flag(&["--require-build-hashes"]),
     value(&["--extra"]),
     flag(&["--all-extras"]),
@@ -616,7 +616,7 @@ const PIP_COMPILE_OPTS: &[Opt] = &[
 ];
 
 const BUILD_OPTS_4: &[Opt] = &[
-    value(&["-C", "--config-setting"]).does(SetsConfig(BACKEND)),
+    value(&["-C", "--config-setting", "--config-settings"]).does(SetsConfig(BACKEND)),
     value(&["--config-settings-package"]).does(SetsConfig(BACKEND)),
     flag(&["--no-build-isolation"]),
     value(&["--no-build-isolation-package"]),
@@ -645,8 +645,8 @@ const GLOBAL_OPTS_3: &[Opt] = &[
 ];
 
 const PIP_SYNC_OPTS: &[Opt] = &[
-    value(&["-c", "--constraints"]).does(ReadsFile),
-    value(&["-b", "--build-constraints"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
     value(&["--extra"]),
     flag(&["--all-extras"]),
     value(&["--group"]),
@@ -674,7 +674,7 @@ const PIP_SYNC_OPTS: &[Opt] = &[
 ];
 
 const BUILD_OPTS_5: &[Opt] = &[
-    value(&["-C", "--config-setting"]).does(SetsConfig(BACKEND)),
+    value(&["-C", "--config-setting", "--config-settings"]).does(SetsConfig(BACKEND)),
     value(&["--config-settings-package"]).does(SetsConfig(BACKEND)),
     flag(&["--no-build-isolation"]),
 ];
@@ -687,14 +687,14 @@ const RESOLVER_OPTS_4: &[Opt] = &[
 ];
 
 const PIP_INSTALL_OPTS: &[Opt] = &[
-    value(&["-r", "--requirements"]).does(ReadsFile),
+    value(&["-r", "--requirements", "--requirement"]).does(ReadsFile),
     value(&["-e", "--editable"]),
     flag(&["--no-editable"]),
     value(&["--no-editable-package"]),
-    value(&["-c", "--constraints"]).does(ReadsFile),
-    value(&["--overrides"]).does(ReadsFile),
-    value(&["--excludes"]).does(ReadsFile),
-    value(&["-b", "--build-constraints"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
+    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["--excludes", "--exclude"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
     value(&["--extra"]),
     flag(&["--all-extras"]),
     value(&["--cert"]).does(LoadsCode(CERT)),
@@ -723,7 +723,7 @@ const PIP_INSTALL_OPTS: &[Opt] = &[
 ];
 
 const PIP_UNINSTALL_OPTS: &[Opt] = &[
-    value(&["-r", "--requirements"]).does(ReadsFile),
+    value(&["-r", "--requirements", "--requirement"]).does(ReadsFile),
     value(&["--keyring-provider"]),
     flag(&["--system"]),
     flag(&["--break-system-packages"]),
@@ -817,7 +817,7 @@ const BUILD_OPTS_6: &[Opt] = &[
     flag(&["--force-pep517"]),
     flag(&["--clear"]),
     flag(&["--no-create-gitignore"]),
-    value(&["-b", "--build-constraints"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
     flag(&["--require-hashes"]),
     flag(&["--no-verify-hashes"]),
 ];
