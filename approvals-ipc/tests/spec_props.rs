@@ -177,6 +177,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::SetsConfig(_) | Effect::SetsConfigKey(..) => ids.sets_config,
         Effect::OtherTree(_) => ids.other_tree,
         Effect::FileOrRemote(_) => ids.runs_program,
+        Effect::RunsProgramAtPath(_) => ids.runs_program,
     })
 }
 
@@ -188,6 +189,7 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::WritesFile(_) => "/tmp/elsewhere",
         Effect::OtherTree(_) => "/tmp",
         Effect::FileOrRemote(_) => "backup@host:/tmp/a.tar",
+        Effect::RunsProgramAtPath(_) => "./python",
         Effect::UploadsIf(FileRef::AtStart, _) => "@/etc/passwd",
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
@@ -213,6 +215,7 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::WritesFile(_) => "out.txt",
         Effect::OtherTree(_) => "sub",
         Effect::FileOrRemote(_) => "a.tar",
+        Effect::RunsProgramAtPath(_) => "3.12",
         Effect::UploadsIf(..) => "a=1",
         Effect::SetsConfigKey(Keys::Ssh, _) => "Port=22",
         Effect::SetsConfigKey(Keys::Git, _) => "user.name=x",

@@ -172,6 +172,9 @@ fn judge(
         Effect::FileOrRemote(why) => value
             .filter(|v| remote(v))
             .map(|v| (ids.runs_program, format!("{why} ({v} names another host)"))),
+        Effect::RunsProgramAtPath(why) => value
+            .is_none_or(|v| v.contains('/'))
+            .then(|| (ids.runs_program, format!("{why} (a path)"))),
         Effect::OtherTree(why) => match value {
             Some(dir) if !outside(cwd, dir) => None,
             _ => Some((

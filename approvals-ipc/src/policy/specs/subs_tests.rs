@@ -418,6 +418,8 @@ fn everyday_uv_use_trips_nothing() {
         &["uv", "venv"],
         &["uv", "venv", "--python", "3.12"],
         &["uv", "venv", "-p", "3.12", ".venv"],
+        &["uv", "venv", "--python", "pypy3.10"],
+        &["uv", "sync", "--python=python3.12"],
         &["uv", "pip", "install", "-r", "requirements.txt"],
         &["uv", "pip", "install", "requests", "-q"],
         &["uv", "pip", "install", "-e", "."],
@@ -505,8 +507,17 @@ fn uv_other_indexes_configs_and_places_are_asked_however_spelled() {
         &[
             &["uv", "--directory", "/tmp/other", "sync"],
             &["uv", "sync", "--project", "../other"],
+        ],
+    );
+    // An interpreter by path runs that file, in the tree or not.
+    all_trip(
+        "uv.runs-program",
+        &[
             &["uv", "venv", "--python", "/tmp/evil/python"],
             &["uv", "pip", "install", "-p", "/tmp/evil/python", "x"],
+            &["uv", "sync", "--python=./python"],
+            &["uv", "sync", "-p./bin/python3"],
+            &["uv", "lock", "--python", "sub/python"],
         ],
     );
     all_trip(

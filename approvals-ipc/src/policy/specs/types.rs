@@ -124,6 +124,10 @@ pub enum Effect {
     /// another host, reached by running a remote shell (tar's `-f
     /// host:a.tar` runs rsh): asked when remote.
     FileOrRemote(&'static str),
+    /// Runs the program its value names when the value is a path (has a
+    /// `/`: `uv --python ./python`); a bare name or a version (`3.12`) is
+    /// looked up by the program itself, its job: asked only as a path.
+    RunsProgramAtPath(&'static str),
 }
 
 /// How a value names a local file to send.

@@ -21,11 +21,14 @@
 //! `uv auth token`, shell startup edits, another index, link source,
 //! mirror, certificate or host trusted without TLS, extra packages for a
 //! run (`--with`), another config file, project or directory outside the
-//! tree, a Python interpreter by a path outside the tree, build-backend
+//! tree, a Python interpreter named by a path (in the tree or not), build-backend
 //! settings, and writes outside the tree.
 
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile},
+    Effect::{
+        LoadsCode, OtherTree, ReadsFile, RunsProgram, RunsProgramAtPath, SetsConfig, Uploads,
+        WritesFile,
+    },
     Grammar, Opt, Spec, Sub, flag, group, ids, location, sub, value,
 };
 
@@ -181,7 +184,7 @@ const CACHE_OPTS_2: &[Opt] = &[
 ];
 
 const PYTHON_OPTS_2: &[Opt] = &[
-    value(&["-p", "--python"]).does(OtherTree(PYTHON)),
+    value(&["-p", "--python"]).does(RunsProgramAtPath(PYTHON)),
     flag(&["--managed-python"]),
     flag(&["--no-managed-python"]),
     flag(&["--no-python-downloads"]),
@@ -394,7 +397,7 @@ const CHECK_OPTS: &[Opt] = &[
     flag(&["--no-sync"]),
     flag(&["--no-install-project"]),
     flag(&["--isolated"]),
-    value(&["-p", "--python"]).does(OtherTree(PYTHON)),
+    value(&["-p", "--python"]).does(RunsProgramAtPath(PYTHON)),
     value(&["--ty-version"]),
     flag(&["--no-project"]),
 ];
@@ -623,7 +626,7 @@ const BUILD_OPTS_4: &[Opt] = &[
 ];
 
 const PYTHON_OPTS_4: &[Opt] = &[
-    value(&["-p", "--python"]).does(OtherTree(PYTHON)),
+    value(&["-p", "--python"]).does(RunsProgramAtPath(PYTHON)),
     value(&["--python-version"]),
     flag(&["--managed-python"]),
     flag(&["--no-managed-python"]),
