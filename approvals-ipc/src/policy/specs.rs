@@ -63,12 +63,15 @@ pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>
 
 /// The subcommands `args` starts with (`diff`; `pr view` for a nested
 /// one), when `program`'s spec has subcommands, reads `args` without a
-/// problem and no option comes before or between them: the words a prefix
+/// problem down to a subcommand that has none of its own, and no option
+/// comes before or between them: the words a prefix
 /// rule (`argPrefix`) keeps for an allow-always of this command.
 pub fn leading_subcommand(program: &str, args: &[String]) -> Option<Vec<String>> {
     let spec = lookup(program).filter(|s| !s.subs.is_empty())?;
     let reading = grammar::read(spec, args);
-    if reading.problem.is_some() || reading.path.is_empty() {
+    // A group without its subcommand (`gh pr`) keeps no prefix: one would
+    // cover every subcommand under it.
+    if reading.problem.is_some() || reading.sub.is_none_or(|s| !s.subs.is_empty()) {
         return None;
     }
     let words: Vec<String> = reading.path.iter().map(|(_, w)| (*w).to_owned()).collect();

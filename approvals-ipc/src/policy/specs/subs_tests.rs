@@ -76,7 +76,9 @@ fn a_prefix_rule_keeps_the_whole_subcommand_path_and_only_when_it_leads() {
     assert_eq!(keep(&["pr", "-R", "o/r", "view"]), None);
     assert_eq!(keep(&["pr", "nope"]), None);
     assert_eq!(keep(&["status"]), Some(vec!["status".into()]));
-    assert_eq!(keep(&["pr"]), Some(vec!["pr".into()]));
+    // A group alone would cover all its subcommands.
+    assert_eq!(keep(&["pr"]), None);
+    assert_eq!(keep(&["pr", "--help"]), None);
 }
 
 #[test]
