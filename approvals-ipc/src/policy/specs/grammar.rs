@@ -175,8 +175,14 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     // its first operand, which names its subcommand.
     let (mut level, mut sub_index, mut after) = (&*index, sub_index, after);
     while !sub.subs.is_empty() {
-        let (rest, _) = region(sub_index, sub_match, false, after, &mut reading);
+        let (rest, ended) = region(sub_index, sub_match, false, after, &mut reading);
         if reading.problem.is_some() {
+            return reading;
+        }
+        if ended {
+            // cobra and clap take no `--` before a subcommand (`gh pr --
+            // view` is an error): not read as one.
+            reading.problem = Some(Problem::UnknownSubcommand("--"));
             return reading;
         }
         let Some((word, next)) = rest.split_first() else {

@@ -61,6 +61,9 @@ fn an_unknown_nested_subcommand_is_asked_naming_its_whole_path() {
             &["gh", "my-alias"],
             // No prefix matching of command names.
             &["gh", "pr", "vie"],
+            // No `--` before a subcommand.
+            &["gh", "pr", "--", "view"],
+            &["gh", "repo", "--"],
             &["gh", "p", "view"],
         ],
     );
