@@ -566,3 +566,26 @@ fn uv_unknown_commands_and_abbreviations_are_asked() {
         ],
     );
 }
+
+#[test]
+fn gh_rustup_and_uv_environment_that_runs_or_moves_things_is_listed() {
+    use crate::policy::specs::{EnvKind, env_rule};
+    for name in ["GH_EDITOR", "GH_PAGER", "GH_BROWSER", "gh_editor"] {
+        assert!(env_rule(name, EnvKind::Blocked).is_some(), "{name}");
+    }
+    for name in [
+        "GH_CONFIG_DIR",
+        "GH_TOKEN",
+        "GITHUB_TOKEN",
+        "GH_HOST",
+        "RUSTUP_DIST_SERVER",
+        "RUSTUP_UPDATE_ROOT",
+        "UV_INDEX_URL",
+        "UV_CONFIG_FILE",
+    ] {
+        assert!(env_rule(name, EnvKind::Location).is_some(), "{name}");
+    }
+    // Exact rows of another spec keep their own kind and reason.
+    let home = env_rule("RUSTUP_HOME", EnvKind::Location).expect("RUSTUP_HOME");
+    assert!(home.reason.contains("toolchains"), "{}", home.reason);
+}
