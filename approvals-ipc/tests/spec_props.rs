@@ -50,6 +50,9 @@ struct Target {
     spec: &'static Spec,
     global: &'static Spec,
     sub: Option<(&'static Sub, &'static Spec)>,
+    /// The subcommand groups before `sub`, outermost first (`gh pr` of
+    /// `gh pr view`).
+    parents: &'static [&'static Sub],
 }
 
 fn view(spec: &'static Spec, opts: &'static [&'static [Opt]]) -> &'static Spec {
@@ -87,18 +90,31 @@ static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
                 spec,
                 global: spec,
                 sub: None,
+                parents: &[],
             });
         } else if matches!(
             spec.grammar,
             Grammar::Clap | Grammar::Getopt { .. } | Grammar::GoFlag { .. }
         ) {
             let global = view(spec, spec.opts);
-            for sub in spec.subs {
-                out.push(Target {
-                    spec,
-                    global,
-                    sub: Some((sub, view(spec, sub.opts))),
-                });
+            // Every subcommand, nested ones (`gh pr view`) under their groups.
+            let mut pending: Vec<(Vec<&'static Sub>, &'static Sub)> =
+                spec.subs.iter().map(|s| (Vec::new(), s)).collect();
+            while let Some((parents, sub)) = pending.pop() {
+                if sub.subs.is_empty() {
+                    out.push(Target {
+                        spec,
+                        global,
+                        sub: Some((sub, view(spec, sub.opts))),
+                        parents: Box::leak(parents.into_boxed_slice()),
+                    });
+                    continue;
+                }
+                for child in sub.subs {
+                    let mut path = parents.clone();
+                    path.push(sub);
+                    pending.push((path, child));
+                }
             }
         }
     }
@@ -140,6 +156,9 @@ fn target_argv(
         .into_iter()
         .flatten()
         .collect();
+    for parent in t.parents {
+        out.push((*rng.pick(parent.names)).to_owned());
+    }
     out.push((*rng.pick(sub.names)).to_owned());
     out.extend(argv(rng, sub_view, local));
     out
@@ -162,6 +181,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::SetsConfig(_) | Effect::SetsConfigKey(..) => ids.sets_config,
         Effect::OtherTree(_) => ids.other_tree,
         Effect::FileOrRemote(_) => ids.runs_program,
+        Effect::RunsProgramAtPath(_) => ids.runs_program,
     })
 }
 
@@ -173,6 +193,7 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::WritesFile(_) => "/tmp/elsewhere",
         Effect::OtherTree(_) => "/tmp",
         Effect::FileOrRemote(_) => "backup@host:/tmp/a.tar",
+        Effect::RunsProgramAtPath(_) => "./python",
         Effect::UploadsIf(FileRef::AtStart, _) => "@/etc/passwd",
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
@@ -198,6 +219,7 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::WritesFile(_) => "out.txt",
         Effect::OtherTree(_) => "sub",
         Effect::FileOrRemote(_) => "a.tar",
+        Effect::RunsProgramAtPath(_) => "3.12",
         Effect::UploadsIf(..) => "a=1",
         Effect::SetsConfigKey(Keys::Ssh, _) => "Port=22",
         Effect::SetsConfigKey(Keys::Git, _) => "user.name=x",
@@ -488,12 +510,15 @@ fn dangerous_rows(view: &'static Spec) -> Vec<(&'static Opt, Option<&'static str
 }
 
 fn inert_sub(t: &Target) -> bool {
-    t.sub.is_none_or(|(sub, _)| {
+    // A subcommand that hands the words after `--` on (`gh repo clone`)
+    // is not inert with operands after a `--`, which the generator writes.
+    let inert = |sub: &Sub| {
         matches!(
             sub.effect,
             Effect::Inert | Effect::ReadsFile | Effect::Network
-        )
-    })
+        ) && sub.passes == Effect::Inert
+    };
+    t.sub.is_none_or(|(sub, _)| inert(sub)) && t.parents.iter().all(|p| inert(p))
 }
 
 proptest! {
@@ -640,4 +665,17 @@ fn a_shared_prefix_is_never_resolved_to_one_of_its_rows() {
         }
     }
     assert!(checked > 1000, "only {checked} prefixes checked");
+}
+
+/// The generator reaches nested subcommands (`gh pr view`, `rustup
+/// toolchain install`, `uv pip install`), so the properties cover them.
+#[test]
+fn the_generator_covers_nested_subcommands() {
+    for family in ["gh", "rustup", "uv"] {
+        let nested = TARGETS
+            .iter()
+            .filter(|t| t.spec.family == family && !t.parents.is_empty())
+            .count();
+        assert!(nested > 3, "{family}: {nested} nested subcommands");
+    }
 }

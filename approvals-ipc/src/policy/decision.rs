@@ -507,8 +507,8 @@ fn persistence(
         let pattern = real.to_string_lossy().into_owned();
         let args = segment.argv.get(1..).unwrap_or(&[]);
         match crate::policy::specs::leading_subcommand(program_name(segment), args) {
-            Some(sub) if command_scope => {
-                let rule = (pattern.clone(), vec![sub]);
+            Some(subs) if command_scope => {
+                let rule = (pattern.clone(), subs);
                 if !prefixes.contains(&rule) {
                     prefixes.push(rule);
                 }

@@ -36,6 +36,8 @@ mod operands_tests;
 #[cfg(test)]
 mod rg_tests;
 #[cfg(test)]
+mod subs_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;
@@ -72,16 +74,22 @@ pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>
     ))
 }
 
-/// The subcommand `args` starts with, when `program`'s spec has
-/// subcommands, reads `args` without a problem and no option comes before
-/// the subcommand: the word a prefix rule (`argPrefix`) keeps for an
-/// allow-always of this command.
-pub fn leading_subcommand(program: &str, args: &[String]) -> Option<String> {
+/// The subcommands `args` starts with (`diff`; `pr view` for a nested
+/// one), when `program`'s spec has subcommands, reads `args` without a
+/// problem down to a subcommand that has none of its own, and no option
+/// comes before or between them: the words a prefix
+/// rule (`argPrefix`) keeps for an allow-always of this command.
+pub fn leading_subcommand(program: &str, args: &[String]) -> Option<Vec<String>> {
     let spec = lookup(program).filter(|s| !s.subs.is_empty())?;
     let reading = grammar::read(spec, args);
-    let word = reading.sub_word?;
-    (reading.problem.is_none() && args.first().map(String::as_str) == Some(word))
-        .then(|| word.to_owned())
+    // A group without its subcommand (`gh pr`) keeps no prefix: one would
+    // cover every subcommand under it.
+    if reading.problem.is_some() || reading.sub.is_none_or(|s| !s.subs.is_empty()) {
+        return None;
+    }
+    let words: Vec<String> = reading.path.iter().map(|(_, w)| (*w).to_owned()).collect();
+    let leads = args.len() >= words.len() && args.iter().zip(&words).all(|(a, w)| a == w);
+    leads.then_some(words)
 }
 
 /// `program` (a semantic wrapper that builds a command line, xargs) named

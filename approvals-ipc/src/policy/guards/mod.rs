@@ -42,6 +42,27 @@ pub struct GuardHit {
     pub reason: String,
 }
 
+/// A first argument `+/abs/dir` of rustup or a rustup proxy: rustup reads
+/// a toolchain selector with a `/` as a toolchain directory and runs the
+/// program of that name in its `bin/` (`cargo +/tmp/x build` runs
+/// `/tmp/x/bin/cargo`; tried with rustup 1.29), so it is no inert
+/// selector but a program at a chosen path.
+fn path_toolchain<'a>(program: &str, argv: &'a [String]) -> Option<&'a str> {
+    let first = argv.get(1)?;
+    (first.starts_with('+') && first.contains('/') && programs::has(program, Kind::RustupProxy))
+        .then_some(first.as_str())
+}
+
+/// The hit for [`path_toolchain`].
+fn path_toolchain_hit(program: &str, selector: &str) -> GuardHit {
+    GuardHit {
+        id: "rustup.path-toolchain",
+        reason: format!(
+            "{program} {selector}: a toolchain by path runs the program of this name in that directory's bin/, which is not resolved as checked"
+        ),
+    }
+}
+
 /// The guards `argv` trips. `program` is the basename of the resolved real
 /// path or of argv[0]; `argv` includes argv[0]; `stdin_is_input` says stdin
 /// carries data (a pipe or a heredoc). Unknown programs trip nothing.
@@ -62,6 +83,9 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
     // The program's spec reads argv as the program does: unknown options
     // and subcommands ask, and each option's effect decides.
     let mut hits = specs::check(program, args, cwd).unwrap_or_default();
+    if let Some(path) = path_toolchain(program, argv) {
+        hits.push(path_toolchain_hit(program, path));
+    }
     let Some(spec) = table::program_spec(program) else {
         return hits;
     };

@@ -612,6 +612,38 @@ fn a_rustup_toolchain_selector_is_read_past() {
 }
 
 #[test]
+fn a_toolchain_by_path_runs_a_program_there_and_is_asked() {
+    // `cargo +/tmp/x build` runs /tmp/x/bin/cargo (tried with rustup 1.29).
+    let argv = |words: &[&str]| -> Vec<String> { words.iter().map(|s| (*s).to_owned()).collect() };
+    for words in [
+        &["cargo", "+/tmp/evil", "build"][..],
+        &["rustc", "+/tmp/evil", "--version"],
+        &["rustup", "+/tmp/evil", "show"],
+        &["cargo", "+/home/u/../../tmp/x"],
+    ] {
+        let hits = check(words[0], &argv(words), Path::new(CWD), false);
+        assert!(
+            hits.iter()
+                .any(|h| h.id == "rustup.path-toolchain" && h.reason.contains("+/")),
+            "{words:?}: {hits:?}"
+        );
+    }
+    // A named toolchain stays a selector; other programs' `+` is theirs.
+    for words in [
+        &["cargo", "+nightly", "build"][..],
+        &["cargo", "+1.80.0-x86_64-unknown-linux-gnu", "build"],
+        &["date", "+%Y/%m/%d"],
+        &["cargo", "build", "+/tmp/x"],
+    ] {
+        let hits = check(words[0], &argv(words), Path::new(CWD), false);
+        assert!(
+            hits.iter().all(|h| h.id != "rustup.path-toolchain"),
+            "{words:?}: {hits:?}"
+        );
+    }
+}
+
+#[test]
 fn hit_reasons_name_the_flag() {
     let argv: Vec<String> = ["git", "-c", "core.pager=sh", "log"]
         .iter()

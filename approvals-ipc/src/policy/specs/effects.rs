@@ -53,16 +53,27 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
         // Nothing to judge (`ls`, `git status`): no text to build.
         return out;
     }
-    let shown = match reading.sub_word {
-        Some(sub) => format!("{program} {sub}"),
-        None => program.to_owned(),
-    };
+    // The whole path of subcommands (`gh pr view`), each judged by its
+    // effect (a group's own effect covers every subcommand under it).
+    let mut shown = program.to_owned();
+    let mut judged = Vec::new();
+    for (sub, word) in &reading.path {
+        shown.push(' ');
+        shown.push_str(word);
+        if let Some(found) = judge(spec, sub.effect, None, cwd) {
+            judged.push((shown.clone(), found));
+        }
+    }
     if let Some(sub) = reading.sub
-        && let Some((id, why)) = judge(spec, sub.effect, None, cwd)
+        && !reading.passed.is_empty()
+        && let Some(found) = judge(spec, sub.passes, None, cwd)
     {
+        judged.push((format!("{shown} -- {}", reading.passed.join(" ")), found));
+    }
+    for (at, (id, why)) in judged {
         out.push(GuardHit {
             id,
-            reason: format!("{shown}: {why}"),
+            reason: format!("{at}: {why}"),
         });
     }
     for used in &reading.uses {
@@ -116,7 +127,7 @@ fn problem_hit(spec: &Spec, shown: &str, problem: &Problem<'_>) -> GuardHit {
         Problem::UnknownSubcommand(word) => (
             spec.ids.unknown_subcommand,
             format!(
-                "unknown subcommand {word} for {shown}: it may be an alias or a plugin that runs anything"
+                "unknown subcommand {word} for {shown}: `{shown} {word}` may be an alias or a plugin that runs anything"
             ),
         ),
     };
@@ -172,6 +183,9 @@ fn judge(
         Effect::FileOrRemote(why) => value
             .filter(|v| remote(v))
             .map(|v| (ids.runs_program, format!("{why} ({v} names another host)"))),
+        Effect::RunsProgramAtPath(why) => value
+            .is_none_or(|v| v.contains('/'))
+            .then(|| (ids.runs_program, format!("{why} (a path)"))),
         Effect::OtherTree(why) => match value {
             Some(dir) if outside(cwd, dir) => Some((
                 ids.other_tree,

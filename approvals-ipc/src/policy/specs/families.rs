@@ -10,6 +10,7 @@ mod diff;
 mod docker;
 mod fileutils;
 pub(crate) mod find;
+mod gh;
 mod git;
 mod go;
 mod grep;
@@ -25,9 +26,11 @@ pub(super) mod python;
 mod rg;
 mod rsync;
 pub(super) mod ruby;
+mod rustup;
 mod sed;
 pub(super) mod ssh;
 mod tar;
+mod uv;
 mod wget;
 pub(crate) mod xargs;
 mod yarn;
@@ -45,6 +48,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &diff::DIFF,
     &docker::DOCKER,
     &find::FIND,
+    &gh::GH,
     &git::GIT,
     &go::GO,
     &grep::GREP,
@@ -67,6 +71,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &fileutils::RMDIR,
     &rsync::RSYNC,
     &ruby::RUBY,
+    &rustup::RUSTUP,
     &ssh::SCP,
     &sed::SED,
     &coreutils::SORT,
@@ -76,6 +81,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &fileutils::TEE,
     &fileutils::TOUCH,
     &zip::UNZIP,
+    &uv::UV,
     &coreutils::WC,
     &wget::WGET,
     &xargs::XARGS,

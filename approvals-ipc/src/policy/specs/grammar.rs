@@ -24,6 +24,15 @@ pub struct Use<'a> {
     pub global: bool,
 }
 
+impl<'a> Reading<'a> {
+    /// Records subcommand `sub`, written `word`, as the innermost one read.
+    fn enter(&mut self, sub: &'static Sub, word: &'a str) {
+        self.sub = Some(sub);
+        self.sub_word = Some(word);
+        self.path.push((sub, word));
+    }
+}
+
 impl<'a> Use<'a> {
     /// An option used as itself, after the subcommand if there is one.
     fn new(opt: &'static Opt, value: Option<&'a str>, token: &'a str) -> Self {
@@ -64,6 +73,12 @@ pub struct Reading<'a> {
     pub sub: Option<&'static Sub>,
     /// The subcommand as written.
     pub sub_word: Option<&'a str>,
+    /// Every subcommand read, outermost first, with the word it was
+    /// written as (`gh pr view`: `pr`, then `view`); the last is `sub`.
+    pub path: Vec<(&'static Sub, &'a str)>,
+    /// The operands after the `--` that ended the subcommand's options
+    /// (also in `operands`), which [`Sub::passes`] judges.
+    pub passed: Vec<&'a str>,
     /// Set when the reading could not be completed.
     pub problem: Option<Problem<'a>>,
 }
@@ -162,22 +177,21 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         && let Some(sub) = spec.subs.iter().find(|s| s.names.contains(&fallback))
     {
         // `yarn build --watch` is `yarn run build --watch`.
-        reading.sub = Some(sub);
-        reading.sub_word = Some(word);
+        reading.enter(sub, word);
         reading.operands.extend(rest.iter().map(String::as_str));
         package_manager_values(&mut reading, commander);
         return reading;
     }
-    let (Some(position), Some(sub_index)) = (found, found.and_then(|p| index.subs.get(p))) else {
+    let (Some(mut position), Some(sub_index)) = (found, found.and_then(|p| index.subs.get(p)))
+    else {
         reading.problem = Some(Problem::UnknownSubcommand(word));
         return reading;
     };
-    let sub = &spec.subs[position];
+    let mut sub = &spec.subs[position];
     for used in &mut reading.uses {
         used.global = true;
     }
-    reading.sub = Some(sub);
-    reading.sub_word = Some(word);
+    reading.enter(sub, word);
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
         Grammar::Getopt { .. } | Grammar::Tar | Grammar::Npm | Grammar::Find => Match::Prefix,
@@ -188,6 +202,39 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::GoFlag { .. } => Match::Go,
         Grammar::Interpreter(_) => Match::Exact,
     };
+    // Down the subcommand groups (`gh pr view`): a group's options until
+    // its first operand, which names its subcommand.
+    let (mut level, mut sub_index, mut after) = (&*index, sub_index, after);
+    while !sub.subs.is_empty() {
+        let (rest, ended) = region(sub_index, sub_match, false, after, &mut reading);
+        if reading.problem.is_some() {
+            return reading;
+        }
+        if ended {
+            // cobra and clap take no `--` before a subcommand (`gh pr --
+            // view` is an error): not read as one.
+            reading.problem = Some(Problem::UnknownSubcommand("--"));
+            return reading;
+        }
+        let Some((word, next)) = rest.split_first() else {
+            return reading;
+        };
+        let Some(nested) = level.nested.get(position) else {
+            reading.problem = Some(Problem::UnknownSubcommand(word));
+            return reading;
+        };
+        let found = nested.sub_names.get(word.as_str()).copied();
+        let (Some(p), Some(i), Some(s)) = (
+            found,
+            found.and_then(|p| nested.subs.get(p)),
+            found.and_then(|p| sub.subs.get(p)),
+        ) else {
+            reading.problem = Some(Problem::UnknownSubcommand(word));
+            return reading;
+        };
+        reading.enter(s, word);
+        (level, position, sub_index, sub, after) = (nested, p, i, s, next);
+    }
     let sub_permute = match spec.grammar {
         Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),
         Grammar::PackageManager { scripts, .. } => !sub.names.iter().any(|n| scripts.contains(n)),
@@ -208,8 +255,11 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         package_manager_values(&mut reading, commander);
         return reading;
     }
-    let (rest, _) = region(sub_index, sub_match, sub_permute, after, &mut reading);
+    let (rest, ended) = region(sub_index, sub_match, sub_permute, after, &mut reading);
     reading.operands.extend(rest.iter().map(String::as_str));
+    if ended {
+        reading.passed.extend(rest.iter().map(String::as_str));
+    }
     reading
 }
 
@@ -268,8 +318,7 @@ fn npm<'a>(
                 reading.problem = Some(Problem::UnknownSubcommand(tok));
                 return;
             };
-            reading.sub = Some(&spec.subs[position]);
-            reading.sub_word = Some(tok);
+            reading.enter(&spec.subs[position], tok);
             continue;
         }
         if let Err(problem) = npm_option(&index.global, tok, args, &mut i, reading) {
@@ -953,7 +1002,12 @@ mod index_tests {
     fn the_index_answers_what_a_scan_in_table_order_answers() {
         let mut checked = 0;
         for spec in all() {
-            let sets = std::iter::once(spec.opts).chain(spec.subs.iter().map(|s| s.opts));
+            let mut sets = vec![spec.opts];
+            let mut subs: Vec<&'static crate::policy::specs::Sub> = spec.subs.iter().collect();
+            while let Some(sub) = subs.pop() {
+                sets.push(sub.opts);
+                subs.extend(sub.subs);
+            }
             for tables in sets {
                 let index = Index::build(tables);
                 let mut names: Vec<String> = vec!["no-".into(), "n".into(), "zz".into()];

@@ -8,7 +8,7 @@
 use std::sync::LazyLock;
 
 use super::families::ALL;
-use super::types::{Opt, Spec};
+use super::types::{Opt, Spec, Sub};
 
 /// The options of one table set, indexed.
 #[derive(Debug, Default)]
@@ -119,6 +119,9 @@ pub(super) struct SpecIndex {
     /// Each subcommand name or alias → its position in `spec.subs` (the
     /// first subcommand that has the name).
     pub sub_names: foldhash::HashMap<&'static str, usize>,
+    /// Each subcommand's own subcommands (`gh pr view`), in the order of
+    /// `spec.subs`: their names and option tables (`global` unused).
+    pub nested: Vec<SpecIndex>,
 }
 
 /// The indexes of one spec, shared when it is a spec of [`ALL`], built for
@@ -160,10 +163,16 @@ pub(super) fn of(spec: &'static Spec) -> Indexed {
 fn same_spec(a: &Spec, b: &Spec) -> bool {
     same_tables(a.opts, b.opts)
         && a.subs.len() == b.subs.len()
-        && a.subs
-            .iter()
-            .zip(b.subs)
-            .all(|(x, y)| x.names == y.names && same_tables(x.opts, y.opts))
+        && a.subs.iter().zip(b.subs).all(|(x, y)| same_sub(x, y))
+}
+
+/// Whether two subcommands have the same names, option tables and
+/// subcommands, row by row.
+fn same_sub(x: &Sub, y: &Sub) -> bool {
+    x.names == y.names
+        && same_tables(x.opts, y.opts)
+        && x.subs.len() == y.subs.len()
+        && x.subs.iter().zip(y.subs).all(|(a, b)| same_sub(a, b))
 }
 
 /// Whether two table sets hold the same rows in the same order.
@@ -178,16 +187,23 @@ fn same_tables(a: &[&[Opt]], b: &[&[Opt]]) -> bool {
 
 impl SpecIndex {
     fn build(spec: &'static Spec) -> Self {
+        Self::of_parts(spec.opts, spec.subs)
+    }
+
+    /// The index of options `opts` and subcommands `subs`, each subcommand's
+    /// own subcommands indexed the same way.
+    fn of_parts(opts: &'static [&'static [Opt]], subs: &'static [Sub]) -> Self {
         let mut sub_names = foldhash::HashMap::default();
-        for (position, sub) in spec.subs.iter().enumerate() {
+        for (position, sub) in subs.iter().enumerate() {
             for name in sub.names {
                 sub_names.entry(*name).or_insert(position);
             }
         }
         SpecIndex {
-            global: Index::build(spec.opts),
-            subs: spec.subs.iter().map(|s| Index::build(s.opts)).collect(),
+            global: Index::build(opts),
+            subs: subs.iter().map(|s| Index::build(s.opts)).collect(),
             sub_names,
+            nested: subs.iter().map(|s| Self::of_parts(&[], s.subs)).collect(),
         }
     }
 }
@@ -216,6 +232,14 @@ mod tests {
                 spec.family
             );
             assert_eq!(index.subs.len(), spec.subs.len(), "{}", spec.family);
+            let mut levels = vec![(&*index, spec.subs)];
+            while let Some((level, subs)) = levels.pop() {
+                assert_eq!(level.nested.len(), subs.len(), "{}", spec.family);
+                for (nested, sub) in level.nested.iter().zip(subs) {
+                    assert_eq!(nested.subs.len(), sub.subs.len(), "{}", spec.family);
+                    levels.push((nested, sub.subs));
+                }
+            }
             let rows: usize = spec.opts.iter().map(|t| t.len()).sum();
             assert!(rows == 0 || !index.global.is_empty(), "{}", spec.family);
         }

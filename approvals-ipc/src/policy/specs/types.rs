@@ -194,6 +194,10 @@ pub enum Effect {
     /// another host, reached by running a remote shell (tar's `-f
     /// host:a.tar` runs rsh): asked when remote.
     FileOrRemote(&'static str),
+    /// Runs the program its value names when the value is a path (has a
+    /// `/`: `uv --python ./python`); a bare name or a version (`3.12`) is
+    /// looked up by the program itself, its job: asked only as a path.
+    RunsProgramAtPath(&'static str),
 }
 
 /// A mode an option switches on, which decides how the program's archive
@@ -351,6 +355,15 @@ pub struct Sub {
     pub opts: &'static [&'static [Opt]],
     /// What it does with its operands.
     pub operands: Operands,
+    /// Its own subcommands (`gh pr view`, `rustup toolchain install`):
+    /// when not empty, the first operand after it names one, an unknown one
+    /// is asked, and its options are read by that one's tables (which list
+    /// the parent's options the program also takes there).
+    pub subs: &'static [Sub],
+    /// What the words after a `--` do when it hands them to another
+    /// program (`gh repo clone R -- --upload-pack=x` passes them to `git
+    /// clone` as options): judged whenever such words are given.
+    pub passes: Effect,
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -360,6 +373,25 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         effect: Effect::Inert,
         opts,
         operands: Operands::Plain,
+        subs: &[],
+        passes: Effect::Inert,
+    }
+}
+
+/// A subcommand group (`gh pr`): options read before its subcommand, and
+/// its subcommands.
+pub const fn group(
+    names: &'static [&'static str],
+    opts: &'static [&'static [Opt]],
+    subs: &'static [Sub],
+) -> Sub {
+    Sub {
+        names,
+        effect: Effect::Inert,
+        opts,
+        operands: Operands::Plain,
+        subs,
+        passes: Effect::Inert,
     }
 }
 
@@ -372,6 +404,11 @@ impl Sub {
     /// The same subcommand with `operands`.
     pub const fn operands(self, operands: Operands) -> Sub {
         Sub { operands, ..self }
+    }
+
+    /// The same subcommand, handing the words after `--` on with `effect`.
+    pub const fn passes(self, passes: Effect) -> Sub {
+        Sub { passes, ..self }
     }
 }
 
