@@ -774,7 +774,12 @@ async fn an_override_that_is_not_inert_is_never_auto_allowed_and_an_inert_one_ru
     ));
     let host = fixture.host();
     let marker = fixture.dir.path().join("ran");
-    let touch = || request(&["touch", &marker.to_string_lossy()]);
+    // Run in the fixture's directory: touch writing outside the request's
+    // directory would be asked for that reason alone.
+    let touch = || ExecRequest {
+        cwd: Some(fixture.dir.path().to_string_lossy().into_owned()),
+        ..request(&["touch", "ran"])
+    };
     let error = host
         .handle(
             with_env(touch(), &[("GIT_AUTHOR_NAME", "x")]),
