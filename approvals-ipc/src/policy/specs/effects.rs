@@ -187,18 +187,15 @@ fn judge(
             .is_none_or(|v| v.contains('/'))
             .then(|| (ids.runs_program, format!("{why} (a path)"))),
         Effect::OtherTree(why) => match value {
-            Some(dir) if outside(cwd, dir) => Some((
-                ids.other_tree,
-                format!("{why} (outside the working directory)"),
-            )),
-            Some(dir) if enters_other_repository(cwd, dir) => Some((
-                ids.other_tree,
-                format!(
-                    "{why} ({dir} is another repository inside the working directory, with its own config and hooks)"
-                ),
-            )),
-            Some(_) => None,
-            None => Some((
+            Some(dir) if !outside(cwd, dir) => enters_other_repository(cwd, dir).then(|| {
+                (
+                    ids.other_tree,
+                    format!(
+                        "{why} ({dir} is another repository inside the working directory, with its own config and hooks)"
+                    ),
+                )
+            }),
+            _ => Some((
                 ids.other_tree,
                 format!("{why} (outside the working directory)"),
             )),

@@ -15,7 +15,7 @@ use super::effects::{METADATA_DIRS, remote, risky_write};
 use super::grammar::Reading;
 use super::types::{Copying, Effect, Mode, Operands, Spec};
 use crate::policy::guards::GuardHit;
-use crate::policy::guards::parse::{REPOSITORY_MARKERS, normalize, outside};
+use crate::policy::guards::parse::{normalize, outside};
 
 /// Appends the hits of `reading`'s operands, read by `roles`, to `out`.
 pub(super) fn hits(
@@ -141,9 +141,8 @@ impl Judge<'_, '_> {
     fn unseen_inside(&self, dir: &str, why: &str, out: &mut Vec<GuardHit>) {
         let place = if normalize(&self.cwd.join(dir)) == normalize(self.cwd) {
             "into the working directory itself, where they can replace its build files, .envrc or repository metadata"
-        } else if REPOSITORY_MARKERS
+        } else if METADATA_DIRS
             .iter()
-            .chain(METADATA_DIRS)
             .any(|m| std::fs::symlink_metadata(self.cwd.join(dir).join(m)).is_ok())
         {
             "into a repository's top directory, where they can replace its config and hooks"

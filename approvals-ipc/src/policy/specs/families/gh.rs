@@ -412,13 +412,7 @@ const PR_CLOSE_OPTS: &[Opt] = &[
     flag(&["-d", "--delete-branch"]),
 ];
 
-const PR_COMMENT_OPTS: &[Opt] = &[
-    value(&["-b", "--body"]),
-    value(&["-F", "--body-file"]).does(Uploads(BODY_FILE)),
-    flag(&["--edit-last"]),
-    flag(&["-e", "--editor"]).does(RunsProgram(EDITOR)),
-    flag(&["-w", "--web"]).does(RunsProgram(BROWSER)),
-];
+const PR_COMMENT_OPTS: &[Opt] = ISSUE_COMMENT_OPTS;
 
 const PR_DIFF_OPTS: &[Opt] = &[
     value(&["--color"]),
@@ -472,13 +466,7 @@ const PR_REVIEW_OPTS: &[Opt] = &[
     flag(&["-r", "--request-changes"]),
 ];
 
-const PR_VIEW_OPTS: &[Opt] = &[
-    flag(&["-c", "--comments"]),
-    value(&["-q", "--jq"]),
-    value(&["--json"]),
-    value(&["-t", "--template"]),
-    flag(&["-w", "--web"]).does(RunsProgram(BROWSER)),
-];
+const PR_VIEW_OPTS: &[Opt] = ISSUE_VIEW_OPTS;
 
 const PR_SUBS: &[Sub] = &[
     sub(&["create", "new"], &[PR_CREATE_OPTS, REPO, HELP]),
@@ -1025,12 +1013,7 @@ const SECRET_DELETE_OPTS: &[Opt] = &[
     flag(&["-u", "--user"]),
 ];
 
-const SECRET_LIST_OPTS: &[Opt] = &[
-    value(&["-a", "--app"]),
-    value(&["-e", "--env"]),
-    value(&["-o", "--org"]),
-    flag(&["-u", "--user"]),
-];
+const SECRET_LIST_OPTS: &[Opt] = SECRET_DELETE_OPTS;
 
 const SECRET_SET_OPTS: &[Opt] = &[
     value(&["-a", "--app"]),

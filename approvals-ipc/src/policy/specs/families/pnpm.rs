@@ -213,50 +213,7 @@ const OPTS_INSTALL: &[Opt] = &[
 ];
 
 /// `pnpm install-test --help`'s own options.
-const OPTS_INSTALL_TEST: &[Opt] = &[
-    flag(&["-P", "--prod"]),
-    flag(&["-D", "--dev"]),
-    flag(&["--optional"]),
-    flag(&["--no-optional"]),
-    value(&["--cpu"]),
-    value(&["--os"]),
-    value(&["--libc"]),
-    flag(&["--ignore-scripts"]),
-    flag(&["--no-ignore-scripts"]),
-    flag(&["--ignore-pnpmfile"]),
-    flag(&["--offline"]),
-    flag(&["--no-offline"]),
-    flag(&["--prefer-offline"]),
-    flag(&["--no-prefer-offline"]),
-    flag(&["--frozen-lockfile"]),
-    flag(&["--no-frozen-lockfile"]),
-    flag(&["--lockfile-only"]),
-    flag(&["--fix-lockfile"]),
-    value(&["--lockfile-dir"]).does(WritesFile(LOCKFILE)),
-    flag(&["--prefer-frozen-lockfile"]),
-    flag(&["--no-prefer-frozen-lockfile"]),
-    flag(&["--ignore-manifest-check"]),
-    flag(&["--auto-dedupe"]),
-    flag(&["--no-auto-dedupe"]),
-    flag(&["--merge-git-branch-lockfiles"]),
-    value(&["--merge-git-branch-lockfiles-branch-pattern"]),
-    flag(&["--trust-lockfile"]),
-    flag(&["--no-trust-lockfile"]),
-    flag(&["--update-checksums"]),
-    value(&["--network-concurrency"]),
-    value(&["--fetch-timeout"]),
-    value(&["--fetch-warn-timeout-ms"]),
-    value(&["--fetch-min-speed-ki-bps"]),
-    value(&["--user-agent"]),
-    value(&["--pnpr-server"]).does(LoadsCode(REGISTRY)),
-    flag(&["--dry-run"]),
-    flag(&["--force"]),
-    flag(&["--no-runtime"]),
-    value(&["--node-linker"]),
-    flag(&["--frozen-store"]),
-    flag(&["--no-frozen-store"]),
-    value(&["--allow-build"]).does(RunsProgram(ALLOW_BUILD)),
-];
+const OPTS_INSTALL_TEST: &[Opt] = OPTS_INSTALL;
 
 /// `pnpm update --help`'s own options.
 const OPTS_UPDATE: &[Opt] = &[
@@ -354,21 +311,7 @@ const OPTS_LIST: &[Opt] = &[
 ];
 
 /// `pnpm ll --help`'s own options.
-const OPTS_LL: &[Opt] = &[
-    flag(&["-g", "--global"]).does(WritesFile(GLOBAL_PREFIX)),
-    flag(&["--exclude-peers"]),
-    value(&["--find-by"]),
-    flag(&["--long"]),
-    flag(&["--json"]),
-    flag(&["--parseable"]),
-    flag(&["-P", "--prod"]),
-    flag(&["-D", "--dev"]),
-    flag(&["--no-optional"]),
-    flag(&["--optional"]),
-    value(&["--depth"]),
-    flag(&["--only-projects"]),
-    flag(&["--lockfile-only"]),
-];
+const OPTS_LL: &[Opt] = OPTS_LIST;
 
 /// `pnpm licenses --help`'s own options.
 const OPTS_LICENSES: &[Opt] = &[
@@ -482,29 +425,7 @@ const OPTS_PUBLISH: &[Opt] = &[
 ];
 
 /// `pnpm stage --help`'s own options.
-const OPTS_STAGE: &[Opt] = &[
-    flag(&["--dry-run"]),
-    flag(&["--ignore-scripts"]),
-    flag(&["--force"]),
-    flag(&["--batch"]),
-    value(&["--tag"]),
-    value(&["--access"]),
-    flag(&["--provenance"]),
-    value(&["--otp"]),
-    value(&["--publish-wait-timeout"]),
-    flag(&["--embed-readme"]),
-    flag(&["--skip-manifest-obfuscation"]),
-    value(&["--release-notes"]),
-    flag(&["--no-release-notes"]),
-    value(&["--publication-name"]),
-    value(&["--publish-branch"]),
-    flag(&["--no-git-checks"]),
-    flag(&["--json"]),
-    flag(&["--report-summary"]),
-    flag(&["--no-variants"]),
-    value(&["--upload-variant"]),
-    value(&["--variant-integrity"]),
-];
+const OPTS_STAGE: &[Opt] = OPTS_PUBLISH;
 
 /// `pnpm remove --help`'s own options.
 const OPTS_REMOVE: &[Opt] = &[
@@ -644,50 +565,7 @@ const OPTS_CLEAN: &[Opt] = &[flag(&["-l", "--lockfile"])];
 const OPTS_PURGE: &[Opt] = &[flag(&["-l", "--lockfile"])];
 
 /// `pnpm ci --help`'s own options.
-const OPTS_CI: &[Opt] = &[
-    flag(&["-P", "--prod"]),
-    flag(&["-D", "--dev"]),
-    flag(&["--optional"]),
-    flag(&["--no-optional"]),
-    value(&["--cpu"]),
-    value(&["--os"]),
-    value(&["--libc"]),
-    flag(&["--ignore-scripts"]),
-    flag(&["--no-ignore-scripts"]),
-    flag(&["--ignore-pnpmfile"]),
-    flag(&["--offline"]),
-    flag(&["--no-offline"]),
-    flag(&["--prefer-offline"]),
-    flag(&["--no-prefer-offline"]),
-    flag(&["--frozen-lockfile"]),
-    flag(&["--no-frozen-lockfile"]),
-    flag(&["--lockfile-only"]),
-    flag(&["--fix-lockfile"]),
-    value(&["--lockfile-dir"]).does(WritesFile(LOCKFILE)),
-    flag(&["--prefer-frozen-lockfile"]),
-    flag(&["--no-prefer-frozen-lockfile"]),
-    flag(&["--ignore-manifest-check"]),
-    flag(&["--auto-dedupe"]),
-    flag(&["--no-auto-dedupe"]),
-    flag(&["--merge-git-branch-lockfiles"]),
-    value(&["--merge-git-branch-lockfiles-branch-pattern"]),
-    flag(&["--trust-lockfile"]),
-    flag(&["--no-trust-lockfile"]),
-    flag(&["--update-checksums"]),
-    value(&["--network-concurrency"]),
-    value(&["--fetch-timeout"]),
-    value(&["--fetch-warn-timeout-ms"]),
-    value(&["--fetch-min-speed-ki-bps"]),
-    value(&["--user-agent"]),
-    value(&["--pnpr-server"]).does(LoadsCode(REGISTRY)),
-    flag(&["--dry-run"]),
-    flag(&["--force"]),
-    flag(&["--no-runtime"]),
-    value(&["--node-linker"]),
-    flag(&["--frozen-store"]),
-    flag(&["--no-frozen-store"]),
-    value(&["--allow-build"]).does(RunsProgram(ALLOW_BUILD)),
-];
+const OPTS_CI: &[Opt] = OPTS_INSTALL;
 
 /// `pnpm root --help`'s own options.
 const OPTS_ROOT: &[Opt] = &[flag(&["-g", "--global"]).does(WritesFile(GLOBAL_PREFIX))];
@@ -703,18 +581,10 @@ const OPTS_CONFIG: &[Opt] = &[
 ];
 
 /// `pnpm get --help`'s own options.
-const OPTS_GET: &[Opt] = &[
-    flag(&["-g", "--global"]).does(WritesFile(GLOBAL_PREFIX)),
-    value(&["--location"]),
-    flag(&["--json"]),
-];
+const OPTS_GET: &[Opt] = OPTS_CONFIG;
 
 /// `pnpm set --help`'s own options.
-const OPTS_SET: &[Opt] = &[
-    flag(&["-g", "--global"]).does(WritesFile(GLOBAL_PREFIX)),
-    value(&["--location"]),
-    flag(&["--json"]),
-];
+const OPTS_SET: &[Opt] = OPTS_CONFIG;
 
 /// `pnpm pkg --help`'s own options.
 const OPTS_PKG: &[Opt] = &[flag(&["--json"])];
