@@ -59,6 +59,18 @@ pub fn reads_cwd(name: &str) -> Option<&'static str> {
         .map(|(_, what)| *what)
 }
 
+/// What makes a directory another repository to `name`: the directory
+/// holding the config and hooks it reads from there and from above (git's
+/// `.git`, cargo's `.cargo`). Programs that only run a build file of the
+/// directory (make, npm) have none: a nested one is still in the tree.
+pub fn repository_markers(name: &str) -> &'static [&'static str] {
+    match programs::executable_name(name) {
+        "git" => &[".git"],
+        "cargo" => &[".cargo"],
+        _ => &[],
+    }
+}
+
 /// The hit when `program` runs in `dir`, moved there by a `cd` of the
 /// command, and `dir` is not inside the request's `base` directory.
 pub fn moved_out(program: &str, base: &Path, dir: &Path) -> Option<GuardHit> {
@@ -77,7 +89,7 @@ pub fn moved_out(program: &str, base: &Path, dir: &Path) -> Option<GuardHit> {
             ),
         });
     }
-    enters_other_repository(base, dir_text).then(|| GuardHit {
+    enters_other_repository(base, dir_text, repository_markers(name)).then(|| GuardHit {
         id: "cd.other-tree",
         reason: format!(
             "{name} runs in {dir_text}, another repository inside the working directory {}, and {what} there",

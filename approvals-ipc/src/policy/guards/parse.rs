@@ -215,15 +215,15 @@ pub(crate) fn outside(cwd: &Path, dir: &str) -> bool {
     !target.starts_with(&base) || leaves_through_links(&base, &target)
 }
 
-/// Entries that make a directory a repository or a tool's project of its
-/// own, whose config and hooks apply to the programs run in it.
-pub(crate) const REPOSITORY_MARKERS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn"];
-
-/// Whether `dir` (relative to `cwd`, inside it) is in another repository:
-/// it, or a directory between `cwd` and it, holds a [`REPOSITORY_MARKERS`]
-/// entry of its own (a nested clone, or a `.git` an archive planted), whose
-/// config and hooks would then apply. `cwd`'s own markers do not count.
-pub(crate) fn enters_other_repository(cwd: &Path, dir: &str) -> bool {
+/// Whether `dir` (relative to `cwd`, inside it) is in another repository
+/// for a program that reads `markers` (`.git` for git): it, or a directory
+/// between `cwd` and it, holds one of them of its own (a nested clone, or a
+/// `.git` an archive planted), whose config and hooks would then apply.
+/// `cwd`'s own markers do not count; no markers, nothing to look at.
+pub(crate) fn enters_other_repository(cwd: &Path, dir: &str, markers: &[&str]) -> bool {
+    if markers.is_empty() {
+        return false;
+    }
     let (Some(base), Some(target)) = (normalize(cwd), normalize(&cwd.join(dir))) else {
         return true;
     };
@@ -233,7 +233,7 @@ pub(crate) fn enters_other_repository(cwd: &Path, dir: &str) -> bool {
     let mut path = base.clone();
     for component in below.components() {
         path.push(component);
-        if REPOSITORY_MARKERS
+        if markers
             .iter()
             .any(|marker| std::fs::symlink_metadata(path.join(marker)).is_ok())
         {

@@ -10,6 +10,7 @@ use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
 use super::operands;
 use super::types::{Effect, FileRef, Keys, Operands, Spec};
+use crate::policy::cwd_config::repository_markers;
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::{enters_other_repository, outside};
 use crate::policy::guards::scripts::git;
@@ -187,7 +188,7 @@ fn judge(
             .is_none_or(|v| v.contains('/'))
             .then(|| (ids.runs_program, format!("{why} (a path)"))),
         Effect::OtherTree(why) => match value {
-            Some(dir) if !outside(cwd, dir) => enters_other_repository(cwd, dir).then(|| {
+            Some(dir) if !outside(cwd, dir) => enters_other_repository(cwd, dir, repository_markers(spec.family)).then(|| {
                 (
                     ids.other_tree,
                     format!(

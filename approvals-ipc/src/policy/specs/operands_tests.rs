@@ -181,10 +181,11 @@ fn extracting_an_archive_into_the_working_directory_itself_is_asked() {
         assert_eq!(got.len(), 1, "{argv:?}: {got:?}");
         assert!(got[0].ends_with(".writes-file"), "{argv:?}: {got:?}");
     }
-    // `-C nested` is also another repository for tar's own work.
+    // Into a nested repository's top directory: its .git could be
+    // replaced.
     assert_eq!(
         ids_in(t.path(), &["tar", "-xf", "payload.tar", "-C", "nested"]),
-        ["tar.other-tree", "tar.writes-file"]
+        ["tar.writes-file"]
     );
     // Into a subdirectory, listing, testing, or to stdout: allowed.
     for argv in [
@@ -227,10 +228,20 @@ fn moving_into_a_nested_repository_is_another_tree() {
         ids_in(t.path(), &["git", "-C", "src", "status"]),
         Vec::<&str>::new()
     );
+    // make runs nested/sub's Makefile wherever it is: a nested repository
+    // changes nothing for it, so nothing is looked up.
     assert_eq!(
         ids_in(t.path(), &["make", "-C", "nested/sub"]),
-        ["make.other-tree"]
+        Vec::<&str>::new()
     );
+    // A cd into it, for the programs that read its config.
+    use crate::policy::cwd_config::moved_out;
+    let nested = t.path().join("nested");
+    assert!(moved_out("git", t.path(), &nested).is_some());
+    assert!(moved_out("make", t.path(), &nested).is_none());
+    std::fs::create_dir_all(t.path().join("src/.cargo")).expect("mkdir");
+    assert!(moved_out("cargo", t.path(), &t.path().join("src")).is_some());
+    assert!(moved_out("git", t.path(), &t.path().join("src")).is_none());
 }
 
 #[test]
