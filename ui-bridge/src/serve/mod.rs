@@ -145,6 +145,9 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         .ok_or_else(|| ServeError::NoHome(socket_config.path.clone().unwrap_or_default()))?,
     };
 
+    // The instance starts before its socket can be reached: a client that
+    // connects the moment it is bound and signs at once signed after this.
+    let started_ms = ipc::auth::wall_clock_ms();
     let (listener, bound) = socket::bind(&socket_path)?;
     if let Some(timeout) = options.approval_timeout {
         host = host.with_approval_timeout(timeout);
@@ -184,6 +187,7 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         shutdown.clone(),
     ));
     let mut config = ServerConfig::new(token);
+    config.started_ms = started_ms;
     let require_challenge = snapshot
         .file
         .socket
