@@ -111,6 +111,13 @@ pub struct ServeArgs {
     /// [default: approverCommand from the policy defaults]
     #[arg(long, value_name = "CMD")]
     pub approver_command: Option<String>,
+    /// Count an approval that `node-host serve` relays from its gateway's
+    /// operators (checked by the node against the plan it prepared) as an
+    /// answer, audited as approver `gateway`. Without it only this bridge's
+    /// own approvers answer. `defaults.approvers`, when set, must name
+    /// `gateway` too.
+    #[arg(long)]
+    pub accept_gateway_approvals: bool,
 }
 
 /// Flags of `ui-bridge approvals`, shared by its subcommands.
@@ -238,6 +245,7 @@ impl ServeArgs {
             socket: self.socket.clone(),
             approval_timeout: self.approval_timeout_ms.map(Duration::from_millis),
             approver_command: self.approver_command.clone(),
+            accept_gateway_approvals: self.accept_gateway_approvals,
         })
     }
 }

@@ -15,13 +15,9 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Context;
-use approvals_ipc::approvals::{ApprovalsStore, socket_path};
-use approvals_ipc::ipc::{
-    Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse,
-};
+use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 use ui_bridge::approvers::terminal::{self, Tty};
@@ -30,17 +26,7 @@ use ui_bridge::exit::{Exit, Failure};
 use ui_bridge::host::{BrokerApprovals, ExecHost, ExecHostConfig, NOT_FOUND};
 
 use super::ApprovalsArg;
-
-/// Which exec host decides and runs the command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExecHostChoice {
-    /// The UI bridge when one answers on the socket, else the embedded host
-    Auto,
-    /// Only the UI bridge; fail closed when none runs
-    Bridge,
-    /// The embedded exec host in this process
-    Local,
-}
+use crate::invoke::{BridgeError, BridgeTarget, ExecHostChoice};
 
 /// Arguments of `node-host run`.
 #[derive(Debug, clap::Args)]
@@ -132,101 +118,26 @@ async fn run_async(args: RunArgs) -> anyhow::Result<Exit> {
         session_key: args.session.clone(),
         ..ExecRequest::default()
     };
+    let bridge = BridgeTarget {
+        approvals_path: &approvals_path,
+        socket: args.socket.as_ref(),
+    };
     let response = match args.exec_host {
         ExecHostChoice::Local => run_local(&approvals_path, request).await,
-        ExecHostChoice::Bridge => match via_bridge(&args, &approvals_path, &request).await {
+        ExecHostChoice::Bridge => match bridge.exec(&request).await {
             Ok(r) => r,
-            Err(err) => unavailable(err),
+            Err(err) => err.unavailable(),
         },
-        ExecHostChoice::Auto => match via_bridge(&args, &approvals_path, &request).await {
+        ExecHostChoice::Auto => match bridge.exec(&request).await {
             Ok(r) => r,
             Err(BridgeError::NotRunning(why)) => {
                 tracing::info!("no ui-bridge answers ({why}); using the embedded exec host");
                 run_local(&approvals_path, request).await
             }
-            Err(err) => unavailable(err),
+            Err(err) => err.unavailable(),
         },
     };
     report(response, args.json)
-}
-
-/// Why the bridge path did not produce a response.
-#[derive(Debug, thiserror::Error)]
-enum BridgeError {
-    /// Nothing serves the socket: `auto` may fall back to the local host.
-    #[error("{0}")]
-    NotRunning(String),
-    /// Something is wrong with the bridge: never fall back.
-    #[error("{0}")]
-    Failed(String),
-}
-
-async fn via_bridge(
-    args: &RunArgs,
-    approvals_path: &Path,
-    request: &ExecRequest,
-) -> Result<ExecResponse, BridgeError> {
-    let snapshot = ApprovalsStore::open(approvals_path)
-        .load()
-        .map_err(|e| BridgeError::Failed(e.to_string()))?;
-    let socket_config = snapshot.file.socket.as_ref();
-    let token = socket_config
-        .and_then(|s| s.token.as_ref())
-        .map(|t| t.expose_secret().to_owned());
-    let socket = match &args.socket {
-        Some(p) => p.clone(),
-        None => socket_path(
-            socket_config.and_then(|s| s.path.as_deref()),
-            approvals_path,
-            std::env::home_dir().as_deref(),
-        )
-        .ok_or_else(|| {
-            BridgeError::Failed("cannot expand ~ in socket.path: no home directory".to_owned())
-        })?,
-    };
-    let Some(token) = token else {
-        return Err(BridgeError::NotRunning(format!(
-            "{} has no socket token (no ui-bridge has started with it)",
-            approvals_path.display()
-        )));
-    };
-    let config = ClientConfig {
-        response_timeout: response_timeout(request.timeout_ms),
-        ..ClientConfig::default()
-    };
-    let mut client = match Client::connect_with(&socket, token, config).await {
-        Ok(c) => c,
-        Err(ClientError::Unavailable { path, source }) => {
-            return Err(BridgeError::NotRunning(format!(
-                "no ui-bridge at {}: {source}",
-                path.display()
-            )));
-        }
-        Err(err) => return Err(BridgeError::Failed(err.to_string())),
-    };
-    client
-        .exec(request)
-        .await
-        .map_err(|e| BridgeError::Failed(e.to_string()))
-}
-
-/// How long to wait for a reply: approval time plus run time, generously.
-fn response_timeout(timeout_ms: Option<u64>) -> Duration {
-    let approval = Duration::from_secs(30 * 60);
-    approval
-        + timeout_ms
-            .map(Duration::from_millis)
-            .unwrap_or(Duration::from_secs(24 * 3600))
-}
-
-fn unavailable(err: BridgeError) -> ExecResponse {
-    ExecResponse::Refused(
-        ErrorBody::new(
-            ErrorCode::Unavailable,
-            format!("COMPANION_UNAVAILABLE: {err}"),
-        )
-        .with_reason("companion-unavailable"),
-    )
 }
 
 async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {

@@ -32,8 +32,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use approvals_ipc::approvals::ApprovalsStore;
-use approvals_ipc::ipc::{ErrorBody, ExecPayload, ExecRequest};
-use approvals_ipc::policy::{CompiledPolicy, Evaluation, Grant, HostContext, Runnable, Verdict};
+use approvals_ipc::ipc::{Decision, ErrorBody, ExecPayload, ExecRequest};
+use approvals_ipc::policy::{
+    ApprovalDecision, CompiledPolicy, Evaluation, Grant, HostContext, Runnable, Verdict,
+};
 use tokio_util::sync::CancellationToken;
 
 use crate::exec::{ChildEnv, ExecLimits, run_masked};
@@ -81,7 +83,34 @@ pub struct ExecHostConfig {
     pub default_timeout: Option<Duration>,
     /// The audit log (DESIGN.md section 9); `None` records nothing.
     pub audit_path: Option<PathBuf>,
+    /// Whether a request relayed by a node host with `approvalSource:
+    /// "gateway"` carries an answer (the gateway operators' decision, which
+    /// the node host checked against the plan it prepared). Off by default:
+    /// a requester must never approve itself (openclaw.md class 22).
+    pub gateway_approvals: bool,
+    /// What an ask that nobody answered comes to.
+    pub unanswered: Unanswered,
 }
+
+/// What an ask that no approver answered comes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Unanswered {
+    /// `askFallback` decides (a bridge, `node-host run`).
+    #[default]
+    AskFallback,
+    /// Refused as needing approval, so the requester gets an approval
+    /// elsewhere (a node joined to a gateway, as OpenClaw's node answers);
+    /// only a request with `approvalSource: "ask-fallback"` (the gateway's
+    /// operators let the approval expire) goes to `askFallback`.
+    ApprovalRequired,
+}
+
+/// The `approvalSource` of a request whose `approvalDecision` a node host
+/// relays from the gateway's operators.
+pub const GATEWAY_APPROVAL_SOURCE: &str = "gateway";
+
+/// The approver name a relayed gateway answer is audited under.
+pub const GATEWAY_APPROVER: &str = "gateway";
 
 impl ExecHostConfig {
     /// The defaults of DESIGN.md section 8 for the file at `approvals_path`.
@@ -92,8 +121,22 @@ impl ExecHostConfig {
             output_cap: 200_000,
             kill_grace: Duration::from_secs(2),
             default_timeout: None,
+            gateway_approvals: false,
+            unanswered: Unanswered::AskFallback,
         }
     }
+}
+
+/// A request judged by [`ExecHost::judge`]: its agent, its evaluation and
+/// the agent's policy it was judged under.
+#[derive(Debug)]
+pub struct Judged {
+    /// The agent whose policy applied.
+    pub agent_id: String,
+    /// What the policy decided before anyone is asked.
+    pub evaluation: Evaluation,
+    /// The agent's compiled policy.
+    pub compiled: Arc<CompiledPolicy>,
 }
 
 /// Decides and runs `system.run` requests; `Send + Sync`, share it in an `Arc`.
@@ -177,7 +220,22 @@ impl ExecHost {
         request: ExecRequest,
         cancelled: CancellationToken,
     ) -> Result<ExecPayload, ErrorBody> {
-        self.handle_request(request, cancelled)
+        self.handle_request(request, cancelled, None)
+            .await
+            .map_err(|refusal| refusal.to_wire())
+    }
+
+    /// [`ExecHost::handle`], telling `started` the run id the moment the
+    /// command is about to start (after the decision and its audit record),
+    /// for a node host's `exec.started` event. `started` is dropped unsent
+    /// when nothing runs.
+    pub async fn handle_observed(
+        &self,
+        request: ExecRequest,
+        cancelled: CancellationToken,
+        started: tokio::sync::oneshot::Sender<String>,
+    ) -> Result<ExecPayload, ErrorBody> {
+        self.handle_request(request, cancelled, Some(started))
             .await
             .map_err(|refusal| refusal.to_wire())
     }
@@ -186,6 +244,7 @@ impl ExecHost {
         &self,
         request: ExecRequest,
         cancelled: CancellationToken,
+        started: Option<tokio::sync::oneshot::Sender<String>>,
     ) -> Result<ExecPayload, HostRefusal> {
         let (agent_id, validated, version) = match self.admit(&request) {
             Ok(admitted) => admitted,
@@ -267,6 +326,10 @@ impl ExecHost {
         let env = validated.env.as_ref().unwrap_or(&self.base_env);
         let known: Vec<&str> = secrets.iter().map(String::as_str).collect();
         trail.allowed(grant, &decider, decision_latency).await?;
+        if let Some(started) = started {
+            // Nobody listening any more is no reason not to run.
+            let _ = started.send(run_id.clone());
+        }
         let ran = Instant::now();
         let outcome = tokio::select! {
             outcome = run_masked(&runnable, env, &limits, &known) => outcome,
@@ -299,7 +362,9 @@ impl ExecHost {
     ) -> Result<(String, Validated, Arc<PolicyVersion>), HostRefusal> {
         let agent_id = agent_of(request)?;
         let validated = validate(request, self.host.home.as_deref(), &self.base_env)?;
-        if let Some(claimed) = request.approval_decision {
+        if let Some(claimed) = request.approval_decision
+            && self.relayed_answer(request).is_none()
+        {
             // Class 22: an approval must come from a person through our own
             // approvers, never from the requester.
             tracing::warn!(?claimed, agent = %agent_id, "ignoring approvalDecision sent by the client");
@@ -309,6 +374,26 @@ impl ExecHost {
             .current()
             .map_err(|Unusable(error)| HostRefusal::ApprovalsFileUnusable(error))?;
         Ok((agent_id, validated, version))
+    }
+
+    /// Judges a request exactly as [`ExecHost::handle`] would before asking
+    /// anyone, without asking or running: for `system.run.prepare`, which
+    /// binds a gateway approval to the plan this yields.
+    pub fn judge(&self, request: &ExecRequest) -> Result<Judged, ErrorBody> {
+        let (agent_id, validated, version) =
+            self.admit(request).map_err(|refusal| refusal.to_wire())?;
+        let compiled = version.compiled(&agent_id, &self.host);
+        let evaluation = compiled.evaluate(&validated.argv, &validated.cwd, &validated.overrides);
+        if let Some(raw) = request.raw_command.as_deref()
+            && !raw_command_agrees(raw, &evaluation)
+        {
+            return Err(HostRefusal::RawCommandMismatch.to_wire());
+        }
+        Ok(Judged {
+            agent_id,
+            evaluation,
+            compiled,
+        })
     }
 
     /// The approver identities the policy accepts answers from
@@ -412,6 +497,17 @@ impl ExecHost {
                 Decider::of(DecidedBy::Policy),
             ),
             Verdict::Ask => {
+                if let Some(answer) = self.relayed_answer(request) {
+                    let decider = Decider {
+                        by: DecidedBy::Human(GATEWAY_APPROVER.to_owned()),
+                        approver: Some(GATEWAY_APPROVER.to_owned()),
+                        approval_id: answer.approval_id.clone(),
+                    };
+                    return (
+                        evaluation.runnable(Some(answer.decision)).map_err(refused),
+                        decider,
+                    );
+                }
                 let timeout = self
                     .approval_timeout
                     .unwrap_or(Duration::from_millis(compiled.policy().approval_timeout_ms));
@@ -424,6 +520,15 @@ impl ExecHost {
                         return (Err(HostRefusal::CancelledWhileAsking), Decider::of(DecidedBy::Policy));
                     }
                 };
+                if answer.is_none()
+                    && self.config.unanswered == Unanswered::ApprovalRequired
+                    && request.approval_source.as_deref() != Some("ask-fallback")
+                {
+                    return (
+                        Err(HostRefusal::ApprovalRequired(evaluation.reason.clone())),
+                        Decider::of(DecidedBy::Policy),
+                    );
+                }
                 let decider = match &answer {
                     Some(a) => Decider {
                         by: DecidedBy::human(&a.approver).unwrap_or(DecidedBy::Policy),
@@ -440,6 +545,35 @@ impl ExecHost {
                 )
             }
         }
+    }
+
+    /// The gateway operators' answer a node host relays in the request,
+    /// when this host accepts such answers (`gateway_approvals`) and the
+    /// policy's `defaults.approvers`, if set, names `gateway`.
+    fn relayed_answer(&self, request: &ExecRequest) -> Option<Answer> {
+        if !self.config.gateway_approvals
+            || request.approval_source.as_deref() != Some(GATEWAY_APPROVAL_SOURCE)
+        {
+            return None;
+        }
+        let decision = request.approval_decision?;
+        match self.approver_identities() {
+            Ok(None) => {}
+            Ok(Some(names)) if names.iter().any(|n| n == GATEWAY_APPROVER) => {}
+            Ok(Some(_)) | Err(_) => {
+                tracing::warn!("defaults.approvers does not name gateway; ignoring its answer");
+                return None;
+            }
+        }
+        Some(Answer {
+            decision: match decision {
+                Decision::AllowOnce => ApprovalDecision::AllowOnce,
+                Decision::AllowAlways => ApprovalDecision::AllowAlways,
+                Decision::Deny => ApprovalDecision::Deny,
+            },
+            approver: GATEWAY_APPROVER.to_owned(),
+            approval_id: request.run_id.clone(),
+        })
     }
 
     /// Saves allowlist use (and allow-always entries) before anything runs;

@@ -41,6 +41,10 @@ pub enum HostRefusal {
         /// The fallback's reason code.
         code: &'static str,
     },
+    /// Asked, but this host asks nobody itself and the request carried no
+    /// approval (a node joined to a gateway): the gateway must ask its
+    /// operators and send the approval with the request.
+    ApprovalRequired(Option<Reason>),
     /// Allowed as text, but the program does not exist.
     NotFound(String),
     /// The requester went away, or the host stopped, while asking.
@@ -129,6 +133,13 @@ impl HostRefusal {
                     code,
                 )
             }
+            Self::ApprovalRequired(reason) => denied(
+                match reason {
+                    Some(why) => format!("approval required ({why})"),
+                    None => "approval required".to_owned(),
+                },
+                "approval-required",
+            ),
             Self::NotFound(word) => denied(
                 format!("{word}: command not found on the host PATH"),
                 NOT_FOUND,

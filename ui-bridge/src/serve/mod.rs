@@ -59,6 +59,9 @@ pub struct ServeOptions {
     pub approval_timeout: Option<Duration>,
     /// The command hook, overriding the policy's `defaults.approverCommand`.
     pub approver_command: Option<String>,
+    /// Whether an approval a `node-host serve` relays from its gateway's
+    /// operators counts as an answer (off: only this bridge's approvers count).
+    pub accept_gateway_approvals: bool,
 }
 
 /// Why `serve` could not start or stopped abnormally.
@@ -123,7 +126,10 @@ pub fn restart_in_child_env() -> std::io::Result<()> {
 
 /// Serves until SIGINT or SIGTERM; returns after the socket file is removed.
 pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
-    let mut host = ExecHost::new(ExecHostConfig::new(options.approvals_path.clone()));
+    let mut host = ExecHost::new(ExecHostConfig {
+        gateway_approvals: options.accept_gateway_approvals,
+        ..ExecHostConfig::new(options.approvals_path.clone())
+    });
     // Creates the file if needed, checks who owns it and every directory
     // above it, and holds the directory from now on: a directory swapped in
     // later is refused, never served (issue 9, hole 7).

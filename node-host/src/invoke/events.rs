@@ -1,0 +1,141 @@
+//! Lifecycle events of `system.run` (`exec.started`, `exec.finished`,
+//! `exec.denied`), in the payload OpenClaw's gateway turns into session
+//! messages (reference/openclaw.md section 7.7), with `runId` equal to the
+//! approval id when the gateway's operators approved the run.
+
+use approvals_ipc::ipc::ExecPayload;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+/// Characters of output an `exec.finished` event carries (OpenClaw's tail).
+pub const OUTPUT_EVENT_TAIL: usize = 20_000;
+
+/// One `node.event` for the gateway.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeEvent {
+    /// `exec.started`, `exec.finished` or `exec.denied`.
+    pub event: &'static str,
+    /// The event's payload (sent as `payloadJSON`).
+    pub payload: Value,
+}
+
+/// Where events go; the transport drains it. Unbounded: events are few
+/// (three per run at most) and must never hold up a run.
+pub type EventSender = mpsc::UnboundedSender<NodeEvent>;
+
+/// The fields every lifecycle event of one run shares.
+#[derive(Debug, Clone)]
+pub struct RunContext {
+    /// The run id (the approval id when there was one).
+    pub run_id: String,
+    /// The session the request came from (`node` when it named none).
+    pub session_key: String,
+    /// The command as people read it.
+    pub command: String,
+}
+
+impl RunContext {
+    fn base(&self) -> serde_json::Map<String, Value> {
+        let mut map = serde_json::Map::new();
+        map.insert("sessionKey".into(), json!(self.session_key));
+        map.insert("runId".into(), json!(self.run_id));
+        map.insert("host".into(), json!("node"));
+        map.insert("command".into(), json!(self.command));
+        map
+    }
+
+    /// The command is about to start.
+    pub fn started(&self) -> NodeEvent {
+        NodeEvent {
+            event: "exec.started",
+            payload: Value::Object(self.base()),
+        }
+    }
+
+    /// The command ended: exit code, timeout, and the tail of its output.
+    pub fn finished(&self, payload: &ExecPayload) -> NodeEvent {
+        let mut map = self.base();
+        map.insert("exitCode".into(), json!(payload.exit_code));
+        map.insert("timedOut".into(), json!(payload.timed_out));
+        map.insert("success".into(), json!(payload.success));
+        map.insert("output".into(), json!(output_tail(payload)));
+        NodeEvent {
+            event: "exec.finished",
+            payload: Value::Object(map),
+        }
+    }
+
+    /// The run was refused, and why (OpenClaw's reason code).
+    pub fn denied(&self, reason: &str) -> NodeEvent {
+        let mut map = self.base();
+        map.insert("reason".into(), json!(reason));
+        NodeEvent {
+            event: "exec.denied",
+            payload: Value::Object(map),
+        }
+    }
+}
+
+/// The last [`OUTPUT_EVENT_TAIL`] characters of stdout and stderr together,
+/// marked when cut, as OpenClaw's node sends them.
+pub fn output_tail(payload: &ExecPayload) -> String {
+    let mut all = payload.stdout.clone();
+    if !payload.stderr.is_empty() {
+        if !all.is_empty() && !all.ends_with('\n') {
+            all.push('\n');
+        }
+        all.push_str(&payload.stderr);
+    }
+    let count = all.chars().count();
+    if count <= OUTPUT_EVENT_TAIL {
+        return all;
+    }
+    let tail: String = all.chars().skip(count - OUTPUT_EVENT_TAIL).collect();
+    format!("... (truncated) {tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_tail_keeps_the_end_and_marks_the_cut() {
+        let payload = ExecPayload {
+            stdout: "a".repeat(OUTPUT_EVENT_TAIL),
+            stderr: "END".into(),
+            ..ExecPayload::default()
+        };
+        let tail = output_tail(&payload);
+        assert!(tail.starts_with("... (truncated) "));
+        assert!(tail.ends_with("a\nEND"));
+        assert_eq!(
+            tail.chars().count(),
+            "... (truncated) ".len() + OUTPUT_EVENT_TAIL
+        );
+        let short = ExecPayload {
+            stdout: "hi\n".into(),
+            ..ExecPayload::default()
+        };
+        assert_eq!(output_tail(&short), "hi\n");
+    }
+
+    #[test]
+    fn events_carry_run_session_and_reason() {
+        let context = RunContext {
+            run_id: "r1".into(),
+            session_key: "s".into(),
+            command: "echo hi".into(),
+        };
+        let denied = context.denied("allowlist-miss");
+        assert_eq!(denied.event, "exec.denied");
+        assert_eq!(denied.payload["runId"], "r1");
+        assert_eq!(denied.payload["reason"], "allowlist-miss");
+        assert_eq!(denied.payload["host"], "node");
+        let finished = context.finished(&ExecPayload {
+            exit_code: Some(3),
+            ..ExecPayload::default()
+        });
+        assert_eq!(finished.payload["exitCode"], 3);
+        assert_eq!(finished.payload["sessionKey"], "s");
+    }
+}

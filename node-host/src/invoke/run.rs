@@ -1,0 +1,305 @@
+//! `system.run`: a gateway's request, checked and handed to the exec host.
+//!
+//! A request that carries the gateway's approval (`approved`,
+//! `approvalDecision`, with `runId` the approval id) counts as a person's
+//! answer only when it is bound to a plan this node prepared and matches
+//! it in every part: argv, canonical working directory, agent, session,
+//! environment, the script's bytes, and a policy that has not narrowed
+//! since. The exec host then still applies the node's own policy: a
+//! `security: deny`, a denylist hit or a hard refusal wins over any
+//! approval. Without an approval, a command that needs one is refused
+//! `SYSTEM_RUN_DENIED: approval required`, so the gateway asks its
+//! operators.
+
+use std::sync::Arc;
+
+use approvals_ipc::ipc::{Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse};
+use approvals_ipc::policy::quote;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use ui_bridge::host::{DEFAULT_AGENT, GATEWAY_APPROVAL_SOURCE};
+
+use super::events::RunContext;
+use super::exec::{BridgeError, BridgeTarget, ExecHostChoice};
+use super::params::{self, RunParams};
+use super::plan::{PolicySnapshot, WirePlan, env_hash};
+use super::{InvokeError, Node, script};
+
+/// The approval source the gateway sets when its operators let an
+/// approval expire: the node's ask fallback decides.
+const ASK_FALLBACK: &str = "ask-fallback";
+
+/// The reason code of a request whose approval does not fit its plan.
+const PLAN_MISS: &str = "execution-plan-miss";
+
+/// Answers `system.run`.
+pub async fn system_run(
+    node: &Arc<Node>,
+    params: Value,
+    cancelled: CancellationToken,
+) -> Result<Value, InvokeError> {
+    let params: RunParams = params::decode(params)?;
+    params::argv(&params.command)?;
+    let claimed = claimed_approval(&params)?;
+    let run_id = params
+        .run_id
+        .clone()
+        .filter(|id| !id.trim().is_empty())
+        .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
+    let context = RunContext {
+        run_id: run_id.clone(),
+        session_key: params
+            .session_key
+            .clone()
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "node".to_owned()),
+        command: params
+            .raw_command
+            .clone()
+            .unwrap_or_else(|| quote::join(&params.command)),
+    };
+    let mut request = ExecRequest {
+        command: params.command.clone(),
+        raw_command: params.raw_command.clone(),
+        cwd: params.cwd.clone(),
+        env: params.env.clone(),
+        timeout_ms: params::millis(params.timeout_ms)?,
+        needs_screen_recording: params.needs_screen_recording,
+        agent_id: params.agent_id.clone(),
+        session_key: params.session_key.clone(),
+        run_id: Some(run_id),
+        approval_source: params.approval_source.clone().filter(|s| s == ASK_FALLBACK),
+        ..ExecRequest::default()
+    };
+    if let Some(decision) = claimed
+        && let Err(refusal) = bind_approval(node, &params, &mut request, decision)
+    {
+        send(
+            node,
+            context.denied(refusal.reason.as_deref().unwrap_or(PLAN_MISS)),
+        );
+        return Err(refusal);
+    }
+    match execute(node, request, cancelled, &context).await {
+        ExecResponse::Completed(payload) => {
+            send(node, context.finished(&payload));
+            Ok(result_payload(&payload))
+        }
+        ExecResponse::Refused(body) => {
+            let error = InvokeError::from(body);
+            send(
+                node,
+                context.denied(error.reason.as_deref().unwrap_or("approval-required")),
+            );
+            Err(error)
+        }
+    }
+}
+
+/// The decision the request claims the gateway's operators gave, checked
+/// for shape only (whether it holds is [`bind_approval`]'s question).
+fn claimed_approval(params: &RunParams) -> Result<Option<Decision>, InvokeError> {
+    let explicit = params.approved == Some(true) || params.approval_decision.is_some();
+    match params.approval_source.as_deref() {
+        None => {}
+        Some(ASK_FALLBACK) if explicit => {
+            return Err(InvokeError::invalid(
+                "approval source cannot be combined with explicit approval",
+            ));
+        }
+        Some(ASK_FALLBACK) => return Ok(None),
+        Some(_) => return Err(InvokeError::invalid("approval source invalid")),
+    }
+    if !explicit {
+        return Ok(None);
+    }
+    match params.approval_decision.as_deref() {
+        None | Some("allow-once") => Ok(Some(Decision::AllowOnce)),
+        Some("allow-always") => Ok(Some(Decision::AllowAlways)),
+        Some("deny") => Err(InvokeError::denied("user denied", "user-denied")),
+        Some(other) => Err(InvokeError::invalid(format!(
+            "approvalDecision must be allow-once or allow-always, not {}",
+            approvals_ipc::policy::unicode::escape_for_display(other)
+        ))),
+    }
+}
+
+/// Checks a claimed approval against the plan this node prepared and, when
+/// it holds, makes it the request's answer (audited as approver `gateway`).
+fn bind_approval(
+    node: &Node,
+    params: &RunParams,
+    request: &mut ExecRequest,
+    decision: Decision,
+) -> Result<(), InvokeError> {
+    let mismatch =
+        |what: &str| InvokeError::denied(format!("execution plan mismatch ({what})"), PLAN_MISS);
+    let Some(approval_id) = params.run_id.clone().filter(|id| !id.trim().is_empty()) else {
+        return Err(InvokeError::denied(
+            "approval requires runId (the approval id)",
+            "approval-required",
+        ));
+    };
+    let Some(raw_plan) = params.system_run_plan.clone() else {
+        return Err(mismatch(
+            "no systemRunPlan: an approval must be bound to the plan system.run.prepare returned",
+        ));
+    };
+    let plan: WirePlan =
+        serde_json::from_value(raw_plan).map_err(|_| mismatch("malformed systemRunPlan"))?;
+    let Some(bound_env) = node.plans.recall(&plan) else {
+        return Err(mismatch(
+            "this node did not prepare that plan, or it expired; run system.run.prepare again",
+        ));
+    };
+    if request.command != plan.argv {
+        return Err(mismatch("argv differs from the approved plan"));
+    }
+    let cwd = match request.cwd.as_deref() {
+        Some(dir) => std::fs::canonicalize(dir)
+            .ok()
+            .map(|p| p.to_string_lossy().into_owned()),
+        None => None,
+    };
+    if cwd.is_none() || cwd != plan.cwd {
+        return Err(mismatch("working directory differs from the approved plan"));
+    }
+    let agent = params
+        .agent_id
+        .clone()
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| DEFAULT_AGENT.to_owned());
+    if Some(agent) != plan.agent_id {
+        return Err(mismatch("agent differs from the approved plan"));
+    }
+    if params.session_key.clone().filter(|s| !s.is_empty()) != plan.session_key {
+        return Err(mismatch("session differs from the approved plan"));
+    }
+    if let Some(raw) = params.raw_command.as_deref()
+        && raw != plan.command_text
+        && Some(raw) != plan.command_preview.as_deref()
+    {
+        return Err(mismatch("rawCommand differs from the approved plan"));
+    }
+    if env_hash(params.env.as_ref()) != bound_env {
+        return Err(mismatch("environment differs from the approved plan"));
+    }
+    // The plan is this node's and the argv is the plan's, so the operand
+    // still names the word it was taken from; only its bytes can differ.
+    if let Some(operand) = &plan.mutable_file_operand
+        && !script::unchanged(operand)
+    {
+        return Err(InvokeError::denied(
+            "approval script operand changed before execution",
+            PLAN_MISS,
+        ));
+    }
+    request.cwd = plan.cwd.clone();
+    let judged = node.host.judge(request)?;
+    let current = PolicySnapshot::of(judged.compiled.policy());
+    if !plan
+        .policy_snapshot
+        .as_ref()
+        .is_some_and(|approved| approved.still_holds(&current))
+    {
+        return Err(InvokeError::denied(
+            "exec approval policy changed; request approval again",
+            "approval-required",
+        ));
+    }
+    if decision == Decision::AllowOnce && !node.plans.use_once(&approval_id) {
+        return Err(InvokeError::denied(
+            "this allow-once approval was already used; request approval again",
+            "approval-required",
+        ));
+    }
+    request.approval_decision = Some(decision);
+    request.approval_source = Some(GATEWAY_APPROVAL_SOURCE.to_owned());
+    request.run_id = Some(approval_id);
+    Ok(())
+}
+
+/// Runs the request on the chosen exec host.
+async fn execute(
+    node: &Node,
+    request: ExecRequest,
+    cancelled: CancellationToken,
+    context: &RunContext,
+) -> ExecResponse {
+    let bridge = BridgeTarget {
+        approvals_path: &node.config.approvals_path,
+        socket: node.config.socket.as_ref(),
+    };
+    let via_bridge = |request: &ExecRequest, cancelled: &CancellationToken| {
+        let (bridge, request, cancelled) = (bridge.clone(), request.clone(), cancelled.clone());
+        async move {
+            tokio::select! {
+                response = bridge.exec(&request) => response,
+                // Dropping the connection makes the bridge withdraw or kill.
+                () = cancelled.cancelled() => Ok(cancelled_response()),
+            }
+        }
+    };
+    match node.config.exec_host {
+        ExecHostChoice::Local => local(node, request, cancelled, context).await,
+        ExecHostChoice::Bridge => via_bridge(&request, &cancelled)
+            .await
+            .unwrap_or_else(|err| err.unavailable()),
+        ExecHostChoice::Auto => match via_bridge(&request, &cancelled).await {
+            Ok(response) => response,
+            Err(BridgeError::NotRunning(why)) => {
+                tracing::debug!("no ui-bridge answers ({why}); using the embedded exec host");
+                local(node, request, cancelled, context).await
+            }
+            Err(err) => err.unavailable(),
+        },
+    }
+}
+
+/// Runs the request on the embedded exec host, sending `exec.started`
+/// the moment the command is about to start.
+async fn local(
+    node: &Node,
+    request: ExecRequest,
+    cancelled: CancellationToken,
+    context: &RunContext,
+) -> ExecResponse {
+    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+    let announce = async {
+        if let Ok(run_id) = started_rx.await {
+            let mut started = context.clone();
+            started.run_id = run_id;
+            send(node, started.started());
+        }
+    };
+    let (outcome, ()) = tokio::join!(
+        node.host.handle_observed(request, cancelled, started_tx),
+        announce
+    );
+    match outcome {
+        Ok(payload) => ExecResponse::Completed(payload),
+        Err(body) => ExecResponse::Refused(body),
+    }
+}
+
+fn cancelled_response() -> ExecResponse {
+    ExecResponse::Refused(
+        ErrorBody::new(
+            ErrorCode::Unavailable,
+            "SYSTEM_RUN_DENIED: request cancelled; its processes were killed",
+        )
+        .with_reason("cancelled"),
+    )
+}
+
+/// The result OpenClaw's gateway and agents read:
+/// `{exitCode, timedOut, success, stdout, stderr, error}` (and ours).
+fn result_payload(payload: &ExecPayload) -> Value {
+    serde_json::to_value(payload).unwrap_or(Value::Null)
+}
+
+fn send(node: &Node, event: super::NodeEvent) {
+    if node.events.send(event).is_err() {
+        tracing::debug!("no one takes node events any more");
+    }
+}

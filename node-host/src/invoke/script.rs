@@ -1,0 +1,140 @@
+//! The script a command runs, when it names one: `./build.sh`,
+//! `sh deploy.sh`, `python3 tool.py`. Its bytes are hashed into the plan
+//! an approval is bound to and hashed again before the run, so a script
+//! rewritten after a person approved it does not run (OpenClaw's
+//! `mutableFileOperand`, "approval script operand changed before
+//! execution").
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::plan::FileOperand;
+
+/// Interpreters whose first operand is the script they run.
+const INTERPRETERS: &[&str] = &[
+    "sh",
+    "bash",
+    "dash",
+    "zsh",
+    "ksh",
+    "mksh",
+    "ash",
+    "fish",
+    "python",
+    "python2",
+    "python3",
+    "pypy",
+    "pypy3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "tsx",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "Rscript",
+    "osascript",
+];
+
+/// Scripts larger than this are not hashed; such a plan has no operand
+/// and its approval covers the argv only.
+const MAX_SCRIPT: u64 = 16 * 1024 * 1024;
+
+/// The script operand of `argv` run in `cwd`, hashed; `None` when the
+/// command names no script file.
+pub fn operand(argv: &[String], cwd: &Path) -> Option<FileOperand> {
+    let index = script_index(argv, cwd)?;
+    let path = absolute(&argv[index], cwd);
+    let sha256 = hash(&path)?;
+    Some(FileOperand {
+        argv_index: index,
+        path: path.to_string_lossy().into_owned(),
+        sha256,
+    })
+}
+
+/// Whether the script still has the bytes `operand` recorded.
+pub fn unchanged(operand: &FileOperand) -> bool {
+    hash(Path::new(&operand.path)).is_some_and(|now| now == operand.sha256)
+}
+
+/// Which argv word names the script: the program itself when it is a
+/// path to a file outside the system's directories, else an
+/// interpreter's first operand that is an existing file.
+fn script_index(argv: &[String], cwd: &Path) -> Option<usize> {
+    let program = argv.first()?;
+    if program.contains('/') && !is_system_path(&absolute(program, cwd)) {
+        return is_file(&absolute(program, cwd)).then_some(0);
+    }
+    let name = Path::new(program).file_name()?.to_str()?;
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&name) && !INTERPRETERS.contains(&base) {
+        return None;
+    }
+    // The first word that is not an option; options with values are not
+    // told apart, so a value that names a file is taken (hashing more is
+    // never less safe).
+    argv.iter().enumerate().skip(1).find_map(|(i, word)| {
+        (!word.starts_with('-') && is_file(&absolute(word, cwd))).then_some(i)
+    })
+}
+
+fn absolute(word: &str, cwd: &Path) -> PathBuf {
+    let path = Path::new(word);
+    if path.is_absolute() {
+        path.to_owned()
+    } else {
+        cwd.join(path)
+    }
+}
+
+fn is_system_path(path: &Path) -> bool {
+    ["/usr/", "/bin/", "/sbin/", "/lib/", "/opt/", "/nix/store/"]
+        .iter()
+        .any(|dir| path.starts_with(dir))
+}
+
+fn is_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+fn hash(path: &Path) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    if file.metadata().ok()?.len() > MAX_SCRIPT {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_SCRIPT + 1).read_to_end(&mut bytes).ok()?;
+    Some(hex::encode(Sha256::digest(&bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_are_found_hashed_and_rechecked() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("deploy.sh");
+        std::fs::write(&script, "echo one\n").unwrap();
+        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let found = operand(&argv(&["sh", "-e", "deploy.sh"]), dir.path()).unwrap();
+        assert_eq!(found.argv_index, 2);
+        assert_eq!(found.path, script.to_string_lossy());
+        assert!(unchanged(&found));
+        std::fs::write(&script, "echo two\n").unwrap();
+        assert!(!unchanged(&found));
+        let direct = operand(&argv(&["./deploy.sh"]), dir.path()).unwrap();
+        assert_eq!(direct.argv_index, 0);
+        assert!(operand(&argv(&["python3.12", "deploy.sh"]), dir.path()).is_some());
+        assert!(operand(&argv(&["echo", "deploy.sh"]), dir.path()).is_none());
+        assert!(operand(&argv(&["sh", "-c", "echo hi"]), dir.path()).is_none());
+        assert!(operand(&argv(&["/bin/echo", "hi"]), dir.path()).is_none());
+        std::fs::remove_file(&script).unwrap();
+        assert!(!unchanged(&found));
+    }
+}

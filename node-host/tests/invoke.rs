@@ -1,0 +1,406 @@
+//! The node's commands driven through the library, with real files and
+//! real processes: the gateway approval is attacked the ways a caller of
+//! `node.invoke` could (no plan, a plan the node never made, a changed
+//! argv, cwd, environment or script, a replayed allow-once, a policy that
+//! narrowed since), and the node's own deny still wins over an approval.
+
+use std::sync::Arc;
+
+use node_host::invoke::{ExecHostChoice, InvokeError, Node, NodeConfig, NodeEvent};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+    node: Arc<Node>,
+    events: mpsc::UnboundedReceiver<NodeEvent>,
+}
+
+fn fixture(policy: Value) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let approvals = dir.path().join("exec-approvals.json");
+    std::fs::write(&approvals, serde_json::to_vec_pretty(&policy).unwrap()).unwrap();
+    let (tx, events) = mpsc::unbounded_channel();
+    let node = Arc::new(Node::new(
+        NodeConfig {
+            approvals_path: approvals,
+            exec_host: ExecHostChoice::Local,
+            socket: None,
+        },
+        tx,
+    ));
+    Fixture { dir, node, events }
+}
+
+fn allowlist_policy() -> Value {
+    json!({"version": 1,
+           "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "full"},
+           "agents": {"main": {"allowlist": [{"pattern": "/usr/bin/echo"}]}}})
+}
+
+impl Fixture {
+    async fn call(&self, command: &str, params: Value) -> Result<Value, InvokeError> {
+        self.node
+            .invoke(command, params, CancellationToken::new())
+            .await
+    }
+
+    fn cwd(&self) -> String {
+        self.dir.path().to_string_lossy().into_owned()
+    }
+
+    async fn prepare(&self, argv: &[&str]) -> Value {
+        self.call(
+            "system.run.prepare",
+            json!({"command": argv, "cwd": self.cwd(), "agentId": "main", "sessionKey": "s1"}),
+        )
+        .await
+        .unwrap()
+    }
+
+    /// A `system.run` as the gateway forwards an approved one.
+    fn approved_run(plan: &Value, approval_id: &str, decision: &str) -> Value {
+        json!({"command": plan["argv"], "rawCommand": plan["commandText"], "cwd": plan["cwd"],
+               "agentId": plan["agentId"], "sessionKey": plan["sessionKey"],
+               "systemRunPlan": plan, "runId": approval_id,
+               "approved": true, "approvalDecision": decision})
+    }
+
+    fn drain(&mut self) -> Vec<NodeEvent> {
+        let mut all = Vec::new();
+        while let Ok(event) = self.events.try_recv() {
+            all.push(event);
+        }
+        all
+    }
+}
+
+#[tokio::test]
+async fn allowlisted_runs_and_unlisted_needs_an_approval_not_the_fallback() {
+    let mut f = fixture(allowlist_policy());
+    let ran = f
+        .call(
+            "system.run",
+            json!({"command": ["echo", "hi"], "cwd": f.cwd()}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ran["stdout"], "hi\n");
+    assert_eq!(ran["exitCode"], 0);
+    let events: Vec<&str> = f.drain().iter().map(|e| e.event).collect();
+    assert_eq!(events, ["exec.started", "exec.finished"]);
+    // askFallback is full, yet with nobody asked the node refuses: the
+    // gateway must ask its operators.
+    let refused = f
+        .call(
+            "system.run",
+            json!({"command": ["id", "-u"], "cwd": f.cwd()}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, "UNAVAILABLE");
+    assert!(
+        refused
+            .message
+            .starts_with("SYSTEM_RUN_DENIED: approval required"),
+        "{}",
+        refused.message
+    );
+    let denied = f.drain();
+    assert_eq!(denied.len(), 1);
+    assert_eq!(denied[0].event, "exec.denied");
+    assert_eq!(denied[0].payload["reason"], "approval-required");
+}
+
+#[tokio::test]
+async fn a_gateway_approval_runs_the_prepared_plan_once() {
+    let f = fixture(allowlist_policy());
+    let prepared = f.prepare(&["id", "-u"]).await;
+    let plan = &prepared["plan"];
+    assert_eq!(plan["argv"], json!(["id", "-u"]));
+    assert_eq!(plan["commandText"], "id -u");
+    assert_eq!(
+        prepared["execPolicy"],
+        json!({"security": "allowlist", "ask": "on-miss"})
+    );
+    assert_eq!(
+        plan["policySnapshot"]["allowlistRules"][0]["pattern"],
+        "/usr/bin/echo"
+    );
+    let run = Fixture::approved_run(plan, "approval-1", "allow-once");
+    let ran = f.call("system.run", run.clone()).await.unwrap();
+    assert_eq!(ran["exitCode"], 0, "{ran}");
+    assert_eq!(ran["runId"], "approval-1");
+    let replay = f.call("system.run", run).await.unwrap_err();
+    assert!(
+        replay.message.contains("already used"),
+        "{}",
+        replay.message
+    );
+    // The audit log names the gateway as the approver.
+    f.node.flush_audit().await;
+    let audit = std::fs::read_to_string(f.dir.path().join("exec-audit.jsonl")).unwrap();
+    assert!(audit.contains("human:gateway"), "{audit}");
+}
+
+/// One way a forwarded request can differ from its approval.
+type Change = Box<dyn Fn(&mut Value)>;
+
+#[tokio::test]
+async fn an_approval_must_fit_the_plan_in_every_part() {
+    let f = fixture(allowlist_policy());
+    let prepared = f.prepare(&["id", "-u"]).await;
+    let plan = prepared["plan"].clone();
+    let other = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, Change)> = vec![
+        (
+            "no plan",
+            Box::new(|r: &mut Value| {
+                r.as_object_mut().unwrap().remove("systemRunPlan");
+            }),
+        ),
+        (
+            "argv",
+            Box::new(|r: &mut Value| r["command"] = json!(["id", "-g"])),
+        ),
+        (
+            "argv in plan too",
+            Box::new(|r: &mut Value| {
+                r["command"] = json!(["id", "-g"]);
+                r["systemRunPlan"]["argv"] = json!(["id", "-g"]);
+            }),
+        ),
+        (
+            "cwd",
+            Box::new(move |r: &mut Value| {
+                r["cwd"] = json!(other.path().to_string_lossy());
+            }),
+        ),
+        (
+            "agent",
+            Box::new(|r: &mut Value| r["agentId"] = json!("ops")),
+        ),
+        (
+            "session",
+            Box::new(|r: &mut Value| r["sessionKey"] = json!("s2")),
+        ),
+        (
+            "env",
+            Box::new(|r: &mut Value| r["env"] = json!({"LANG": "C"})),
+        ),
+        (
+            "forged snapshot",
+            Box::new(|r: &mut Value| {
+                r["systemRunPlan"]["policySnapshot"]["security"] = json!("full");
+            }),
+        ),
+        (
+            "no run id",
+            Box::new(|r: &mut Value| {
+                r.as_object_mut().unwrap().remove("runId");
+            }),
+        ),
+    ];
+    for (what, change) in cases {
+        let mut run = Fixture::approved_run(&plan, &format!("a-{what}"), "allow-once");
+        change(&mut run);
+        let refused = f.call("system.run", run).await.unwrap_err();
+        assert!(
+            refused.message.starts_with("SYSTEM_RUN_DENIED"),
+            "{what}: {}",
+            refused.message
+        );
+    }
+    // None of those burnt the approval: the genuine request still runs.
+    let run = Fixture::approved_run(&plan, "a-genuine", "allow-once");
+    assert_eq!(f.call("system.run", run).await.unwrap()["exitCode"], 0);
+}
+
+#[tokio::test]
+async fn a_script_rewritten_after_approval_does_not_run() {
+    let f = fixture(allowlist_policy());
+    let script = f.dir.path().join("job.sh");
+    std::fs::write(&script, "echo approved\n").unwrap();
+    let prepared = f.prepare(&["sh", "job.sh"]).await;
+    let plan = prepared["plan"].clone();
+    assert_eq!(plan["mutableFileOperand"]["argvIndex"], 1);
+    std::fs::write(&script, "echo swapped\n").unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "s-1", "allow-once"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("script operand changed"),
+        "{}",
+        refused.message
+    );
+    std::fs::write(&script, "echo approved\n").unwrap();
+    let ran = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "s-2", "allow-once"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ran["stdout"], "approved\n");
+}
+
+#[tokio::test]
+async fn the_nodes_own_deny_wins_and_a_narrowed_policy_voids_approvals() {
+    let f = fixture(allowlist_policy());
+    let prepared = f.prepare(&["id", "-u"]).await;
+    let plan = prepared["plan"].clone();
+    // The policy narrows after the approval was asked for.
+    let path = f.dir.path().join("exec-approvals.json");
+    let mut policy = allowlist_policy();
+    policy["agents"]["main"]["allowlist"] = json!([]);
+    std::fs::write(&path, serde_json::to_vec(&policy).unwrap()).unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "n-1", "allow-once"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("policy changed"),
+        "{}",
+        refused.message
+    );
+    // security deny: a fresh plan, approved, is still refused.
+    policy["defaults"]["security"] = json!("deny");
+    std::fs::write(&path, serde_json::to_vec(&policy).unwrap()).unwrap();
+    let prepared = f.prepare(&["id", "-u"]).await;
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&prepared["plan"], "n-2", "allow-always"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("security=deny"),
+        "{}",
+        refused.message
+    );
+}
+
+#[tokio::test]
+async fn allow_always_from_the_gateway_persists_the_entry() {
+    let f = fixture(allowlist_policy());
+    let prepared = f.prepare(&["id", "-u"]).await;
+    assert_eq!(prepared["allowAlwaysCoverage"]["complete"], true);
+    let run = Fixture::approved_run(&prepared["plan"], "aa-1", "allow-always");
+    f.call("system.run", run).await.unwrap();
+    let again = f
+        .call(
+            "system.run",
+            json!({"command": ["id", "-u"], "cwd": f.cwd()}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again["exitCode"], 0);
+}
+
+#[tokio::test]
+async fn approvals_file_round_trips_without_the_token_and_refuses_stale_edits() {
+    let f = fixture(allowlist_policy());
+    let got = f.call("system.execApprovals.get", json!({})).await.unwrap();
+    assert_eq!(got["exists"], true);
+    let hash = got["hash"].as_str().unwrap().to_owned();
+    let mut file = got["file"].clone();
+    file["defaults"]["ask"] = json!("always");
+    let set = f
+        .call(
+            "system.execApprovals.set",
+            json!({"file": file, "baseHash": hash}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set["file"]["defaults"]["ask"], "always");
+    let stale = f
+        .call(
+            "system.execApprovals.set",
+            json!({"file": file, "baseHash": hash}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(stale.code, "INVALID_REQUEST");
+    assert!(stale.message.contains("changed"), "{}", stale.message);
+    let no_base = f
+        .call("system.execApprovals.set", json!({"file": file}))
+        .await
+        .unwrap_err();
+    assert!(
+        no_base.message.contains("base hash required"),
+        "{}",
+        no_base.message
+    );
+    let on_disk = std::fs::read_to_string(f.dir.path().join("exec-approvals.json")).unwrap();
+    let token = serde_json::from_str::<Value>(&on_disk).unwrap()["socket"]["token"]
+        .as_str()
+        .map(str::to_owned);
+    let shown = f.call("system.execApprovals.get", json!({})).await.unwrap();
+    if let Some(token) = token {
+        assert!(!shown.to_string().contains(&token));
+    }
+    assert!(shown["file"]["socket"].get("token").is_none());
+}
+
+#[tokio::test]
+async fn unknown_commands_are_unavailable_and_which_answers() {
+    let f = fixture(allowlist_policy());
+    let error = f.call("browser.proxy", json!({})).await.unwrap_err();
+    assert_eq!(error.code, "UNAVAILABLE");
+    let which = f
+        .call("system.which", json!({"bins": ["sh"]}))
+        .await
+        .unwrap();
+    assert!(which["bins"]["sh"].as_str().is_some());
+}
+
+fn alive_with(marker: &str) -> bool {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|entry| {
+            std::fs::read(entry.path().join("cmdline"))
+                .map(|cmd| String::from_utf8_lossy(&cmd).contains(marker))
+                .unwrap_or(false)
+        })
+}
+
+#[tokio::test]
+async fn cancelling_an_invoke_kills_its_whole_process_tree() {
+    let f = fixture(json!({"version": 1, "defaults": {"security": "full", "ask": "off"}}));
+    // Both sleeps (one in the background) carry the marker in their argv.
+    let marker = format!("{}", 7_000_000 + std::process::id());
+    let script = format!("sleep {marker} & sleep {marker}; echo done");
+    let cancel = CancellationToken::new();
+    let node = Arc::clone(&f.node);
+    let params = json!({"command": ["/bin/sh", "-c", script], "cwd": f.cwd()});
+    let task = tokio::spawn({
+        let cancel = cancel.clone();
+        async move { node.invoke("system.run", params, cancel).await }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !alive_with(&marker) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(alive_with(&marker), "the command never started");
+    cancel.cancel();
+    let refused = task.await.unwrap().unwrap_err();
+    assert!(refused.message.contains("cancelled"), "{}", refused.message);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while alive_with(&marker) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(
+        !alive_with(&marker),
+        "a process of the cancelled run survived"
+    );
+}
