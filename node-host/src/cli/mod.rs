@@ -2,6 +2,7 @@
 
 mod approvals;
 mod explain;
+pub mod identity;
 mod run;
 
 use std::path::PathBuf;
@@ -69,6 +70,19 @@ enum Command {
     ///   node-host approvals set policy.json --base-hash <hash from get>
     #[command(verbatim_doc_comment)]
     Approvals(approvals::ApprovalsArgs),
+
+    /// Print the device id a gateway pairs this node as.
+    ///
+    /// Creates the identity (an Ed25519 key in device.json, 0600 in a
+    /// 0700 state directory) when there is none. The id is the hex sha256
+    /// of the public key, as `openclaw devices list` and `openclaw nodes
+    /// pending` show it.
+    ///
+    /// Examples:
+    ///   node-host identity
+    ///   node-host identity --json --state-dir /var/lib/node-host
+    #[command(verbatim_doc_comment)]
+    Identity(identity::IdentityArgs),
 }
 
 /// Where the approvals file is, from a flag or the defaults.
@@ -101,6 +115,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::run(args),
         Command::Run(args) => run::run(args),
         Command::Approvals(args) => approvals::run(args),
+        Command::Identity(args) => identity::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

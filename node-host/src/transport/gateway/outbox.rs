@@ -1,0 +1,165 @@
+//! The node's way to answer: `node.invoke.result` and `node.event`
+//! requests sent on whichever connection is current. With no connection
+//! the message is dropped (the gateway has already failed the invoke); a
+//! result too large for the gateway's `maxPayload` is replaced by an error
+//! result, so the gateway is never left waiting on a frame it would refuse.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use super::WireError;
+use super::frames::{self, Response};
+
+/// How long to wait for the gateway to acknowledge a request.
+pub const ACK_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The current connection's queue and frame limit.
+#[derive(Debug, Clone)]
+pub struct Link {
+    /// Frames for the connection's writer.
+    pub tx: mpsc::Sender<Outgoing>,
+    /// `policy.maxPayload` from hello-ok.
+    pub max_payload: usize,
+}
+
+/// One request frame for the connection, and where its response goes.
+#[derive(Debug)]
+pub struct Outgoing {
+    /// The request id.
+    pub id: String,
+    /// The serialized frame.
+    pub frame: String,
+    /// Gets the gateway's response; `None` when nobody waits for it.
+    pub reply: Option<oneshot::Sender<Response>>,
+}
+
+/// Cheap to clone; sends on whichever connection is current (drops with a
+/// debug log when disconnected).
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    node_id: Arc<str>,
+    link: watch::Receiver<Option<Link>>,
+}
+
+impl Outbox {
+    /// An outbox for `node_id` following `link`.
+    pub(super) fn new(node_id: &str, link: watch::Receiver<Option<Link>>) -> Self {
+        Self {
+            node_id: node_id.into(),
+            link,
+        }
+    }
+
+    /// The device id.
+    pub fn node_id(&self) -> &str {
+        &self.node_id
+    }
+
+    /// node.invoke.result {id, nodeId, ok, payloadJSON | error:{code,message}}
+    pub async fn result(&self, invoke_id: &str, outcome: Result<Value, WireError>) {
+        let Some(link) = self.current() else {
+            tracing::debug!(invoke_id, "not connected; dropping the invoke result");
+            return;
+        };
+        let id = new_id();
+        let mut frame = frames::request(
+            &id,
+            "node.invoke.result",
+            result_params(&self.node_id, invoke_id, &outcome),
+        );
+        if frame.len() > link.max_payload {
+            tracing::warn!(
+                invoke_id,
+                bytes = frame.len(),
+                max = link.max_payload,
+                "invoke result too large for the gateway; sending an error instead"
+            );
+            let error = WireError {
+                code: "UNAVAILABLE".to_owned(),
+                message: format!(
+                    "result of {} bytes exceeds the gateway's maxPayload of {} bytes",
+                    frame.len(),
+                    link.max_payload
+                ),
+            };
+            frame = frames::request(
+                &id,
+                "node.invoke.result",
+                result_params(&self.node_id, invoke_id, &Err(error)),
+            );
+        }
+        send(&link, id, frame, "node.invoke.result").await;
+    }
+
+    /// node.event {event, payloadJSON}
+    pub async fn event(&self, event: &str, payload: Value) {
+        let Some(link) = self.current() else {
+            tracing::debug!(event, "not connected; dropping the node event");
+            return;
+        };
+        let id = new_id();
+        let params = json!({"event": event, "payloadJSON": payload.to_string()});
+        let frame = frames::request(&id, "node.event", params);
+        if frame.len() > link.max_payload {
+            tracing::warn!(
+                event,
+                bytes = frame.len(),
+                max = link.max_payload,
+                "node event too large for the gateway; dropped"
+            );
+            return;
+        }
+        send(&link, id, frame, "node.event").await;
+    }
+
+    fn current(&self) -> Option<Link> {
+        self.link.borrow().clone()
+    }
+}
+
+/// The params of `node.invoke.result`.
+pub fn result_params(node_id: &str, invoke_id: &str, outcome: &Result<Value, WireError>) -> Value {
+    match outcome {
+        Ok(payload) => {
+            json!({"id": invoke_id, "nodeId": node_id, "ok": true, "payloadJSON": payload.to_string()})
+        }
+        Err(error) => json!({"id": invoke_id, "nodeId": node_id, "ok": false,
+            "error": {"code": error.code, "message": error.message}}),
+    }
+}
+
+/// A fresh request id.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+async fn send(link: &Link, id: String, frame: String, method: &'static str) {
+    let (reply, response) = oneshot::channel();
+    let outgoing = Outgoing {
+        id,
+        frame,
+        reply: Some(reply),
+    };
+    if link.tx.send(outgoing).await.is_err() {
+        tracing::debug!(method, "the connection closed; dropping the request");
+        return;
+    }
+    match tokio::time::timeout(ACK_TIMEOUT, response).await {
+        Ok(Ok(res)) if res.ok => tracing::trace!(method, "acknowledged"),
+        Ok(Ok(res)) => {
+            let error = res.error.unwrap_or_default();
+            tracing::warn!(method, code = %error.code, message = %error.message, "the gateway refused the request");
+        }
+        Ok(Err(_)) => tracing::debug!(
+            method,
+            "the connection closed before the gateway acknowledged the request"
+        ),
+        Err(_) => tracing::warn!(
+            method,
+            "no acknowledgement from the gateway within {ACK_TIMEOUT:?}"
+        ),
+    }
+}
