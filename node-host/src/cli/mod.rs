@@ -4,6 +4,7 @@ mod approvals;
 mod explain;
 pub mod identity;
 mod run;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -83,6 +84,27 @@ enum Command {
     ///   node-host identity --json --state-dir /var/lib/node-host
     #[command(verbatim_doc_comment)]
     Identity(identity::IdentityArgs),
+
+    /// Join an OpenClaw gateway as a node and serve system.run under the
+    /// policy, in the foreground (logs on stderr; RUST_LOG=debug for more).
+    ///
+    /// Declares system.run, system.run.prepare, system.which and
+    /// system.execApprovals.get/set. A command the policy allows runs; one
+    /// that needs approval is refused `SYSTEM_RUN_DENIED: approval required`
+    /// until the gateway's operators approve the plan system.run.prepare
+    /// returned; the node's own deny always wins. Reconnects by itself.
+    ///
+    /// Joining, in three steps:
+    ///   1. node-host serve --gateway ws://127.0.0.1:18789 --token-file ~/.clawdbot/gateway.token
+    ///   2. on the gateway: openclaw nodes pending, then openclaw nodes approve <requestId>
+    ///      (node-host identity prints the node id to look for)
+    ///   3. allow programs: node-host approvals allow /usr/bin/git
+    ///
+    /// Examples:
+    ///   node-host serve --gateway wss://gw.example.net:18789 --token-file gw.token
+    ///   node-host serve --gateway ws://127.0.0.1:18789 --exec-host local --display-name build-01
+    #[command(verbatim_doc_comment)]
+    Serve(serve::ServeArgs),
 }
 
 /// Where the approvals file is, from a flag or the defaults.
@@ -106,16 +128,22 @@ impl ApprovalsArg {
 
 /// Parses the command line, runs it and maps the outcome to an exit code.
 pub fn main() -> ExitCode {
-    init_tracing();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage(&error).into(),
     };
+    // A service says what it is doing; one-shot commands stay quiet.
+    init_tracing(if matches!(cli.command, Command::Serve(_)) {
+        "info"
+    } else {
+        "warn"
+    });
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
         Command::Run(args) => run::run(args),
         Command::Approvals(args) => approvals::run(args),
         Command::Identity(args) => identity::run(args),
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(exit) => exit.into(),
@@ -141,9 +169,9 @@ fn usage(error: &clap::Error) -> Exit {
     }
 }
 
-fn init_tracing() {
+fn init_tracing(default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -1,0 +1,243 @@
+//! `node-host serve`: this machine as a node of an OpenClaw gateway.
+//!
+//! Joins the gateway (`crate::transport::gateway`: signed handshake,
+//! pairing, reconnects), answers each invoke with `crate::invoke` in a task
+//! of its own (several run at once), forwards lifecycle events, and on
+//! `node.invoke.cancel` kills that invoke's processes. Runs in the
+//! foreground until SIGINT or SIGTERM, logging to stderr (`RUST_LOG`);
+//! stopping cancels every running invoke, which kills its processes.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context as _;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+use ui_bridge::exit::{Exit, Failure};
+
+use super::ApprovalsArg;
+use super::identity::default_state_dir;
+use crate::invoke::{COMMANDS, ExecHostChoice, Node, NodeConfig};
+use crate::transport::gateway::{Gateway, GatewayOptions, Inbound, Invoke, Outbox, WireError};
+
+/// How long stopping waits for cancelled invokes to answer.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// Flags of `node-host serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The gateway: ws://127.0.0.1:PORT (plain ws only to loopback unless
+    /// --insecure) or wss://HOST:PORT
+    #[arg(long, value_name = "URL")]
+    gateway: String,
+
+    /// A file holding the gateway's shared token (first line; keep it
+    /// 0600). Needed for the first connect; later ones use the device
+    /// token the gateway issued, saved in the state directory
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+
+    /// The name the gateway's operators see [default: this host's name]
+    #[arg(long, value_name = "NAME")]
+    display_name: Option<String>,
+
+    /// Which exec host decides and runs system.run: the UI bridge when one
+    /// answers (auto), only the bridge (bridge), or this process (local)
+    #[arg(long, value_enum, default_value = "auto")]
+    exec_host: ExecHostChoice,
+
+    #[command(flatten)]
+    approvals: ApprovalsArg,
+
+    /// The bridge socket [default: socket.path from the approvals file]
+    #[arg(long, value_name = "PATH")]
+    socket: Option<PathBuf>,
+
+    /// Where the device identity and tokens live [default:
+    /// $CLAWDBOT_STATE_DIR/node, else ~/.clawdbot/node]
+    #[arg(long, value_name = "DIR")]
+    state_dir: Option<PathBuf>,
+
+    /// Allow plain ws:// to a host that is not loopback: anyone on the
+    /// path can read and change what the gateway sends
+    #[arg(long)]
+    insecure: bool,
+
+    /// Trust a wss:// gateway by the sha256 of its certificate (hex)
+    /// instead of the system's roots
+    #[arg(long, value_name = "SHA256")]
+    tls_fingerprint: Option<String>,
+}
+
+/// Runs `node-host serve`.
+pub fn run(args: ServeArgs) -> anyhow::Result<Exit> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| Failure::internal(format!("cannot start the async runtime: {error}")))?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {
+    let approvals_path = args.approvals.path()?;
+    let token = match &args.token_file {
+        Some(file) => Some(read_token(file)?),
+        None => None,
+    };
+    let state_dir = match args.state_dir {
+        Some(dir) => dir,
+        None => default_state_dir()?,
+    };
+    let display_name = args.display_name.unwrap_or_else(host_name);
+    let (gateway, outbox, mut inbound) = Gateway::new(GatewayOptions {
+        url: args.gateway.clone(),
+        token,
+        display_name,
+        state_dir,
+        insecure: args.insecure,
+        tls_pin: args.tls_fingerprint,
+        caps: vec!["system".to_owned()],
+        commands: COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
+    })
+    .map_err(|error| Failure::usage(error.to_string()))?;
+    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let node = Arc::new(Node::new(
+        NodeConfig {
+            approvals_path: approvals_path.clone(),
+            exec_host: args.exec_host,
+            socket: args.socket,
+        },
+        events_tx,
+    ));
+    tracing::info!(
+        node = outbox.node_id(),
+        gateway = %args.gateway,
+        approvals = %approvals_path.display(),
+        exec_host = ?args.exec_host,
+        "node-host serving"
+    );
+    let shutdown = CancellationToken::new();
+    let client = tokio::spawn(gateway.run(shutdown.clone()));
+    let pump = {
+        let outbox = outbox.clone();
+        tokio::spawn(async move {
+            while let Some(event) = events_rx.recv().await {
+                outbox.event(event.event, event.payload).await;
+            }
+        })
+    };
+    let running: Running = Arc::default();
+    let mut tasks = JoinSet::new();
+    let mut term = signal(SignalKind::terminate()).context("cannot watch SIGTERM")?;
+    let mut int = signal(SignalKind::interrupt()).context("cannot watch SIGINT")?;
+    loop {
+        tokio::select! {
+            message = inbound.recv() => match message {
+                Some(Inbound::Invoke(invoke)) => {
+                    let cancel = shutdown.child_token();
+                    if let Ok(mut map) = running.lock() {
+                        map.insert(invoke.id.clone(), cancel.clone());
+                    }
+                    tasks.spawn(answer(Arc::clone(&node), outbox.clone(), invoke, cancel, Arc::clone(&running)));
+                }
+                Some(Inbound::Cancel { invoke_id }) => {
+                    let found = running.lock().ok().and_then(|map| map.get(&invoke_id).cloned());
+                    match found {
+                        Some(cancel) => {
+                            tracing::info!(invoke = %invoke_id, "cancelled by the gateway");
+                            cancel.cancel();
+                        }
+                        None => tracing::debug!(invoke = %invoke_id, "cancel for an invoke that is not running"),
+                    }
+                }
+                None => break,
+            },
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+            _ = term.recv() => { tracing::info!("SIGTERM: stopping"); break; }
+            _ = int.recv() => { tracing::info!("SIGINT: stopping"); break; }
+        }
+    }
+    // Cancels every running invoke (killing its processes) and the client.
+    shutdown.cancel();
+    let _ = tokio::time::timeout(STOP_GRACE, async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    node.flush_audit().await;
+    pump.abort();
+    match client.await {
+        Ok(Ok(())) => Ok(Exit::Success),
+        Ok(Err(error)) => Err(anyhow::Error::new(error).context("gateway client failed")),
+        Err(error) => Err(Failure::internal(format!("gateway client panicked: {error}")).into()),
+    }
+}
+
+/// The invokes running, by id, for `node.invoke.cancel`.
+type Running = Arc<Mutex<HashMap<String, CancellationToken>>>;
+
+/// Answers one invoke and sends the result.
+async fn answer(
+    node: Arc<Node>,
+    outbox: Outbox,
+    invoke: Invoke,
+    cancel: CancellationToken,
+    running: Running,
+) {
+    let outcome = node
+        .invoke(&invoke.command, invoke.params, cancel)
+        .await
+        .map_err(|error| WireError {
+            code: error.code,
+            message: error.message,
+        });
+    if let Err(error) = &outcome {
+        tracing::info!(invoke = %invoke.id, command = %invoke.command, code = %error.code, "{}", error.message);
+    }
+    outbox.result(&invoke.id, outcome).await;
+    if let Ok(mut map) = running.lock() {
+        map.remove(&invoke.id);
+    }
+}
+
+/// The token in `file`: its first line, trimmed. A file others can read
+/// is used, with a warning.
+fn read_token(file: &std::path::Path) -> anyhow::Result<String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let text = std::fs::read_to_string(file).map_err(|error| Failure {
+        exit: Exit::FileError,
+        message: format!(
+            "cannot read the gateway token file {}: {error}",
+            file.display()
+        ),
+    })?;
+    if let Ok(meta) = std::fs::metadata(file)
+        && meta.permissions().mode() & 0o077 != 0
+    {
+        tracing::warn!(
+            file = %file.display(),
+            "the gateway token file can be read by others; chmod 600 it"
+        );
+    }
+    let token = text.lines().next().unwrap_or_default().trim().to_owned();
+    if token.is_empty() {
+        return Err(Failure {
+            exit: Exit::FileError,
+            message: format!("the gateway token file {} is empty", file.display()),
+        }
+        .into());
+    }
+    Ok(token)
+}
+
+/// This machine's name, for operators.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|name| name.trim().to_owned())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "node-host".to_owned())
+}
