@@ -39,7 +39,7 @@ try {
       console.error("operator: the gateway closed the connection");
       process.exit(1);
     },
-  });
+  }, Number.MAX_SAFE_INTEGER); // the suite decides how long to wait
 } catch (err) {
   console.error(`operator: cannot connect: ${err.message}`);
   process.exit(1);
