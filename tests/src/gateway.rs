@@ -91,7 +91,11 @@ pub fn process_tree(root: u32) -> Vec<u32> {
     let mut parent_of: Vec<(u32, u32)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir("/proc") {
         for entry in entries.flatten() {
-            let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<u32>().ok())
+            else {
                 continue;
             };
             let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
@@ -110,7 +114,12 @@ pub fn process_tree(root: u32) -> Vec<u32> {
     let mut i = 0;
     while i < tree.len() {
         let parent = tree[i];
-        tree.extend(parent_of.iter().filter(|(_, p)| *p == parent).map(|(c, _)| *c));
+        tree.extend(
+            parent_of
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
         i += 1;
     }
     tree
@@ -136,7 +145,11 @@ pub fn processes_with(marker: &str) -> Vec<u32> {
         return found;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
         if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
@@ -359,7 +372,13 @@ impl Gateway {
     fn node_command(&self) -> Command {
         let mut cmd = Command::new(self.install.node());
         let path = std::env::var_os("PATH").unwrap_or_default();
-        let mut dirs = vec![self.install.node().parent().map(Path::to_owned).unwrap_or_default()];
+        let mut dirs = vec![
+            self.install
+                .node()
+                .parent()
+                .map(Path::to_owned)
+                .unwrap_or_default(),
+        ];
         dirs.extend(std::env::split_paths(&path));
         cmd.env("HOME", self.home())
             .env("OPENCLAW_STATE_DIR", self.home().join("state"))

@@ -19,8 +19,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use approvals_tests::gateway::{
-    Answer, Gateway, Install, Supervised, install_or_skip, interop_script, invoke_call, processes_with,
-    signal_all,
+    Answer, Gateway, Install, Supervised, install_or_skip, interop_script, invoke_call,
+    processes_with, signal_all,
 };
 use approvals_tests::{Bridge, TestHome, real_path, unique};
 use serde_json::{Value, json};
@@ -80,7 +80,12 @@ fn serve(home: &TestHome, gateway: &Gateway, mode: &str) -> Node {
     cmd.env("RUST_LOG", "info")
         .args(["serve", "--gateway", &gateway.url(), "--token-file"])
         .arg(&token_file)
-        .args(["--display-name", &format!("interop-{mode}"), "--exec-host", mode])
+        .args([
+            "--display-name",
+            &format!("interop-{mode}"),
+            "--exec-host",
+            mode,
+        ])
         .arg("--approvals")
         .arg(home.approvals())
         .arg("--state-dir")
@@ -96,7 +101,10 @@ fn serve(home: &TestHome, gateway: &Gateway, mode: &str) -> Node {
 fn ran(answer: Answer, what: &str, node: &Node) -> Value {
     match answer {
         Ok(result) => result["payload"].clone(),
-        Err(e) => panic!("{what} was refused: {e}\nnode log:\n{}", node.process.log_tail(30)),
+        Err(e) => panic!(
+            "{what} was refused: {e}\nnode log:\n{}",
+            node.process.log_tail(30)
+        ),
     }
 }
 
@@ -134,7 +142,11 @@ fn all_flows(install: &Install, port: u16, mode: &str) {
 fn allowlisted_and_denied(gateway: &mut Gateway, node: &Node, work: &Path) {
     let marker = format!("allowed-{}", unique());
     let out = ran(
-        gateway.invoke(&node.id, "system.run", run_params(&["/bin/echo", &marker], work)),
+        gateway.invoke(
+            &node.id,
+            "system.run",
+            run_params(&["/bin/echo", &marker], work),
+        ),
         "an allowlisted echo",
         node,
     );
@@ -170,7 +182,10 @@ fn which(gateway: &mut Gateway, node: &Node) {
         bins["echo"].as_str().is_some_and(|p| p.ends_with("/echo")),
         "echo not found: {bins}"
     );
-    assert!(bins.get(&missing).is_none(), "a missing program was found: {bins}");
+    assert!(
+        bins.get(&missing).is_none(),
+        "a missing program was found: {bins}"
+    );
 }
 
 fn approvals_round_trip(gateway: &Gateway, node: &Node, home: &TestHome) {
@@ -201,7 +216,10 @@ fn approvals_round_trip(gateway: &Gateway, node: &Node, home: &TestHome) {
         "unexpected refusal of a stale baseHash: {error}"
     );
     assert!(
-        !home.read_approvals().to_string().contains(&real_path("true")),
+        !home
+            .read_approvals()
+            .to_string()
+            .contains(&real_path("true")),
         "a refused set changed the file"
     );
 
@@ -211,9 +229,15 @@ fn approvals_round_trip(gateway: &Gateway, node: &Node, home: &TestHome) {
             json!({"nodeId": node.id, "file": file, "baseHash": hash}),
         )
         .unwrap_or_else(|e| panic!("exec.approvals.node.set failed: {e}"));
-    assert!(!set.to_string().contains(SECRET), "set echoed the token: {set}");
+    assert!(
+        !set.to_string().contains(SECRET),
+        "set echoed the token: {set}"
+    );
     let on_disk = home.read_approvals();
-    assert_eq!(on_disk["socket"]["token"], SECRET, "set lost the socket token");
+    assert_eq!(
+        on_disk["socket"]["token"], SECRET,
+        "set lost the socket token"
+    );
     assert!(
         on_disk.to_string().contains(&real_path("true")),
         "set did not save the new entry: {on_disk}"
@@ -268,13 +292,7 @@ fn approve(gateway: &mut Gateway, node: &Node, plan: &Value) -> String {
 }
 
 /// `system.run` of `argv` in `cwd` carrying approval `id`.
-fn run_approved(
-    gateway: &mut Gateway,
-    node: &Node,
-    argv: &[&str],
-    cwd: &Path,
-    id: &str,
-) -> Answer {
+fn run_approved(gateway: &mut Gateway, node: &Node, argv: &[&str], cwd: &Path, id: &str) -> Answer {
     gateway.invoke(
         &node.id,
         "system.run",
@@ -304,7 +322,11 @@ fn approval_gated(gateway: &mut Gateway, node: &Node, work: &Path) {
     let argv = [touch.as_str(), &target.to_string_lossy()];
     let plan = prepare(gateway, node, &argv, work);
     let id = approve(gateway, node, &plan);
-    let out = ran(run_approved(gateway, node, &argv, work, &id), "an approved run", node);
+    let out = ran(
+        run_approved(gateway, node, &argv, work, &id),
+        "an approved run",
+        node,
+    );
     assert_eq!(out["exitCode"], 0, "{out}");
     assert!(target.exists(), "the approved command did not run");
     std::fs::remove_file(&target).expect("remove marker");
@@ -329,7 +351,10 @@ fn approval_gated(gateway: &mut Gateway, node: &Node, work: &Path) {
         &other_dir,
         &id,
     );
-    assert!(!changed.exists(), "a changed argv ran under another's approval");
+    assert!(
+        !changed.exists(),
+        "a changed argv ran under another's approval"
+    );
 
     // An approval for a plan the node never prepared (argv or cwd changed
     // between prepare and the approval request) is not the node's plan.
@@ -391,7 +416,10 @@ fn timed_out_leaves_nothing(gateway: &mut Gateway, node: &Node, work: &Path) {
     assert_eq!(out["timedOut"], true, "{out}");
     let left = processes_with(&marker);
     signal_all(&left, "-KILL");
-    assert!(left.is_empty(), "the timed-out sleep is still running: {left:?}");
+    assert!(
+        left.is_empty(),
+        "the timed-out sleep is still running: {left:?}"
+    );
 
     // The gateway's timeout: it answers TIMEOUT and sends the node
     // node.invoke.cancel, which must kill the command.
@@ -439,7 +467,9 @@ fn unique_small() -> u32 {
 }
 
 fn concurrent(gateway: &mut Gateway, node: &Node, work: &Path) {
-    let markers: Vec<String> = (0..20).map(|i| format!("parallel-{i}-{}", unique())).collect();
+    let markers: Vec<String> = (0..20)
+        .map(|i| format!("parallel-{i}-{}", unique()))
+        .collect();
     let calls: Vec<(&str, Value)> = markers
         .iter()
         .map(|m| {
@@ -461,7 +491,11 @@ fn reconnects_after_restart(gateway: &mut Gateway, node: &Node, work: &Path) {
     gateway.wait_connected(&node.id, Duration::from_secs(120));
     let marker = format!("after-restart-{}", unique());
     let out = ran(
-        gateway.invoke(&node.id, "system.run", run_params(&["/bin/echo", &marker], work)),
+        gateway.invoke(
+            &node.id,
+            "system.run",
+            run_params(&["/bin/echo", &marker], work),
+        ),
         "a run after the gateway restarted",
         node,
     );
@@ -517,7 +551,11 @@ fn harness_drives_a_minimal_node_through_a_restart() {
 fn allowlisted_echo_runs(gateway: &mut Gateway, node: &Node, work: &Path) {
     let marker = format!("minimal-{}", unique());
     let out = ran(
-        gateway.invoke(&node.id, "system.run", run_params(&["/bin/echo", &marker], work)),
+        gateway.invoke(
+            &node.id,
+            "system.run",
+            run_params(&["/bin/echo", &marker], work),
+        ),
         "echo on the minimal node",
         node,
     );
