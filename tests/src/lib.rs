@@ -3,6 +3,7 @@
 //! so no test touches the user's own `~/.clawdbot`.
 
 pub mod baseline;
+pub mod gateway;
 pub mod screen;
 
 /// The binaries' exit statuses as `ExitStatus::code` reports them, taken
