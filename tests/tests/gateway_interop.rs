@@ -124,7 +124,8 @@ fn run_params(argv: &[&str], cwd: &Path) -> Value {
 fn all_flows(install: &Install, port: u16, mode: &str) {
     let home = TestHome::new();
     home.write_approvals(&policy());
-    let _bridge = (mode == "bridge").then(|| Bridge::start(&home, &[]));
+    // The bridge takes the approvals the node relays from the gateway.
+    let _bridge = (mode == "bridge").then(|| Bridge::start(&home, &["--accept-gateway-approvals"]));
     let mut gateway = Gateway::start(install, port);
     let node = serve(&home, &gateway, mode);
     let work = home.path().join("work");
