@@ -524,3 +524,256 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogBuffer {
         self.clone()
     }
 }
+
+// ---------------------------------------------------------------- the real gateway
+
+/// Where the shared, read-only OpenClaw install lives.
+const INTEROP: &str = "/root/.cache/ea-interop";
+/// This suite's gateway port (other suites use others).
+const REAL_PORT: u16 = 28811;
+const REAL_TOKEN: &str = "gwtok123";
+
+/// A real `openclaw gateway run` on loopback with a throwaway HOME.
+struct RealGateway {
+    home: PathBuf,
+    child: Option<tokio::process::Child>,
+}
+
+impl RealGateway {
+    fn node_bin() -> PathBuf {
+        Path::new(INTEROP).join("node24/bin")
+    }
+
+    fn openclaw() -> PathBuf {
+        Path::new(INTEROP).join("oc/node_modules/openclaw/openclaw.mjs")
+    }
+
+    fn command(&self) -> tokio::process::Command {
+        let mut cmd = tokio::process::Command::new(Self::node_bin().join("node"));
+        cmd.arg(Self::openclaw())
+            .env("HOME", &self.home)
+            .env("OPENCLAW_STATE_DIR", self.home.join("state"))
+            .env("OPENCLAW_GATEWAY_TOKEN", REAL_TOKEN)
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    Self::node_bin().display(),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            )
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
+    async fn start(home: &Path) -> Self {
+        let mut gateway = Self {
+            home: home.to_owned(),
+            child: None,
+        };
+        gateway.spawn();
+        gateway
+    }
+
+    fn spawn(&mut self) {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.home.join("gateway.log"))
+            .unwrap();
+        let child = self
+            .command()
+            .args([
+                "gateway",
+                "run",
+                "--bind",
+                "loopback",
+                "--port",
+                &REAL_PORT.to_string(),
+            ])
+            .args([
+                "--auth",
+                "token",
+                "--token",
+                REAL_TOKEN,
+                "--allow-unconfigured",
+            ])
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+    }
+
+    /// SIGTERM to the gateway process (its workers exit with it), then wait.
+    async fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            if let Some(pid) = child.id() {
+                let pid = nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap());
+                let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
+            }
+            let _ = child.wait().await;
+        }
+    }
+
+    /// Runs the OpenClaw CLI against this gateway; stdout when it succeeds.
+    async fn cli(&self, args: &[&str]) -> Result<String, String> {
+        let url = format!("ws://127.0.0.1:{REAL_PORT}");
+        let out = self
+            .command()
+            .args(args)
+            .args(["--url", &url, "--token", REAL_TOKEN])
+            .kill_on_drop(true)
+            .output()
+            .await
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        if out.status.success() {
+            Ok(stdout)
+        } else {
+            Err(format!("{stdout}{}", String::from_utf8_lossy(&out.stderr)))
+        }
+    }
+
+    /// The pending node request for `node_id`, waiting for it to appear.
+    async fn pending_request(&self, node_id: &str) -> String {
+        let mut last = String::new();
+        for _ in 0..60 {
+            let out = self.cli(&["nodes", "pending", "--json"]).await;
+            last = match &out {
+                Ok(o) | Err(o) => o.clone(),
+            };
+            if let Ok(out) = out
+                && let Some(json) = first_json(&out)
+                && let Some(list) = json.as_array().or_else(|| json["pending"].as_array())
+                && let Some(request) = list.iter().find(|r| r["nodeId"] == json!(node_id))
+            {
+                return request["requestId"].as_str().unwrap().to_owned();
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        let log = std::fs::read_to_string(self.home.join("gateway.log")).unwrap_or_default();
+        panic!(
+            "the node never showed up in `openclaw nodes pending`; last output:\n{last}\ngateway log:\n{log}"
+        );
+    }
+
+    /// `gateway call node.invoke` of system.which; the parsed response.
+    async fn invoke_which(&self, node_id: &str) -> Result<Value, String> {
+        let params = json!({"nodeId": node_id, "command": "system.which", "params": {"bins": ["sh"]},
+            "timeoutMs": 15000, "idempotencyKey": uuid::Uuid::new_v4().to_string()});
+        let out = self
+            .cli(&[
+                "gateway",
+                "call",
+                "node.invoke",
+                "--json",
+                "--timeout",
+                "20000",
+                "--params",
+                &params.to_string(),
+            ])
+            .await?;
+        first_json(&out).ok_or(out)
+    }
+}
+
+/// The first JSON document in a CLI's output (it may print notices first).
+fn first_json(out: &str) -> Option<Value> {
+    let start = out.find(['{', '['])?;
+    serde_json::Deserializer::from_str(&out[start..])
+        .into_iter::<Value>()
+        .next()?
+        .ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_gateway_pairs_the_node_routes_an_invoke_and_gets_it_back_after_a_restart() {
+    if !RealGateway::openclaw().exists() {
+        println!("SKIP: the OpenClaw gateway is not installed at {INTEROP}");
+        return;
+    }
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
+    let root = tempfile::tempdir().unwrap();
+    let home = root.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut gateway = RealGateway::start(&home).await;
+    let result = tokio::time::timeout(Duration::from_secs(300), async {
+        let node = start_node(options(
+            &format!("ws://127.0.0.1:{REAL_PORT}/"),
+            &root.path().join("node"),
+            Some(REAL_TOKEN),
+        ));
+        let me = node.outbox.node_id().to_owned();
+        let Node {
+            outbox,
+            mut inbound,
+            shutdown,
+            task,
+        } = node;
+        // The test plays the node's command handler with a fixed answer.
+        let answers = tokio::spawn(async move {
+            let mut seen = 0u32;
+            while let Some(message) = inbound.recv().await {
+                if let Inbound::Invoke(invoke) = message {
+                    assert_eq!(
+                        (invoke.command.as_str(), &invoke.params),
+                        ("system.which", &json!({"bins":["sh"]}))
+                    );
+                    seen += 1;
+                    outbox
+                        .result(&invoke.id, Ok(json!({"bins": {"sh": "/fixed/answer/sh"}})))
+                        .await;
+                }
+            }
+            seen
+        });
+
+        let request = gateway.pending_request(&me).await;
+        gateway
+            .cli(&["nodes", "approve", &request])
+            .await
+            .expect("nodes approve");
+        let answer = gateway.invoke_which(&me).await.expect("node.invoke");
+        assert_eq!(
+            (&answer["ok"], &answer["nodeId"]),
+            (&json!(true), &json!(me)),
+            "{answer}"
+        );
+        assert_eq!(
+            answer["payload"],
+            json!({"bins": {"sh": "/fixed/answer/sh"}}),
+            "{answer}"
+        );
+
+        // Kill and restart the gateway: the node must come back by itself.
+        gateway.stop().await;
+        gateway.spawn();
+        let mut last = String::new();
+        let mut back = None;
+        for _ in 0..60 {
+            match gateway.invoke_which(&me).await {
+                Ok(answer) if answer["ok"] == json!(true) => {
+                    back = Some(answer);
+                    break;
+                }
+                Ok(other) => last = other.to_string(),
+                Err(e) => last = e,
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+        let back = back.unwrap_or_else(|| panic!("no answer after the restart; last: {last}"));
+        assert_eq!(back["payload"], json!({"bins": {"sh": "/fixed/answer/sh"}}));
+
+        shutdown.cancel();
+        task.await.unwrap();
+        assert!(answers.await.unwrap() >= 2);
+    })
+    .await;
+    gateway.stop().await;
+    result.expect("real-gateway smoke test took too long");
+}
