@@ -2,7 +2,8 @@
 //! full jitter (a uniform delay between zero and the current ceiling), so
 //! that a fleet of nodes does not reconnect in lockstep after a gateway
 //! restart. The ceiling doubles per failed attempt up to the cap and drops
-//! back to the base after a connection that stayed up.
+//! back to the base once the gateway accepts us (see `STABLE_AFTER` in the
+//! parent module for sessions cut short).
 
 use std::time::Duration;
 
@@ -45,7 +46,7 @@ impl Backoff {
         Duration::from_millis(jittered)
     }
 
-    /// Back to the base after a connection that stayed up.
+    /// Back to the base after the gateway accepted a connection.
     pub fn reset(&mut self) {
         self.failures = 0;
     }

@@ -80,18 +80,24 @@ pub fn connect_params(input: &ConnectInput<'_>, challenge: &Challenge) -> Value 
         Some(token) => json!({"token": token.expose()}),
         None => json!({}),
     };
+    // The gateway's schema refuses `null` for optional fields: absent ones
+    // (deviceFamily off the three desktop OSes, modelIdentifier,
+    // permissions) are left out, and sign as "".
+    let mut client = json!({
+        "id": CLIENT_ID,
+        "displayName": input.display_name,
+        "version": env!("CARGO_PKG_VERSION"),
+        "platform": platform,
+        "mode": NODE,
+        "instanceId": input.instance_id,
+    });
+    if let (Some(family), Some(fields)) = (device_family, client.as_object_mut()) {
+        fields.insert("deviceFamily".to_owned(), json!(family));
+    }
     json!({
         "minProtocol": MIN_PROTOCOL,
         "maxProtocol": MAX_PROTOCOL,
-        "client": {
-            "id": CLIENT_ID,
-            "displayName": input.display_name,
-            "version": env!("CARGO_PKG_VERSION"),
-            "platform": platform,
-            "deviceFamily": device_family,
-            "mode": NODE,
-            "instanceId": input.instance_id,
-        },
+        "client": client,
         "caps": input.caps,
         "commands": input.commands,
         "auth": auth,

@@ -43,7 +43,8 @@ use self::token_store::TokenStore;
 
 /// Invokes waiting for the node before new ones are refused `UNAVAILABLE`.
 pub const INBOUND_QUEUE: usize = 256;
-/// A session that stayed up this long resets the backoff.
+/// A session shorter than this counts as one failed attempt when
+/// reconnecting (any established session resets the backoff first).
 pub const STABLE_AFTER: Duration = Duration::from_secs(10);
 /// The longest `retryAfterMs` we honour as given.
 const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
@@ -164,8 +165,11 @@ impl Gateway {
                     delay
                 }
                 Attempt::Ended { lasted, reason } => {
-                    if lasted >= STABLE_AFTER {
-                        backoff.reset();
+                    // The gateway took us, so failures before do not count;
+                    // a session cut short counts as one failure itself.
+                    backoff.reset();
+                    if lasted < STABLE_AFTER {
+                        backoff.next_delay();
                     }
                     let delay = backoff.next_delay();
                     tracing::warn!(url = %settings.endpoint.url, "gateway connection lost after {lasted:?}: {reason}; reconnecting in {delay:?}");
