@@ -527,8 +527,16 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogBuffer {
 
 // ---------------------------------------------------------------- the real gateway
 
-/// Where the shared, read-only OpenClaw install lives.
-const INTEROP: &str = "/root/.cache/ea-interop";
+/// Where `scripts/install-openclaw` put Node 24 and OpenClaw:
+/// `EA_INTEROP_DIR`, else its default cache directory.
+fn interop_dir() -> PathBuf {
+    match std::env::var_os("EA_INTEROP_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::home_dir()
+            .unwrap_or_default()
+            .join(".cache/exec-approvals/interop"),
+    }
+}
 /// This suite's gateway port (other suites use others).
 const REAL_PORT: u16 = 28811;
 const REAL_TOKEN: &str = "gwtok123";
@@ -541,11 +549,11 @@ struct RealGateway {
 
 impl RealGateway {
     fn node_bin() -> PathBuf {
-        Path::new(INTEROP).join("node24/bin")
+        interop_dir().join("node24/bin")
     }
 
     fn openclaw() -> PathBuf {
-        Path::new(INTEROP).join("oc/node_modules/openclaw/openclaw.mjs")
+        interop_dir().join("oc/node_modules/openclaw/openclaw.mjs")
     }
 
     fn command(&self) -> tokio::process::Command {
@@ -691,7 +699,16 @@ fn first_json(out: &str) -> Option<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn real_gateway_pairs_the_node_routes_an_invoke_and_gets_it_back_after_a_restart() {
     if !RealGateway::openclaw().exists() {
-        println!("SKIP: the OpenClaw gateway is not installed at {INTEROP}");
+        // CI installs it (.ci/run); there a missing install is a failure.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "the OpenClaw gateway is not installed in {} (scripts/install-openclaw)",
+            interop_dir().display()
+        );
+        println!(
+            "SKIP: the OpenClaw gateway is not installed in {} (scripts/install-openclaw)",
+            interop_dir().display()
+        );
         return;
     }
     let _ = tracing_subscriber::fmt()
