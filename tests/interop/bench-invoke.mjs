@@ -93,6 +93,7 @@ console.log(
     n: results.length,
     ok: results.length - failures.length,
     failures: failures.slice(0, 5),
+    times_ms: times.map(round),
   }),
 );
 process.exit(failures.length ? 1 : 0);
