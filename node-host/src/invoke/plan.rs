@@ -337,6 +337,60 @@ mod tests {
     }
 
     #[test]
+    fn a_snapshot_is_void_when_any_mode_changes_or_a_rule_is_replaced() {
+        let before = plan().policy_snapshot.unwrap();
+        assert!(before.still_holds(&before));
+        let mut wider = before.clone();
+        wider.security = Security::Full;
+        assert!(!before.still_holds(&wider));
+        let mut skills = before.clone();
+        skills.auto_allow_skills = true;
+        assert!(!before.still_holds(&skills));
+        // The same pattern, now added by an allow-always: still there.
+        let mut marked = before.clone();
+        marked.allowlist_rules[0].source = Some("allow-always".into());
+        assert!(before.still_holds(&marked));
+        // A rule replaced by another pattern, or narrowed to some
+        // arguments, is gone, whatever its source.
+        let mut replaced = before.clone();
+        replaced.allowlist_rules[0] = PolicyRule {
+            pattern: "/usr/bin/z".into(),
+            arg_pattern: None,
+            source: Some("allow-always".into()),
+        };
+        assert!(!before.still_holds(&replaced));
+        let mut narrowed = before.clone();
+        narrowed.allowlist_rules[0].arg_pattern = Some("^--version$".into());
+        narrowed.allowlist_rules[0].source = Some("allow-always".into());
+        assert!(!before.still_holds(&narrowed));
+    }
+
+    #[test]
+    fn pruning_keeps_what_is_younger_than_the_ttl_and_drops_the_oldest_at_the_cap() {
+        let t0 = Instant::now();
+        let hour = Duration::from_secs(3600);
+        let mut map: HashMap<String, Instant> = HashMap::from([("p".to_owned(), t0)]);
+        // A gateway may wait an hour for its operators; the plan is kept.
+        prune(&mut map, |at| *at, t0 + hour + Duration::from_secs(60));
+        assert!(map.contains_key("p"));
+        prune(&mut map, |at| *at, t0 + PLAN_TTL - Duration::from_nanos(1));
+        assert!(map.contains_key("p"));
+        prune(&mut map, |at| *at, t0 + PLAN_TTL);
+        assert!(map.is_empty());
+        let mut full: HashMap<String, Instant> = (0..PLAN_CAP)
+            .map(|i| (format!("p{i}"), t0 + Duration::from_secs(i as u64)))
+            .collect();
+        prune(
+            &mut full,
+            |at| *at,
+            t0 + Duration::from_secs(PLAN_CAP as u64),
+        );
+        assert_eq!(full.len(), PLAN_CAP - 1);
+        assert!(!full.contains_key("p0"));
+        assert!(full.contains_key("p1"));
+    }
+
+    #[test]
     fn env_hash_binds_keys_and_values() {
         let mut env = BTreeMap::new();
         assert_eq!(env_hash(Some(&env)), None);

@@ -137,4 +137,20 @@ mod tests {
         std::fs::remove_file(&script).unwrap();
         assert!(!unchanged(&found));
     }
+
+    #[test]
+    fn a_script_of_the_largest_size_is_hashed_to_its_last_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("big.sh");
+        let mut bytes = vec![b'#'; 16 * 1024 * 1024];
+        std::fs::write(&script, &bytes).unwrap();
+        let argv = vec!["sh".to_owned(), "big.sh".to_owned()];
+        let found = operand(&argv, dir.path()).unwrap();
+        assert!(unchanged(&found));
+        if let Some(last) = bytes.last_mut() {
+            *last = b'!';
+        }
+        std::fs::write(&script, &bytes).unwrap();
+        assert!(!unchanged(&found));
+    }
 }
