@@ -720,3 +720,28 @@ async fn several_prepared_plans_can_each_be_approved() {
         assert_eq!(f.call("system.run", run).await.unwrap()["exitCode"], 0);
     }
 }
+
+#[tokio::test]
+async fn a_script_too_large_to_hash_is_never_run_by_an_approval() {
+    let f = fixture(allowlist_policy());
+    let script = f.dir.path().join("huge.sh");
+    let text = format!("#{}\necho approved\n", "x".repeat(16 * 1024 * 1024));
+    std::fs::write(&script, &text).unwrap();
+    let prepared = f.prepare(&["sh", "huge.sh"]).await;
+    let plan = prepared["plan"].clone();
+    assert_eq!(plan["mutableFileOperand"]["argvIndex"], 1, "{plan}");
+    // Unbound, it could be swapped after approval: it is refused instead.
+    std::fs::write(&script, text.replace("echo approved", "echo swapped!")).unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "huge-1", "allow-once"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("script operand"),
+        "{}",
+        refused.message
+    );
+}
