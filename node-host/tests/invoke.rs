@@ -508,10 +508,11 @@ async fn environment_overrides_and_timeouts_reach_the_command() {
     let ran = f
         .call(
             "system.run",
-            json!({"command": ["/bin/sleep", "600"], "cwd": f.cwd(), "timeoutMs": 100}),
+            json!({"command": ["/bin/sleep", "30"], "cwd": f.cwd(), "timeoutMs": 100}),
         )
         .await
         .unwrap();
+    // Without the timeout the sleep ends on its own, not timed out.
     assert_eq!(ran["timedOut"], true, "{ran}");
 }
 
