@@ -304,6 +304,24 @@ async fn allow_always_from_the_gateway_persists_the_entry() {
         .await
         .unwrap();
     assert_eq!(again["exitCode"], 0);
+    // The entry the approval added shows as such in the next snapshot.
+    let prepared = f.prepare(&["id", "-g"]).await;
+    let rules = prepared["plan"]["policySnapshot"]["allowlistRules"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["source"] == "allow-always" && r["pattern"] != "/usr/bin/echo"),
+        "{rules:?}"
+    );
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["pattern"] == "/usr/bin/echo" && r.get("source").is_none()),
+        "{rules:?}"
+    );
 }
 
 #[tokio::test]
@@ -402,5 +420,329 @@ async fn cancelling_an_invoke_kills_its_whole_process_tree() {
     assert!(
         !alive_with(&marker),
         "a process of the cancelled run survived"
+    );
+}
+
+fn full_policy() -> Value {
+    json!({"version": 1, "defaults": {"security": "full", "ask": "off"}})
+}
+
+#[tokio::test]
+async fn run_id_and_session_reach_the_result_the_events_and_the_audit() {
+    let mut f = fixture(allowlist_policy());
+    let ran = f
+        .call(
+            "system.run",
+            json!({"command": ["echo", "hi"], "cwd": f.cwd(), "runId": "r-7", "sessionKey": "s9"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ran["runId"], "r-7");
+    let events = f.drain();
+    assert_eq!(events.len(), 2);
+    for event in &events {
+        assert_eq!(event.payload["runId"], "r-7", "{event:?}");
+        assert_eq!(event.payload["sessionKey"], "s9", "{event:?}");
+    }
+    f.node.flush_audit().await;
+    let audit = std::fs::read_to_string(f.dir.path().join("exec-audit.jsonl")).unwrap();
+    assert!(audit.contains(r#""sessionKey":"s9""#), "{audit}");
+    // A blank run id is no id: the node makes one; no session is `node`.
+    let ran = f
+        .call(
+            "system.run",
+            json!({"command": ["echo", "hi"], "cwd": f.cwd(), "runId": " ", "sessionKey": ""}),
+        )
+        .await
+        .unwrap();
+    let made = ran["runId"].as_str().unwrap().to_owned();
+    assert!(!made.trim().is_empty(), "{ran}");
+    for event in f.drain() {
+        assert_eq!(event.payload["runId"], made.as_str(), "{event:?}");
+        assert_eq!(event.payload["sessionKey"], "node", "{event:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_agents_own_policy_applies_to_its_requests() {
+    let mut policy = allowlist_policy();
+    policy["agents"]["ops"] = json!({"security": "deny"});
+    let f = fixture(policy);
+    let params = |agent: &str| json!({"command": ["echo", "hi"], "cwd": f.cwd(), "agentId": agent});
+    let ran = f.call("system.run", params("main")).await.unwrap();
+    assert_eq!(ran["stdout"], "hi\n");
+    let refused = f.call("system.run", params("ops")).await.unwrap_err();
+    assert!(
+        refused.message.contains("security=deny"),
+        "{}",
+        refused.message
+    );
+}
+
+#[tokio::test]
+async fn a_raw_command_that_is_not_the_argv_is_refused() {
+    let f = fixture(allowlist_policy());
+    // People would read `echo bye`; `echo hi` would run.
+    let refused = f
+        .call(
+            "system.run",
+            json!({"command": ["echo", "hi"], "rawCommand": "echo bye", "cwd": f.cwd()}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code, "INVALID_REQUEST", "{}", refused.message);
+}
+
+#[tokio::test]
+async fn environment_overrides_and_timeouts_reach_the_command() {
+    let f = fixture(full_policy());
+    let ran = f
+        .call(
+            "system.run",
+            json!({"command": ["/bin/sh", "-c", "echo \"$GREETING\""], "cwd": f.cwd(),
+                   "env": {"GREETING": "from-env"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ran["stdout"], "from-env\n", "{ran}");
+    let ran = f
+        .call(
+            "system.run",
+            json!({"command": ["/bin/sleep", "30"], "cwd": f.cwd(), "timeoutMs": 100}),
+        )
+        .await
+        .unwrap();
+    // Without the timeout the sleep ends on its own, not timed out.
+    assert_eq!(ran["timedOut"], true, "{ran}");
+}
+
+#[tokio::test]
+async fn expired_approvals_go_to_the_ask_fallback_and_forged_sources_are_refused() {
+    let mut policy = allowlist_policy();
+    policy["defaults"]["security"] = json!("full");
+    policy["defaults"]["ask"] = json!("always");
+    let f = fixture(policy.clone());
+    let params = |extra: Value| {
+        let mut p = json!({"command": ["id", "-u"], "cwd": f.cwd()});
+        p.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        p
+    };
+    // Nobody asked: approval required. The gateway's operators let it
+    // expire: askFallback (full) decides.
+    let refused = f.call("system.run", params(json!({}))).await.unwrap_err();
+    assert!(
+        refused.message.contains("approval required"),
+        "{}",
+        refused.message
+    );
+    let ran = f
+        .call(
+            "system.run",
+            params(json!({"approvalSource": "ask-fallback"})),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ran["exitCode"], 0, "{ran}");
+    for (what, extra) in [
+        (
+            "expired yet approved",
+            json!({"approvalSource": "ask-fallback", "approved": true}),
+        ),
+        (
+            "expired yet decided",
+            json!({"approvalSource": "ask-fallback", "approvalDecision": "allow-always"}),
+        ),
+        (
+            "the relayed source claimed by the caller",
+            json!({"approvalSource": "gateway", "approvalDecision": "allow-once"}),
+        ),
+        (
+            "an unknown decision",
+            json!({"approved": true, "approvalDecision": "allow-forever", "runId": "x"}),
+        ),
+    ] {
+        let refused = f.call("system.run", params(extra)).await.unwrap_err();
+        assert_eq!(
+            refused.code, "INVALID_REQUEST",
+            "{what}: {}",
+            refused.message
+        );
+    }
+    let denied = f
+        .call(
+            "system.run",
+            params(json!({"approvalDecision": "deny", "runId": "d"})),
+        )
+        .await
+        .unwrap_err();
+    assert!(denied.message.contains("user denied"), "{}", denied.message);
+    // askFallback deny: the expired approval is refused.
+    policy["defaults"]["askFallback"] = json!("deny");
+    std::fs::write(
+        f.dir.path().join("exec-approvals.json"),
+        serde_json::to_vec(&policy).unwrap(),
+    )
+    .unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            params(json!({"approvalSource": "ask-fallback"})),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.starts_with("SYSTEM_RUN_DENIED"),
+        "{}",
+        refused.message
+    );
+}
+
+#[tokio::test]
+async fn approved_without_a_decision_is_allow_once() {
+    let f = fixture(allowlist_policy());
+    let prepared = f.prepare(&["id", "-u"]).await;
+    let mut run = Fixture::approved_run(&prepared["plan"], "plain-1", "allow-once");
+    run.as_object_mut().unwrap().remove("approvalDecision");
+    assert_eq!(
+        f.call("system.run", run.clone()).await.unwrap()["exitCode"],
+        0
+    );
+    let replay = f.call("system.run", run).await.unwrap_err();
+    assert!(
+        replay.message.contains("already used"),
+        "{}",
+        replay.message
+    );
+}
+
+#[tokio::test]
+async fn an_approval_for_another_agent_runs_under_that_agent() {
+    let mut policy = allowlist_policy();
+    policy["agents"]["ops"] = json!({"allowlist": [{"pattern": "/usr/bin/true"}]});
+    let f = fixture(policy);
+    let prepared = f
+        .call(
+            "system.run.prepare",
+            json!({"command": ["id", "-u"], "cwd": f.cwd(), "agentId": "ops"}),
+        )
+        .await
+        .unwrap();
+    let plan = &prepared["plan"];
+    assert_eq!(plan["agentId"], "ops");
+    assert_eq!(
+        plan["policySnapshot"]["allowlistRules"][0]["pattern"],
+        "/usr/bin/true"
+    );
+    let run = Fixture::approved_run(plan, "ops-1", "allow-once");
+    assert_eq!(f.call("system.run", run).await.unwrap()["exitCode"], 0);
+}
+
+#[tokio::test]
+async fn a_shell_plan_runs_by_its_preview_and_not_by_other_text() {
+    let f = fixture(allowlist_policy());
+    let prepared = f.prepare(&["sh", "-c", "echo hi"]).await;
+    let plan = prepared["plan"].clone();
+    assert_eq!(plan["commandText"], "echo hi");
+    let preview = plan["commandPreview"].as_str().unwrap().to_owned();
+    assert_ne!(preview, "echo hi");
+    let mut run = Fixture::approved_run(&plan, "p-1", "allow-once");
+    run["rawCommand"] = json!(preview);
+    let ran = f.call("system.run", run).await.unwrap();
+    assert_eq!(ran["stdout"], "hi\n", "{ran}");
+    let mut run = Fixture::approved_run(&plan, "p-2", "allow-once");
+    run["rawCommand"] = json!("echo bye");
+    let refused = f.call("system.run", run).await.unwrap_err();
+    assert!(
+        refused.message.contains("rawCommand differs"),
+        "{}",
+        refused.message
+    );
+}
+
+#[tokio::test]
+async fn a_script_behind_an_option_value_is_still_bound() {
+    let f = fixture(allowlist_policy());
+    let script = f.dir.path().join("job.sh");
+    std::fs::write(&script, "echo approved\n").unwrap();
+    // `errexit` is the value of `-o`, not a file: the script is `job.sh`.
+    let prepared = f.prepare(&["sh", "-o", "errexit", "job.sh"]).await;
+    let plan = prepared["plan"].clone();
+    assert_eq!(plan["mutableFileOperand"]["argvIndex"], 3, "{plan}");
+    std::fs::write(&script, "echo swapped\n").unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "o-1", "allow-once"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("script operand changed"),
+        "{}",
+        refused.message
+    );
+}
+
+#[tokio::test]
+async fn a_large_script_is_bound_too() {
+    let f = fixture(allowlist_policy());
+    let script = f.dir.path().join("bundle.sh");
+    // A bundled tool of 4 MiB: a comment line of padding, then the command.
+    let mut text = format!("#{}\n", "x".repeat(4 * 1024 * 1024));
+    text.push_str("echo approved\n");
+    std::fs::write(&script, &text).unwrap();
+    let prepared = f.prepare(&["sh", "bundle.sh"]).await;
+    let plan = prepared["plan"].clone();
+    assert_eq!(plan["mutableFileOperand"]["argvIndex"], 1, "{plan}");
+    std::fs::write(&script, text.replace("echo approved", "echo swapped!")).unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "big-1", "allow-once"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("script operand changed"),
+        "{}",
+        refused.message
+    );
+}
+
+#[tokio::test]
+async fn several_prepared_plans_can_each_be_approved() {
+    let f = fixture(allowlist_policy());
+    let first = f.prepare(&["id", "-u"]).await;
+    let second = f.prepare(&["id", "-g"]).await;
+    for (prepared, id) in [(&second, "m-2"), (&first, "m-1")] {
+        let run = Fixture::approved_run(&prepared["plan"], id, "allow-once");
+        assert_eq!(f.call("system.run", run).await.unwrap()["exitCode"], 0);
+    }
+}
+
+#[tokio::test]
+async fn a_script_too_large_to_hash_is_never_run_by_an_approval() {
+    let f = fixture(allowlist_policy());
+    let script = f.dir.path().join("huge.sh");
+    let text = format!("#{}\necho approved\n", "x".repeat(16 * 1024 * 1024));
+    std::fs::write(&script, &text).unwrap();
+    let prepared = f.prepare(&["sh", "huge.sh"]).await;
+    let plan = prepared["plan"].clone();
+    assert_eq!(plan["mutableFileOperand"]["argvIndex"], 1, "{plan}");
+    // Unbound, it could be swapped after approval: it is refused instead.
+    std::fs::write(&script, text.replace("echo approved", "echo swapped!")).unwrap();
+    let refused = f
+        .call(
+            "system.run",
+            Fixture::approved_run(&plan, "huge-1", "allow-once"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("script operand"),
+        "{}",
+        refused.message
     );
 }

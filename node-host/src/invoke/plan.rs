@@ -184,24 +184,36 @@ pub struct PreparedPlans {
 struct Memory {
     plans: HashMap<String, Prepared>,
     used_once: HashMap<String, Instant>,
+    /// When the newest used id the cap made the node forget was used: a
+    /// plan prepared before it might be that approval's, so it is no
+    /// longer recalled (a forgotten use must not let a replay run).
+    forgot_uses_until: Option<Instant>,
 }
 
-/// Drops entries older than [`PLAN_TTL`], then the oldest beyond the cap.
-fn prune<V>(map: &mut HashMap<String, V>, at: impl Fn(&V) -> Instant, now: Instant) {
+/// Drops entries older than [`PLAN_TTL`], then the oldest beyond the cap;
+/// the time of the newest entry the cap dropped.
+fn prune<V>(
+    map: &mut HashMap<String, V>,
+    at: impl Fn(&V) -> Instant,
+    now: Instant,
+) -> Option<Instant> {
     map.retain(|_, v| now.duration_since(at(v)) < PLAN_TTL);
+    let mut dropped = None;
     while map.len() >= PLAN_CAP {
-        let Some(oldest) = map
+        let Some((oldest, when)) = map
             .iter()
             .min_by_key(|(_, v)| at(v))
-            .map(|(k, _)| k.clone())
+            .map(|(k, v)| (k.clone(), at(v)))
         else {
             break;
         };
         tracing::warn!(
-            "more than {PLAN_CAP} prepared plans; forgetting the oldest (its approval will be refused)"
+            "more than {PLAN_CAP} prepared plans or used approvals; forgetting the oldest (its approval will be refused)"
         );
         map.remove(&oldest);
+        dropped = dropped.max(Some(when));
     }
+    dropped
 }
 
 impl PreparedPlans {
@@ -221,7 +233,8 @@ impl PreparedPlans {
     pub fn recall(&self, plan: &WirePlan) -> Option<Option<String>> {
         let memory = self.inner.lock().ok()?;
         let prepared = memory.plans.get(&plan.digest())?;
-        (prepared.at.elapsed() < PLAN_TTL).then(|| prepared.env_hash.clone())
+        let after_forgotten = memory.forgot_uses_until.is_none_or(|t| prepared.at > t);
+        (after_forgotten && prepared.at.elapsed() < PLAN_TTL).then(|| prepared.env_hash.clone())
     }
 
     /// Marks an allow-once approval id used; `false` when it already was
@@ -231,7 +244,9 @@ impl PreparedPlans {
         let Ok(mut memory) = self.inner.lock() else {
             return false;
         };
-        prune(&mut memory.used_once, |at| *at, now);
+        if let Some(forgotten) = prune(&mut memory.used_once, |at| *at, now) {
+            memory.forgot_uses_until = memory.forgot_uses_until.max(Some(forgotten));
+        }
         memory
             .used_once
             .insert(approval_id.to_owned(), now)
@@ -316,6 +331,22 @@ mod tests {
     }
 
     #[test]
+    fn a_used_approval_the_cap_forgets_cannot_be_replayed() {
+        let plans = PreparedPlans::default();
+        let approved = plan();
+        plans.remember(&approved, None);
+        assert!(plans.use_once("first"));
+        for i in 0..PLAN_CAP {
+            assert!(plans.use_once(&format!("other-{i}")));
+        }
+        // "first" is forgotten, so its plan no longer binds an approval...
+        assert_eq!(plans.recall(&approved), None);
+        // ...until it is prepared again.
+        plans.remember(&approved, None);
+        assert_eq!(plans.recall(&approved), Some(None));
+    }
+
+    #[test]
     fn snapshots_hold_while_modes_stay_and_no_rule_is_removed() {
         let before = plan().policy_snapshot.unwrap();
         let mut grown = before.clone();
@@ -334,6 +365,64 @@ mod tests {
         let mut fallback = before.clone();
         fallback.ask_fallback = Security::Full;
         assert!(!before.still_holds(&fallback));
+    }
+
+    #[test]
+    fn a_snapshot_is_void_when_any_mode_changes_or_a_rule_is_replaced() {
+        let before = plan().policy_snapshot.unwrap();
+        assert!(before.still_holds(&before));
+        let mut wider = before.clone();
+        wider.security = Security::Full;
+        assert!(!before.still_holds(&wider));
+        let mut skills = before.clone();
+        skills.auto_allow_skills = true;
+        assert!(!before.still_holds(&skills));
+        // The same pattern, now added by an allow-always: still there.
+        let mut marked = before.clone();
+        marked.allowlist_rules[0].source = Some("allow-always".into());
+        assert!(before.still_holds(&marked));
+        // A rule replaced by another pattern, or narrowed to some
+        // arguments, is gone, whatever its source.
+        let mut replaced = before.clone();
+        replaced.allowlist_rules[0] = PolicyRule {
+            pattern: "/usr/bin/z".into(),
+            arg_pattern: None,
+            source: Some("allow-always".into()),
+        };
+        assert!(!before.still_holds(&replaced));
+        let mut narrowed = before.clone();
+        narrowed.allowlist_rules[0].arg_pattern = Some("^--version$".into());
+        narrowed.allowlist_rules[0].source = Some("allow-always".into());
+        assert!(!before.still_holds(&narrowed));
+    }
+
+    #[test]
+    fn pruning_keeps_what_is_younger_than_the_ttl_and_drops_the_oldest_at_the_cap() {
+        let t0 = Instant::now();
+        let hour = Duration::from_secs(3600);
+        let mut map: HashMap<String, Instant> = HashMap::from([("p".to_owned(), t0)]);
+        // A gateway may wait an hour for its operators; the plan is kept.
+        assert_eq!(
+            prune(&mut map, |at| *at, t0 + hour + Duration::from_secs(60)),
+            None
+        );
+        assert!(map.contains_key("p"));
+        prune(&mut map, |at| *at, t0 + PLAN_TTL - Duration::from_nanos(1));
+        assert!(map.contains_key("p"));
+        // Expired is not forgotten by the cap.
+        assert_eq!(prune(&mut map, |at| *at, t0 + PLAN_TTL), None);
+        assert!(map.is_empty());
+        let mut full: HashMap<String, Instant> = (0..PLAN_CAP)
+            .map(|i| (format!("p{i}"), t0 + Duration::from_secs(i as u64)))
+            .collect();
+        prune(
+            &mut full,
+            |at| *at,
+            t0 + Duration::from_secs(PLAN_CAP as u64),
+        );
+        assert_eq!(full.len(), PLAN_CAP - 1);
+        assert!(!full.contains_key("p0"));
+        assert!(full.contains_key("p1"));
     }
 
     #[test]

@@ -40,16 +40,29 @@ const INTERPRETERS: &[&str] = &[
     "osascript",
 ];
 
-/// Scripts larger than this are not hashed; such a plan has no operand
-/// and its approval covers the argv only.
+/// Scripts larger than this are not hashed: their plan binds
+/// [`UNHASHABLE`], so an approval of them never runs.
 const MAX_SCRIPT: u64 = 16 * 1024 * 1024;
+
+/// The sha256 a plan binds for a script that cannot be hashed (larger than
+/// [`MAX_SCRIPT`], unreadable): no known bytes hash to it, so its approval
+/// is refused, as OpenClaw refuses an approval no file can be bound to,
+/// instead of covering the argv only while the script changes.
+const UNHASHABLE: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// The script operand of `argv` run in `cwd`, hashed; `None` when the
 /// command names no script file.
 pub fn operand(argv: &[String], cwd: &Path) -> Option<FileOperand> {
     let index = script_index(argv, cwd)?;
     let path = absolute(&argv[index], cwd);
-    let sha256 = hash(&path)?;
+    let sha256 = hash(&path).unwrap_or_else(|| {
+        tracing::warn!(
+            path = %path.display(),
+            "the script cannot be hashed (unreadable or larger than {MAX_SCRIPT} bytes); \
+             an approval of this command will be refused"
+        );
+        UNHASHABLE.to_owned()
+    });
     Some(FileOperand {
         argv_index: index,
         path: path.to_string_lossy().into_owned(),
@@ -59,7 +72,8 @@ pub fn operand(argv: &[String], cwd: &Path) -> Option<FileOperand> {
 
 /// Whether the script still has the bytes `operand` recorded.
 pub fn unchanged(operand: &FileOperand) -> bool {
-    hash(Path::new(&operand.path)).is_some_and(|now| now == operand.sha256)
+    operand.sha256 != UNHASHABLE
+        && hash(Path::new(&operand.path)).is_some_and(|now| now == operand.sha256)
 }
 
 /// Which argv word names the script: the program itself when it is a
@@ -136,5 +150,29 @@ mod tests {
         assert!(operand(&argv(&["/bin/echo", "hi"]), dir.path()).is_none());
         std::fs::remove_file(&script).unwrap();
         assert!(!unchanged(&found));
+    }
+
+    #[test]
+    fn a_script_of_the_largest_size_is_hashed_to_its_last_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("big.sh");
+        let mut bytes = vec![b'#'; 16 * 1024 * 1024];
+        std::fs::write(&script, &bytes).unwrap();
+        let argv = vec!["sh".to_owned(), "big.sh".to_owned()];
+        let found = operand(&argv, dir.path()).unwrap();
+        assert!(unchanged(&found));
+        if let Some(last) = bytes.last_mut() {
+            *last = b'!';
+        }
+        std::fs::write(&script, &bytes).unwrap();
+        assert!(!unchanged(&found));
+        // One byte more cannot be hashed: the plan binds a hash that never
+        // holds, so the script cannot be swapped under an approval.
+        bytes.push(b'\n');
+        std::fs::write(&script, &bytes).unwrap();
+        let too_big = operand(&argv, dir.path()).unwrap();
+        assert_eq!(too_big.argv_index, 1);
+        assert_eq!(too_big.sha256, UNHASHABLE);
+        assert!(!unchanged(&too_big));
     }
 }
