@@ -4,13 +4,16 @@
 
 use std::collections::BTreeMap;
 
+use approvals_ipc::ipc::ExecRequest;
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::InvokeError;
 
-/// `system.run` params. Fields OpenClaw sends for its own UIs
-/// (`suppressNotifyOnExit`, `wakeOnExit`, …) are ignored.
+/// `system.run` params, and those of `system.run.prepare` (which reads the
+/// command, its text, cwd, env, agent and session, and ignores the rest).
+/// Fields OpenClaw sends for its own UIs (`suppressNotifyOnExit`,
+/// `wakeOnExit`, `security`, `ask`, …) are ignored.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunParams {
@@ -54,28 +57,25 @@ pub struct RunParams {
     pub system_run_plan: Option<Value>,
 }
 
-/// `system.run.prepare` params: what the agent's exec tool sends before
-/// it asks for an approval.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrepareParams {
-    /// The argv; required and non-empty.
-    pub command: Vec<String>,
-    /// The command as the agent wrote it.
-    #[serde(default)]
-    pub raw_command: Option<String>,
-    /// The working directory.
-    #[serde(default)]
-    pub cwd: Option<String>,
-    /// Environment overrides, bound into the approval.
-    #[serde(default)]
-    pub env: Option<BTreeMap<String, String>>,
-    /// The agent whose policy applies.
-    #[serde(default)]
-    pub agent_id: Option<String>,
-    /// The session the request belongs to.
-    #[serde(default)]
-    pub session_key: Option<String>,
+impl RunParams {
+    /// The exec host's request for this command, without timeout, run id
+    /// or approval (which only `system.run` sets).
+    pub fn request(&self) -> ExecRequest {
+        ExecRequest {
+            command: self.command.clone(),
+            raw_command: self.raw_command.clone(),
+            cwd: self.cwd.clone(),
+            env: self.env.clone(),
+            agent_id: self.agent_id.clone(),
+            session_key: self.session_key.clone(),
+            ..ExecRequest::default()
+        }
+    }
+
+    /// The session key, with an empty one taken as none.
+    pub fn session(&self) -> Option<String> {
+        self.session_key.clone().filter(|s| !s.is_empty())
+    }
 }
 
 /// Decodes params, naming the field that is wrong.

@@ -12,28 +12,18 @@
 
 use std::sync::Arc;
 
-use approvals_ipc::ipc::ExecRequest;
 use serde_json::{Value, json};
 use ui_bridge::host::Judged;
 
-use super::params::{self, PrepareParams};
+use super::params::{self, RunParams};
 use super::plan::{PolicySnapshot, WirePlan, env_hash};
 use super::{InvokeError, Node, script};
 
 /// Answers `system.run.prepare`.
 pub fn system_run_prepare(node: &Arc<Node>, params: Value) -> Result<Value, InvokeError> {
-    let params: PrepareParams = params::decode(params)?;
+    let params: RunParams = params::decode(params)?;
     params::argv(&params.command)?;
-    let request = ExecRequest {
-        command: params.command.clone(),
-        raw_command: params.raw_command.clone(),
-        cwd: params.cwd.clone(),
-        env: params.env.clone(),
-        agent_id: params.agent_id.clone(),
-        session_key: params.session_key.clone(),
-        ..ExecRequest::default()
-    };
-    let judged = node.host.judge(&request)?;
+    let judged = node.host.judge(&params.request())?;
     let plan = plan_of(&params, &judged)?;
     node.plans.remember(&plan, env_hash(params.env.as_ref()));
     let policy = judged.compiled.policy();
@@ -54,7 +44,7 @@ pub fn system_run_prepare(node: &Arc<Node>, params: Value) -> Result<Value, Invo
 }
 
 /// The plan of a judged request.
-fn plan_of(params: &PrepareParams, judged: &Judged) -> Result<WirePlan, InvokeError> {
+fn plan_of(params: &RunParams, judged: &Judged) -> Result<WirePlan, InvokeError> {
     let evaluation = &judged.evaluation;
     let cwd = std::fs::canonicalize(evaluation.cwd()).map_err(|error| {
         InvokeError::denied(
@@ -81,7 +71,7 @@ fn plan_of(params: &PrepareParams, judged: &Judged) -> Result<WirePlan, InvokeEr
         command_text,
         command_preview: preview,
         agent_id: Some(judged.agent_id.clone()),
-        session_key: params.session_key.clone().filter(|s| !s.is_empty()),
+        session_key: params.session(),
         policy_snapshot: Some(PolicySnapshot::of(judged.compiled.policy())),
         mutable_file_operand: script::operand(&params.command, &cwd),
     })

@@ -17,7 +17,7 @@ use approvals_ipc::ipc::{Decision, ErrorBody, ErrorCode, ExecPayload, ExecReques
 use approvals_ipc::policy::quote;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use ui_bridge::host::{DEFAULT_AGENT, GATEWAY_APPROVAL_SOURCE};
+use ui_bridge::host::GATEWAY_APPROVAL_SOURCE;
 
 use super::events::RunContext;
 use super::exec::{BridgeError, BridgeTarget, ExecHostChoice};
@@ -48,11 +48,7 @@ pub async fn system_run(
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     let context = RunContext {
         run_id: run_id.clone(),
-        session_key: params
-            .session_key
-            .clone()
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "node".to_owned()),
+        session_key: params.session().unwrap_or_else(|| "node".to_owned()),
         command: params
             .raw_command
             .clone()
@@ -164,15 +160,7 @@ fn bind_approval(
     if cwd.is_none() || cwd != plan.cwd {
         return Err(mismatch("working directory differs from the approved plan"));
     }
-    let agent = params
-        .agent_id
-        .clone()
-        .filter(|a| !a.trim().is_empty())
-        .unwrap_or_else(|| DEFAULT_AGENT.to_owned());
-    if Some(agent) != plan.agent_id {
-        return Err(mismatch("agent differs from the approved plan"));
-    }
-    if params.session_key.clone().filter(|s| !s.is_empty()) != plan.session_key {
+    if params.session() != plan.session_key {
         return Err(mismatch("session differs from the approved plan"));
     }
     if let Some(raw) = params.raw_command.as_deref()
@@ -195,7 +183,11 @@ fn bind_approval(
         ));
     }
     request.cwd = plan.cwd.clone();
+    // The agent as the exec host resolves it, as prepare recorded it.
     let judged = node.host.judge(request)?;
+    if Some(&judged.agent_id) != plan.agent_id.as_ref() {
+        return Err(mismatch("agent differs from the approved plan"));
+    }
     let current = PolicySnapshot::of(judged.compiled.policy());
     if !plan
         .policy_snapshot
@@ -226,26 +218,12 @@ async fn execute(
     cancelled: CancellationToken,
     context: &RunContext,
 ) -> ExecResponse {
-    let bridge = BridgeTarget {
-        approvals_path: &node.config.approvals_path,
-        socket: node.config.socket.as_ref(),
-    };
-    let via_bridge = |request: &ExecRequest, cancelled: &CancellationToken| {
-        let (bridge, request, cancelled) = (bridge.clone(), request.clone(), cancelled.clone());
-        async move {
-            tokio::select! {
-                response = bridge.exec(&request) => response,
-                // Dropping the connection makes the bridge withdraw or kill.
-                () = cancelled.cancelled() => Ok(cancelled_response()),
-            }
-        }
-    };
     match node.config.exec_host {
         ExecHostChoice::Local => local(node, request, cancelled, context).await,
-        ExecHostChoice::Bridge => via_bridge(&request, &cancelled)
+        ExecHostChoice::Bridge => via_bridge(node, &request, &cancelled)
             .await
             .unwrap_or_else(|err| err.unavailable()),
-        ExecHostChoice::Auto => match via_bridge(&request, &cancelled).await {
+        ExecHostChoice::Auto => match via_bridge(node, &request, &cancelled).await {
             Ok(response) => response,
             Err(BridgeError::NotRunning(why)) => {
                 tracing::debug!("no ui-bridge answers ({why}); using the embedded exec host");
@@ -253,6 +231,23 @@ async fn execute(
             }
             Err(err) => err.unavailable(),
         },
+    }
+}
+
+/// Sends the request to the UI bridge; `cancelled` drops the connection,
+/// which makes the bridge withdraw the ask or kill the run.
+async fn via_bridge(
+    node: &Node,
+    request: &ExecRequest,
+    cancelled: &CancellationToken,
+) -> Result<ExecResponse, BridgeError> {
+    let bridge = BridgeTarget {
+        approvals_path: &node.config.approvals_path,
+        socket: node.config.socket.as_ref(),
+    };
+    tokio::select! {
+        response = bridge.exec(request) => response,
+        () = cancelled.cancelled() => Ok(cancelled_response()),
     }
 }
 

@@ -363,7 +363,7 @@ impl ExecHost {
         let agent_id = agent_of(request)?;
         let validated = validate(request, self.host.home.as_deref(), &self.base_env)?;
         if let Some(claimed) = request.approval_decision
-            && self.relayed_answer(request).is_none()
+            && !self.takes_relayed_answers(request)
         {
             // Class 22: an approval must come from a person through our own
             // approvers, never from the requester.
@@ -547,13 +547,18 @@ impl ExecHost {
         }
     }
 
+    /// Whether this host takes answers relayed from a gateway and the
+    /// request says it carries one.
+    fn takes_relayed_answers(&self, request: &ExecRequest) -> bool {
+        self.config.gateway_approvals
+            && request.approval_source.as_deref() == Some(GATEWAY_APPROVAL_SOURCE)
+    }
+
     /// The gateway operators' answer a node host relays in the request,
     /// when this host accepts such answers (`gateway_approvals`) and the
     /// policy's `defaults.approvers`, if set, names `gateway`.
     fn relayed_answer(&self, request: &ExecRequest) -> Option<Answer> {
-        if !self.config.gateway_approvals
-            || request.approval_source.as_deref() != Some(GATEWAY_APPROVAL_SOURCE)
-        {
+        if !self.takes_relayed_answers(request) {
             return None;
         }
         let decision = request.approval_decision?;
