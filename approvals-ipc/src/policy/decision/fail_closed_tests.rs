@@ -308,6 +308,32 @@ fn setarch_ssh_agent_and_other_command_runners_are_semantic_wrappers() {
         &["eatmydata", "rm", "-rf", "/tmp/x"],
         &["torsocks", "curl", "x"],
         &["dbus-run-session", "--", "sh"],
+        // Command runners the table did not know: each ran its operand.
+        &["runcon", "ctx", "sh"],
+        &["setpriv", "--reuid=0", "sh"],
+        &["capsh", "--", "-c", "id"],
+        &["prlimit", "--nofile=10", "sh"],
+        &["daemonize", "/bin/sh"],
+        &["start-stop-daemon", "--start", "--exec", "/bin/sh"],
+        &["systemd-cat", "sh"],
+        &["tmux", "new-session", "-d", "sh -c id"],
+        &["screen", "-dm", "sh"],
+        &["perf", "record", "--", "sh"],
+        &["lldb", "--", "sh"],
+        &["catchsegv", "sh"],
+        &["fakechroot", "sh"],
+        &["rlwrap", "sh"],
+        &["schroot", "--", "sh"],
+        &["podman", "run", "-v", "/:/h", "x"],
+        &["apptainer", "exec", "x.sif", "sh"],
+        &["singularity", "exec", "x.sif", "sh"],
+        &["flatpak-spawn", "--host", "sh"],
+        &["launchctl", "submit", "-l", "x", "--", "sh"],
+        &["xdg-open", "x.desktop"],
+        // Schedulers: the commands run later, outside this request.
+        &["at", "now"],
+        &["batch"],
+        &["crontab", "jobs.txt"],
     ] {
         let e = eval(&c, argv);
         assert!(!e.analysis.ok, "{argv:?}");

@@ -131,6 +131,27 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
     // GNU find and gfind have a spec (`specs/families/find.rs`); bfs keeps these.
+    spec(
+        "editor",
+        &[
+            "editor",
+            "emacs",
+            "ex",
+            "gvim",
+            "nano",
+            "nvim",
+            "rview",
+            "rvim",
+            "sensible-editor",
+            "vi",
+            "view",
+            "vim",
+            "vimdiff",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
     spec("find", &["bfs"], Layout::Permuted, "", &[]),
     spec(
         "git",
@@ -429,6 +450,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g("deno.stdin-script", Word(&["-"]), STDIN),
+    g(
+        "editor.always",
+        Always,
+        "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
+    ),
     g("find.delete", Word(&["-delete"]), "deletes every match"),
     g(
         "find.exec",

@@ -29,10 +29,22 @@ const fn p(
 /// Every program the engine has special knowledge of, sorted by name.
 pub const PROGRAMS: &[Program] = &[
     p(
+        "apptainer",
+        &[SemanticWrapper],
+        "",
+        "runs a command or image in a container, which can mount host paths",
+    ),
+    p(
         "ash",
         &[PosixShell, CodeOnStdin],
         "o",
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
+        "at",
+        &[SemanticWrapper],
+        "fqt",
+        "schedules the commands it reads (stdin or `-f FILE`) to run later, outside this request",
     ),
     p(
         "awk",
@@ -45,6 +57,12 @@ pub const PROGRAMS: &[Program] = &[
         &[PosixShell, CodeOnStdin],
         "o",
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
+        "batch",
+        &[SemanticWrapper],
+        "fq",
+        "schedules the commands it reads (stdin or `-f FILE`) to run later, outside this request",
     ),
     p(
         "builtin",
@@ -77,6 +95,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command under a power assertion",
     ),
     p(
+        "capsh",
+        &[SemanticWrapper],
+        "",
+        "runs a shell or command with changed capabilities (`capsh -- -c CMD`)",
+    ),
+    p(
         "cargo",
         &[MultiCall, RustupProxy],
         "",
@@ -93,6 +117,12 @@ pub const PROGRAMS: &[Program] = &[
         &[MultiCall, RustupProxy],
         "",
         "under rustup, the rustup binary by this name: the toolchain picks which rustfmt runs",
+    ),
+    p(
+        "catchsegv",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given, preloading a crash handler",
     ),
     p(
         "cgexec",
@@ -137,10 +167,22 @@ pub const PROGRAMS: &[Program] = &[
         "a single-binary coreutils (uutils, or GNU built multi-call): installed as ls, cat … and acting by invoked name",
     ),
     p(
+        "crontab",
+        &[SemanticWrapper],
+        "u",
+        "installs a schedule of commands that run later, outside this request",
+    ),
+    p(
         "csh",
         &[OtherShell, CodeOnStdin],
         "",
         "a C shell: runs shell code in a language the analysis does not parse",
+    ),
+    p(
+        "daemonize",
+        &[SemanticWrapper],
+        "acelopuEO",
+        "runs the command it is given as a daemon that outlives the request",
     ),
     p(
         "dash",
@@ -209,6 +251,18 @@ pub const PROGRAMS: &[Program] = &[
         "a shell builtin that replaces the shell with its operand",
     ),
     p(
+        "expect",
+        &[Interpreter, CodeOnStdin],
+        "",
+        "runs Tcl/Expect scripts from `-c`, files or stdin, which spawn and drive programs",
+    ),
+    p(
+        "fakechroot",
+        &[SemanticWrapper],
+        "cde",
+        "runs the command with its file paths redirected through an LD_PRELOAD library",
+    ),
+    p(
         "fakeroot",
         &[SemanticWrapper],
         "",
@@ -231,6 +285,12 @@ pub const PROGRAMS: &[Program] = &[
         &[OtherShell, CodeOnStdin],
         "",
         "a shell whose language the analysis does not parse",
+    ),
+    p(
+        "flatpak-spawn",
+        &[SemanticWrapper],
+        "",
+        "runs a command outside the sandbox it is called from, or in a new one",
     ),
     p(
         "flock",
@@ -305,6 +365,12 @@ pub const PROGRAMS: &[Program] = &[
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
     ),
     p(
+        "launchctl",
+        &[SemanticWrapper],
+        "",
+        "loads and starts launchd jobs, which run programs outside this request",
+    ),
+    p(
         "linux32",
         &[SemanticWrapper],
         "",
@@ -315,6 +381,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command with a changed execution domain (setarch)",
+    ),
+    p(
+        "lldb",
+        &[SemanticWrapper],
+        "",
+        "runs the command under a debugger that can change it and run commands",
     ),
     p(
         "ltrace",
@@ -419,6 +491,12 @@ pub const PROGRAMS: &[Program] = &[
         "builds and runs commands from its input",
     ),
     p(
+        "perf",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given under the profiler (`perf record CMD`) and writes files",
+    ),
+    p(
         "perl",
         &[Interpreter, CodeOnStdin],
         "",
@@ -437,10 +515,22 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command as another user",
     ),
     p(
+        "podman",
+        &[SemanticWrapper],
+        "",
+        "runs containers, which can mount host paths and run any image",
+    ),
+    p(
         "powershell",
         &[Interpreter, CodeOnStdin],
         "",
         "runs PowerShell commands and scripts",
+    ),
+    p(
+        "prlimit",
+        &[SemanticWrapper],
+        "p",
+        "runs the command it is given, or changes another process's limits",
     ),
     p(
         "proot",
@@ -479,6 +569,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs R code read from stdin or files",
     ),
     p(
+        "rlwrap",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given under a line editor that can run filters",
+    ),
+    p(
         "rscript",
         &[Interpreter, CodeOnStdin],
         "",
@@ -495,6 +591,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper, Privileged],
         "Dgu",
         "runs the command as another user (systemd's sudo)",
+    ),
+    p(
+        "runcon",
+        &[SemanticWrapper],
+        "rtul",
+        "runs the command in another SELinux security context",
     ),
     p(
         "runuser",
@@ -563,6 +665,18 @@ pub const PROGRAMS: &[Program] = &[
         "runs Scala scripts, or its REPL on stdin",
     ),
     p(
+        "schroot",
+        &[SemanticWrapper],
+        "cdu",
+        "runs a command or shell inside a chroot",
+    ),
+    p(
+        "screen",
+        &[SemanticWrapper],
+        "c",
+        "runs a shell or command in a terminal session that outlives the request",
+    ),
+    p(
         "script",
         &[SemanticWrapper],
         "",
@@ -573,6 +687,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command with a changed architecture or personality flags",
+    ),
+    p(
+        "setpriv",
+        &[SemanticWrapper],
+        "",
+        "runs the command with another user, group, capabilities or no_new_privs setting",
     ),
     p(
         "setsid",
@@ -593,6 +713,12 @@ pub const PROGRAMS: &[Program] = &[
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
     ),
     p(
+        "singularity",
+        &[SemanticWrapper],
+        "",
+        "runs a command or image in a container, which can mount host paths",
+    ),
+    p(
         "ssh-agent",
         &[SemanticWrapper],
         "aEPt",
@@ -603,6 +729,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "fdpP",
         "runs the command it is given (ssh) with a password fed to it",
+    ),
+    p(
+        "start-stop-daemon",
+        &[SemanticWrapper],
+        "",
+        "starts programs as daemons that outlive the request",
     ),
     p(
         "stdbuf",
@@ -627,6 +759,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper, Privileged],
         "ugCDhprtUT",
         "runs the command as another user",
+    ),
+    p(
+        "systemd-cat",
+        &[SemanticWrapper],
+        "tp",
+        "runs the command it is given, sending its output to the journal",
     ),
     p(
         "systemd-run",
@@ -663,6 +801,12 @@ pub const PROGRAMS: &[Program] = &[
         &[TransparentWrapper],
         "sk",
         "runs its operand with a time limit; what runs is unchanged",
+    ),
+    p(
+        "tmux",
+        &[SemanticWrapper],
+        "cCfLSt",
+        "runs commands in a terminal server that outlives the request (`tmux new -d CMD`, `send-keys`)",
     ),
     p(
         "torsocks",
@@ -711,6 +855,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "adEeIiLlnPs",
         "builds and runs commands from its input",
+    ),
+    p(
+        "xdg-open",
+        &[SemanticWrapper],
+        "",
+        "opens the file or URL with the program registered for it, which may run the file itself",
     ),
     p(
         "xonsh",
