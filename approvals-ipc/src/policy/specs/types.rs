@@ -215,6 +215,12 @@ pub enum Mode {
     /// Copies directories whole, writing names the prompt does not show
     /// (`cp -r`, `rsync -a`, `scp -r`).
     Recursive,
+    /// Makes links to the sources instead of copies (`cp -l`, `cp -s`).
+    Links,
+    /// The links are symbolic (`ln -s`, `cp -s`): a relative source is
+    /// resolved from the link's directory, not the working directory
+    /// (unless `--relative` says it is given from here).
+    Symbolic,
 }
 
 /// What a program does with its operands beyond reading them. Writes are
@@ -228,12 +234,30 @@ pub enum Operands {
     /// Every operand is a path it writes, creates or removes (touch,
     /// mkdir, rm, tee).
     Written(&'static str),
+    /// Every operand is a path whose mode, owner or context it changes
+    /// (chmod, chown): judged as a write, except that a file other tools
+    /// run (`Makefile`, `*.sh`) is not at risk from its mode changing;
+    /// one outside the tree or in a tool's metadata (`chmod +x
+    /// .git/hooks/pre-commit` turns a hook on) still is.
+    Attributes(&'static str),
     /// The operand at this position (from 0) is a path it writes (`git
     /// clone URL DIR`, `zip ARCHIVE FILES`).
     WrittenAt(usize, &'static str),
     /// With two or more operands the last is where the others go: written
     /// as it is, or inside it when it is a directory (cp, mv, scp, rsync).
     Destination(Copying),
+    /// Every operand is `KEY=VALUE` (dd): the value of a key in `written`
+    /// is a path it writes; an operand whose key is not in `keys`, or that
+    /// has no `=`, is one the spec does not know, and is asked.
+    Assignments {
+        /// Every key the program takes.
+        keys: &'static [&'static str],
+        /// The keys whose value is a file it writes.
+        written: &'static [&'static str],
+    },
+    /// An operand that does not start with `prefix` changes the system
+    /// (`date 0101…` sets the clock; `date +%s` only prints): asked.
+    ChangesSystemUnless(&'static str, &'static str),
     /// An archive program: extracts into the working directory (or the
     /// directory one of `dir_options` names) when `extracts_by_default` or
     /// [`Mode::Extracts`], unless [`Mode::WritesNothing`].
@@ -258,6 +282,11 @@ pub struct Copying {
     /// Moves directories whole without being told to (mv), as
     /// [`Mode::Recursive`] does for the others.
     pub recursive: bool,
+    /// Makes links to the sources instead of copies (ln, link), as
+    /// [`Mode::Links`] does for the others: a link to a file outside the
+    /// working tree is a path inside it through which later writes reach
+    /// that file, so it is judged as a write there.
+    pub links: bool,
 }
 
 /// How a value names a local file to send.

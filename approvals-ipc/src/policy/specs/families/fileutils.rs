@@ -8,7 +8,7 @@
 //! ([`Operands`]).
 
 use crate::policy::specs::types::Effect::{Mode, ReadsFile, WritesFile};
-use crate::policy::specs::types::Mode::Recursive;
+use crate::policy::specs::types::Mode::{Links, Recursive, Symbolic};
 use crate::policy::specs::types::{
     Copying, Grammar, Operands, Opt, Spec, flag, ids, optional, value,
 };
@@ -38,7 +38,7 @@ const CP_OPTS: &[Opt] = &[
     flag(&["--copy-contents"]),
     flag(&["-d"]),
     flag(&["-H"]),
-    flag(&["-l", "--link"]),
+    flag(&["-l", "--link"]).does(Mode(Links)),
     flag(&["-L", "--dereference"]),
     flag(&["-n", "--no-clobber"]),
     flag(&["-P", "--no-dereference"]),
@@ -55,7 +55,8 @@ const CP_OPTS: &[Opt] = &[
     flag(&["--remove-destination"]),
     value(&["--sparse"]),
     flag(&["--strip-trailing-slashes"]),
-    flag(&["-s", "--symbolic-link"]),
+    // `-s` makes symbolic links, which is also `Links`: read by both.
+    flag(&["-s", "--symbolic-link"]).does(Mode(Symbolic)),
     flag(&["-u", "--update"]),
     flag(&["-x", "--one-file-system"]),
     flag(&["-Z"]),
@@ -67,6 +68,7 @@ const COPY: Copying = Copying {
     remote: false,
     trailing_slash_is_contents: false,
     recursive: false,
+    links: false,
 };
 
 /// `cp`.
@@ -112,7 +114,7 @@ const LN_OPTS: &[Opt] = &[
     flag(&["-n", "--no-dereference"]),
     flag(&["-P", "--physical"]),
     flag(&["-r", "--relative"]),
-    flag(&["-s", "--symbolic"]),
+    flag(&["-s", "--symbolic"]).does(Mode(Symbolic)),
 ];
 
 /// `ln`: the link is written where the last operand says.
@@ -126,6 +128,7 @@ pub(crate) const LN: Spec = Spec {
     checked_with: "GNU coreutils 9.1",
     operands: Operands::Destination(Copying {
         why: "makes a link here",
+        links: true,
         ..COPY
     }),
     env: &[],

@@ -273,6 +273,7 @@ pub(crate) const RSYNC: Spec = Spec {
         remote: true,
         trailing_slash_is_contents: true,
         recursive: false,
+        links: false,
     }),
     env: &[
         loads("RSYNC_CONNECT_PROG", "rsync runs this command to connect"),

@@ -190,6 +190,7 @@ pub(crate) const SCP: Spec = Spec {
         remote: true,
         trailing_slash_is_contents: false,
         recursive: false,
+        links: false,
     }),
     env: &[],
 };
