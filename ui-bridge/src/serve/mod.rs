@@ -62,6 +62,9 @@ pub struct ServeOptions {
     /// Whether an approval a `node-host serve` relays from its gateway's
     /// operators counts as an answer (off: only this bridge's approvers count).
     pub accept_gateway_approvals: bool,
+    /// Where to serve the companion web page, overriding the policy's
+    /// `defaults.web`; `None` with no `defaults.web` serves no page.
+    pub web: Option<std::net::SocketAddr>,
 }
 
 /// Why `serve` could not start or stopped abnormally.
@@ -79,6 +82,17 @@ pub enum ServeError {
     /// The socket could not be set up.
     #[error(transparent)]
     Socket(#[from] SocketError),
+    /// The web page could not start.
+    #[error(transparent)]
+    Web(#[from] crate::web::WebError),
+    /// `defaults.web` is not an address.
+    #[error("defaults.web in {} is {value:?}, not an address like 127.0.0.1:0\nhint: fix it, or pass --web ADDR", path.display())]
+    WebAddress {
+        /// The approvals file.
+        path: PathBuf,
+        /// What it says.
+        value: String,
+    },
     /// Signal handlers or the server failed.
     #[error("{op}: {source}")]
     Io {
@@ -206,6 +220,26 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
             "socket.requireChallenge: only nonces from this bridge's challenges are accepted"
         );
     }
+    let web_addr = match options.web {
+        Some(addr) => Some(addr),
+        None => web_from_policy(&snapshot.file, &options.approvals_path)?,
+    };
+    let web = match web_addr {
+        Some(addr) => {
+            let state = crate::web::WebState {
+                broker: broker.clone(),
+                store: host.approvals_store().clone(),
+                audit_path: host.config().audit_path.clone(),
+                shutdown: shutdown.clone(),
+            };
+            let started = crate::web::start(addr, state).await?;
+            tracing::info!(addr = %started.addr, "web page ready");
+            // Printed once, never logged: the URL carries the page's secret.
+            eprintln!("ui-bridge: approvals page at {}", started.login_url);
+            Some(started.task)
+        }
+        None => None,
+    };
     let stop = stop_signal(shutdown.clone())?;
 
     tracing::info!(socket = %bound.path.display(), approvals = %options.approvals_path.display(), "ready");
@@ -219,6 +253,10 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     broker.shutdown();
     // The terminal approver restores the terminal on its way out.
     while approvers.join_next().await.is_some() {}
+    if let Some(web) = web {
+        // Event streams end on the shutdown token; requests finish first.
+        let _ = web.await;
+    }
     host.flush_audit().await;
     bound.remove();
     tracing::info!("stopped");
@@ -226,6 +264,30 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         op: "serving",
         source,
     })
+}
+
+/// The page address the policy asks for (`defaults.web`), if any.
+fn web_from_policy(
+    file: &approvals_ipc::approvals::ApprovalsFile,
+    path: &std::path::Path,
+) -> Result<Option<std::net::SocketAddr>, ServeError> {
+    // Kept among the fields the model does not name (`extra`), which the
+    // store preserves on every save.
+    let Some(value) = file.defaults.as_ref().and_then(|d| d.extra.get("web")) else {
+        return Ok(None);
+    };
+    let value = match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    value
+        .trim()
+        .parse()
+        .map(Some)
+        .map_err(|_| ServeError::WebAddress {
+            path: path.to_owned(),
+            value,
+        })
 }
 
 /// The terminal approver's terminal when stdin is one; `None` otherwise.
