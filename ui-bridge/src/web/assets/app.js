@@ -345,7 +345,7 @@ function agentFieldset(id, agent) {
   const prefixId = `allow-prefix-${slug}`;
   const pattern = el('input', { id: patternId, type: 'text', autocomplete: 'off', spellcheck: false, placeholder: '/usr/bin/git' });
   const prefix = el('input', { id: prefixId, type: 'text', autocomplete: 'off', spellcheck: false, placeholder: 'status (optional)' });
-  const add = el('button', { type: 'button', class: 'secondary', text: 'Add entry', 'aria-label': `Add allowlist entry to ${id}` });
+  const add = el('button', { type: 'button', class: 'secondary', text: 'Add entry', 'aria-label': `Add entry to ${id}` });
   add.addEventListener('click', () => {
     const value = pattern.value.trim();
     if (!value) { pattern.focus(); return; }
