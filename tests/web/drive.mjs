@@ -135,7 +135,18 @@ async function answers(page) {
   check(patterns.some((p) => p.endsWith('/whoami')), `allow-always by button did not persist whoami: ${patterns}`);
   check(patterns.some((p) => p.endsWith('/echo')), `allow-always by key did not persist echo: ${patterns}`);
   await shot(page, 'answers-done');
-  return { cases: results };
+  // The audit view shows these decisions, and the chain verifies.
+  await page.click('#tab-audit');
+  await page.waitForSelector('#audit-chain:text("Chain verified")');
+  const byPage = await page.locator('#audit-table tbody tr', { hasText: 'human:web' }).count();
+  check(byPage >= 6, `the audit view shows ${byPage} answers by the page, expected 6 or more`);
+  await page.selectOption('#audit-decision', 'deny');
+  await page.click('#audit-filter button[type="submit"]');
+  await page.waitForFunction(() => [...document.querySelectorAll('#audit-table tbody tr')].every((r) => r.children[3]?.textContent === 'deny'));
+  const denied = await page.locator('#audit-table tbody tr').count();
+  check(denied >= 2, `the deny filter shows ${denied} rows, expected 2 or more`);
+  await shot(page, 'answers-audit');
+  return { cases: results, auditRowsByPage: byPage, auditDenied: denied };
 }
 
 /** An answer from `ui-bridge approvals resolve` removes the card at once. */
@@ -268,7 +279,7 @@ async function bench(page, context) {
   });
   const runs = [];
   const t0 = Date.now();
-  for (let i = 0; i < 50; i += 1) runs.push(nodeRun(['echo', `bench-${i}`]));
+  for (let i = 0; i < 50; i += 1) runs.push(nodeRun(['seq', String(i + 1)]));
   await page.waitForFunction(() => document.querySelectorAll('.approval').length === 50, null, { timeout: 60000 });
   const arrivedMs = Date.now() - t0;
   const arriving = await page.evaluate(() => ({ ...window.__approvalsStats, longTasks: window.__longTasks.slice() }));

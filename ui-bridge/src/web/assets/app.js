@@ -72,7 +72,10 @@ function connect() {
     timed(() => {
       const ids = new Set(pending.map((a) => a.id));
       for (const id of [...state.pending.keys()]) if (!ids.has(id)) removeApproval(id);
-      for (const approval of pending) if (!state.pending.has(approval.id)) addApproval(approval);
+      // One insertion for the whole batch: one layout, however many wait.
+      const batch = document.createDocumentFragment();
+      for (const approval of pending) if (!state.pending.has(approval.id)) addApproval(approval, batch);
+      $('pending').append(batch);
     });
   });
   source.addEventListener('requested', (event) => {
@@ -98,12 +101,12 @@ function timed(work) {
   stats.maxRenderMs = Math.max(stats.maxRenderMs, took);
 }
 
-function addApproval(approval) {
+function addApproval(approval, parent = $('pending')) {
   if (state.pending.has(approval.id)) return;
   state.pending.set(approval.id, approval);
   const card = buildCard(approval);
   state.cards.set(approval.id, card);
-  $('pending').append(card);
+  parent.append(card);
   const shownAt = performance.now();
   setTimeout(() => {
     if (!card.isConnected) return;
