@@ -471,3 +471,60 @@ fn browser_fifty_pending_approvals_render_and_update() {
     // Numbers for BENCHMARKS.md; printed, not asserted.
     drive("bench");
 }
+
+#[test]
+fn defaults_web_in_the_policy_serves_the_page_and_a_bad_one_refuses_to_start() {
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny", "web": "127.0.0.1:0"}
+    }));
+    let bridge = Bridge::start(&home, &[]);
+    let url = login_url(&bridge);
+    let (addr, secret) = url
+        .trim_start_matches("http://")
+        .split_once("/login?secret=")
+        .expect("a login URL");
+    let login = http(
+        addr,
+        "GET",
+        &format!("/login?secret={secret}"),
+        &[("Host", addr)],
+        "",
+    );
+    assert_eq!(login.status, 303, "{login:?}");
+    assert_eq!(home.read_approvals()["defaults"]["web"], "127.0.0.1:0");
+    drop(bridge);
+
+    let bad = TestHome::new();
+    bad.write_approvals(&json!({"version": 1, "defaults": {"web": "not an address"}}));
+    let mut child = bad
+        .command("ui-bridge")
+        .arg("serve")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ui-bridge");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("ui-bridge served with defaults.web = \"not an address\"");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    assert_eq!(
+        status.code(),
+        Some(approvals_tests::status::FILE_ERROR),
+        "{stderr}"
+    );
+    assert!(stderr.contains("defaults.web"), "{stderr}");
+}
