@@ -149,13 +149,28 @@ async function answers(page) {
   return { cases: results, auditRowsByPage: byPage, auditDenied: denied };
 }
 
-/** An answer from `ui-bridge approvals resolve` removes the card at once. */
-async function elsewhere(page) {
+/** An answer from `ui-bridge approvals resolve` removes the card at once;
+ * a request arriving while the tab is hidden raises a desktop notification. */
+async function elsewhere(page, context) {
+  await context.grantPermissions(['notifications'], { origin: BASE });
+  // The tab goes to the background; notifications the page raises are
+  // recorded on their way to the browser's own Notification API.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    const Real = window.Notification;
+    window.__notified = [];
+    window.Notification = class extends Real {
+      static get permission() { return Real.permission; }
+      constructor(title, options) { super(title, options); window.__notified.push({ title, body: options.body }); }
+    };
+  });
   const running = nodeRun(['id', '-g']);
   const target = card(page, 'id -g');
   await target.waitFor();
   await shot(page, 'elsewhere-pending');
   const id = await target.getAttribute('data-id');
+  const notified = await page.evaluate(() => window.__notified);
+  check(notified.length === 1 && notified[0].body.includes('id -g'), `no desktop notification for the hidden tab: ${JSON.stringify(notified)}`);
   const resolved = await run(UI_BRIDGE, ['approvals', 'resolve', id, 'deny', '--approver', 'cli-test']);
   check(resolved.code === 0, `approvals resolve failed: ${resolved.stderr}`);
   await target.waitFor({ state: 'detached' });
@@ -170,7 +185,7 @@ async function elsewhere(page) {
   }, id);
   check(late === 404, `a late answer got ${late}, expected 404`);
   await shot(page, 'elsewhere-done');
-  return { resolvedBy: 'approvals resolve', lateAnswer: late };
+  return { resolvedBy: 'approvals resolve', lateAnswer: late, notified: notified[0].body };
 }
 
 /** The allowlist editor writes the file; a concurrent edit is reported. */
