@@ -12,7 +12,8 @@
 //! It also decides who may answer approvals (DESIGN.md section 7): the
 //! terminal approver when stdin is a TTY, the command hook when
 //! `--approver-command` or the policy's `defaults.approverCommand` names one
-//! (the flag wins). All run at once against one broker; the first answer
+//! (the flag wins), and the web page when `--web` or `defaults.web` names
+//! an address (the flag wins; see `crate::web`). All run at once against one broker; the first answer
 //! wins. With no approver at all, nobody is waited for and the ask fallback
 //! decides at once. On shutdown every pending approval is denied and the
 //! terminal is restored before `run` returns.
@@ -182,10 +183,14 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
             .and_then(|defaults| defaults.approver_command.clone())
     });
     let tty = terminal_if_interactive();
+    let web_addr = match options.web {
+        Some(addr) => Some(addr),
+        None => web_from_policy(&snapshot.file, &options.approvals_path)?,
+    };
     // Always ask through the broker: besides the terminal and the hook, the
     // control API (`ui-bridge approvals resolve`) can answer any approval.
     host = host.with_approvals(Arc::new(BrokerApprovals::new(broker.clone())));
-    if tty.is_none() && hook_command.is_none() {
+    if tty.is_none() && hook_command.is_none() && web_addr.is_none() {
         tracing::info!(
             "no terminal and no approverCommand: asks wait for `ui-bridge approvals resolve` until approvalTimeoutMs, then askFallback decides"
         );
@@ -220,10 +225,6 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
             "socket.requireChallenge: only nonces from this bridge's challenges are accepted"
         );
     }
-    let web_addr = match options.web {
-        Some(addr) => Some(addr),
-        None => web_from_policy(&snapshot.file, &options.approvals_path)?,
-    };
     let web = match web_addr {
         Some(addr) => {
             let state = crate::web::WebState {
