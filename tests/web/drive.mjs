@@ -230,10 +230,14 @@ async function policy(page) {
   const onDisk = approvalsFile().agents.main.allowlist.map((e) => e.pattern);
   check(onDisk.includes('/usr/bin/external-edit') && !onDisk.includes('/usr/bin/page-edit'), `the conflicting save wrote: ${onDisk}`);
   await shot(page, 'policy-conflict');
-  await page.click('#conflict-mine-btn');
+  // Keep both edits: the page's addition on top of the file's version.
+  await page.click('#conflict-merge-btn');
+  await page.click('#policy-save');
   await page.waitForSelector('#policy-status:text("Saved.")');
   const merged = approvalsFile().agents.main.allowlist.map((e) => e.pattern);
-  check(merged.includes('/usr/bin/page-edit'), `saving over the file lost the page's entry: ${merged}`);
+  check(merged.includes('/usr/bin/page-edit') && merged.includes('/usr/bin/external-edit') && merged.includes(uname),
+    `merging lost an entry: ${merged}`);
+  await shot(page, 'policy-merged');
   return { added: uname, conflict: 'reported', external: '/usr/bin/external-edit' };
 }
 

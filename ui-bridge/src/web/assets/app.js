@@ -393,6 +393,29 @@ async function savePolicy(event, baseHash) {
   }
 }
 
+// The file's version with what this page added: agents, allowlist entries
+// (by id) and denylist entries it lacks. Removals and knob changes are not
+// carried over; the person reviews the result before saving.
+function mergeAdditions(theirs, mine) {
+  const merged = structuredClone(theirs);
+  merged.agents = merged.agents || {};
+  for (const [id, agent] of Object.entries(mine.agents || {})) {
+    const target = merged.agents[id];
+    if (!target) { merged.agents[id] = structuredClone(agent); continue; }
+    target.allowlist = target.allowlist || [];
+    const known = new Set(target.allowlist.map((e) => e.id));
+    for (const entry of agent.allowlist || []) if (!known.has(entry.id)) target.allowlist.push(structuredClone(entry));
+  }
+  const denyMine = mine.defaults?.denylist || [];
+  if (denyMine.length) {
+    merged.defaults = merged.defaults || {};
+    const list = merged.defaults.denylist = merged.defaults.denylist || [];
+    const known = new Set(list.map((e) => JSON.stringify(e)));
+    for (const entry of denyMine) if (!known.has(JSON.stringify(entry))) list.push(structuredClone(entry));
+  }
+  return merged;
+}
+
 // ---------------------------------------------------------------- explain
 
 let explainTimer = null;
@@ -467,6 +490,12 @@ async function start() {
   $('policy-reload').addEventListener('click', () => { $('conflict').hidden = true; loadPolicy(); });
   $('conflict-theirs-btn').addEventListener('click', () => { $('conflict').hidden = true; setPolicy(state.conflict.current); $('policy-status').textContent = 'Loaded the file as it is now.'; });
   $('conflict-mine-btn').addEventListener('click', () => savePolicy(null, state.conflict.current.hash));
+  $('conflict-merge-btn').addEventListener('click', () => {
+    const { current, yours } = state.conflict;
+    setPolicy({ ...current, file: mergeAdditions(current.file, yours) });
+    $('conflict').hidden = true;
+    $('policy-status').textContent = "Your new entries were added to the file's version. Review, then save.";
+  });
   $('agent-add').addEventListener('click', () => {
     const id = $('agent-new').value.trim();
     if (!id || !state.draft) return;
