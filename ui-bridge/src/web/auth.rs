@@ -183,8 +183,9 @@ pub fn check(
     Ok(())
 }
 
-/// `localhost`, `*.localhost`-free: only the literal name, or an IP literal,
-/// with any port (an SSH tunnel may forward from another port).
+/// Whether `host` is the literal name `localhost` (no subdomains) or an IP
+/// literal, with any port or none (an SSH tunnel may forward from another
+/// port). A DNS name, which a rebinding attack needs, is refused.
 fn is_local_host(host: &str) -> bool {
     let name = match host.strip_prefix('[') {
         // `[::1]:8080`
