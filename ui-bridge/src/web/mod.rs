@@ -20,6 +20,8 @@ mod audit;
 pub mod auth;
 mod events;
 mod policy;
+#[cfg(test)]
+mod tests;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
