@@ -528,3 +528,26 @@ fn defaults_web_in_the_policy_serves_the_page_and_a_bad_one_refuses_to_start() {
     );
     assert!(stderr.contains("defaults.web"), "{stderr}");
 }
+
+#[test]
+fn the_bridge_stops_on_sigterm_while_a_page_listens() {
+    let mut web = WebBridge::start();
+    // An open event stream, as a tab left open keeps it.
+    let mut stream = TcpStream::connect(web.addr()).expect("connect to the page");
+    let request = format!(
+        "GET /api/events HTTP/1.1\r\nHost: {}\r\nCookie: {}\r\n\r\n",
+        web.addr(),
+        web.cookie()
+    );
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut first = [0u8; 64];
+    let n = stream.read(&mut first).expect("read the stream's head");
+    assert!(
+        String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&first[..n])
+    );
+    web.bridge.signal("-TERM");
+    let status = web.bridge.wait_exit(Duration::from_secs(20));
+    assert!(status.success(), "{status}: {}", web.bridge.log_text());
+}

@@ -13,8 +13,8 @@
 //! terminal approver when stdin is a TTY, the command hook when
 //! `--approver-command` or the policy's `defaults.approverCommand` names one
 //! (the flag wins), and the web page when `--web` or `defaults.web` names
-//! an address (the flag wins; see `crate::web`). All run at once against one broker; the first answer
-//! wins. With no approver at all, nobody is waited for and the ask fallback
+//! an address (the flag wins; see `crate::web`). All run at once against
+//! one broker; the first answer wins. With no approver at all, nobody is waited for and the ask fallback
 //! decides at once. On shutdown every pending approval is denied and the
 //! terminal is restored before `run` returns.
 //!
@@ -48,6 +48,9 @@ use crate::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
 pub use handler::BridgeHandler;
 pub use socket::{BoundSocket, SOCKET_DIR_MODE, SOCKET_MODE, SocketError, bind};
+
+/// How long the web page may take to finish its requests on shutdown.
+const WEB_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// What `serve` needs, resolved from the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +169,12 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         .ok_or_else(|| ServeError::NoHome(socket_config.path.clone().unwrap_or_default()))?,
     };
 
+    // Checked before the socket exists, so a bad value leaves nothing behind.
+    let web_addr = match options.web {
+        Some(addr) => Some(addr),
+        None => web_from_policy(&snapshot.file, &options.approvals_path)?,
+    };
+
     // The instance starts before its socket can be reached: a client that
     // connects the moment it is bound and signs at once signed after this.
     let started_ms = ipc::auth::wall_clock_ms();
@@ -183,10 +192,6 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
             .and_then(|defaults| defaults.approver_command.clone())
     });
     let tty = terminal_if_interactive();
-    let web_addr = match options.web {
-        Some(addr) => Some(addr),
-        None => web_from_policy(&snapshot.file, &options.approvals_path)?,
-    };
     // Always ask through the broker: besides the terminal and the hook, the
     // control API (`ui-bridge approvals resolve`) can answer any approval.
     host = host.with_approvals(Arc::new(BrokerApprovals::new(broker.clone())));
@@ -233,7 +238,13 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
                 audit_path: host.config().audit_path.clone(),
                 shutdown: shutdown.clone(),
             };
-            let started = crate::web::start(addr, state).await?;
+            let started = match crate::web::start(addr, state).await {
+                Ok(started) => started,
+                Err(error) => {
+                    bound.remove();
+                    return Err(error.into());
+                }
+            };
             tracing::info!(addr = %started.addr, "web page ready");
             // Printed once, never logged: the URL carries the page's secret.
             eprintln!("ui-bridge: approvals page at {}", started.login_url);
@@ -255,8 +266,12 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     // The terminal approver restores the terminal on its way out.
     while approvers.join_next().await.is_some() {}
     if let Some(web) = web {
-        // Event streams end on the shutdown token; requests finish first.
-        let _ = web.await;
+        // Event streams end on the shutdown token and requests in flight
+        // finish first; a connection that does not is dropped, so the
+        // page never keeps the bridge from stopping.
+        if tokio::time::timeout(WEB_SHUTDOWN_GRACE, web).await.is_err() {
+            tracing::warn!("the web page did not stop in time; dropping its connections");
+        }
     }
     host.flush_audit().await;
     bound.remove();
