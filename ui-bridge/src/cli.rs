@@ -38,8 +38,9 @@ pub enum Command {
     /// without a restart.
     ///
     /// Approvals: when stdin is a terminal, a prompt on it asks you (keys o
-    /// allow once, a allow always, d deny); with --approver-command a program
-    /// answers too. The first answer wins. With neither, askFallback decides.
+    /// allow once, a allow always, d deny); with --web a page in your
+    /// browser asks too; with --approver-command a program answers too.
+    /// The first answer wins. With none, askFallback decides.
     ///
     /// Stops on SIGINT or SIGTERM: cancels requests in flight (their
     /// processes are killed), removes the socket and exits 0. Logs go to
@@ -49,6 +50,8 @@ pub enum Command {
     ///   ui-bridge serve
     ///   ui-bridge serve --approvals ./exec-approvals.json --socket /run/user/1000/clawdbot/exec.sock
     ///   ui-bridge serve --approver-command 'notify-and-wait.sh'
+    ///   ui-bridge serve --web
+    ///   ui-bridge serve --web 127.0.0.1:8787
     #[command(verbatim_doc_comment)]
     Serve(ServeArgs),
 
@@ -118,6 +121,13 @@ pub struct ServeArgs {
     /// `gateway` too.
     #[arg(long)]
     pub accept_gateway_approvals: bool,
+    /// Serve the approvals page (pending approvals live, the policy
+    /// editor, the audit log) on ADDR [default ADDR: 127.0.0.1:0, a free
+    /// loopback port; without the flag: `web` from the policy defaults,
+    /// else no page]. Prints a login URL with a fresh secret once; keep it
+    /// private. An address beyond loopback is served with a warning.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = ui_bridge::web::DEFAULT_ADDR)]
+    pub web: Option<std::net::SocketAddr>,
 }
 
 /// Flags of `ui-bridge approvals`, shared by its subcommands.
@@ -246,6 +256,7 @@ impl ServeArgs {
             approval_timeout: self.approval_timeout_ms.map(Duration::from_millis),
             approver_command: self.approver_command.clone(),
             accept_gateway_approvals: self.accept_gateway_approvals,
+            web: self.web,
         })
     }
 }

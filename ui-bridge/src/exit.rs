@@ -119,9 +119,12 @@ fn known_cause(cause: &(dyn Error + 'static)) -> Option<Exit> {
         // in the chain, so they are classified here.
         return Some(match error {
             ServeError::Approvals(error) => approvals_exit(error),
-            ServeError::NoToken(_) | ServeError::NoHome(_) | ServeError::Socket(_) => {
-                Exit::FileError
-            }
+            ServeError::NoToken(_)
+            | ServeError::NoHome(_)
+            | ServeError::Socket(_)
+            | ServeError::WebAddress { .. } => Exit::FileError,
+            // The address asked for cannot be served: pick another.
+            ServeError::Web(_) => Exit::Usage,
             ServeError::Io { .. } => Exit::Internal,
         });
     }

@@ -1,6 +1,7 @@
 //! The exec host: runs checked plans (`exec`), holds pending approvals
 //! (`broker`), asks people (`approvers`), lets other processes list and
-//! answer approvals (`control`), and keeps the decision log (`audit`);
+//! answer approvals (`control`), keeps the decision log (`audit`) and
+//! serves the companion page (`web`);
 //! `exit` holds the exit statuses both binaries share.
 //!
 //! Layering (DESIGN.md section 2): nothing here knows about the gateway;
@@ -21,3 +22,4 @@ pub mod exec;
 pub mod exit;
 pub mod host;
 pub mod serve;
+pub mod web;

@@ -12,8 +12,9 @@
 //! It also decides who may answer approvals (DESIGN.md section 7): the
 //! terminal approver when stdin is a TTY, the command hook when
 //! `--approver-command` or the policy's `defaults.approverCommand` names one
-//! (the flag wins). All run at once against one broker; the first answer
-//! wins. With no approver at all, nobody is waited for and the ask fallback
+//! (the flag wins), and the web page when `--web` or `defaults.web` names
+//! an address (the flag wins; see `crate::web`). All run at once against
+//! one broker; the first answer wins. With no approver at all, nobody is waited for and the ask fallback
 //! decides at once. On shutdown every pending approval is denied and the
 //! terminal is restored before `run` returns.
 //!
@@ -48,6 +49,9 @@ use crate::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 pub use handler::BridgeHandler;
 pub use socket::{BoundSocket, SOCKET_DIR_MODE, SOCKET_MODE, SocketError, bind};
 
+/// How long the web page may take to finish its requests on shutdown.
+const WEB_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
 /// What `serve` needs, resolved from the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServeOptions {
@@ -62,6 +66,9 @@ pub struct ServeOptions {
     /// Whether an approval a `node-host serve` relays from its gateway's
     /// operators counts as an answer (off: only this bridge's approvers count).
     pub accept_gateway_approvals: bool,
+    /// Where to serve the companion web page, overriding the policy's
+    /// `defaults.web`; `None` with no `defaults.web` serves no page.
+    pub web: Option<std::net::SocketAddr>,
 }
 
 /// Why `serve` could not start or stopped abnormally.
@@ -79,6 +86,17 @@ pub enum ServeError {
     /// The socket could not be set up.
     #[error(transparent)]
     Socket(#[from] SocketError),
+    /// The web page could not start.
+    #[error(transparent)]
+    Web(#[from] crate::web::WebError),
+    /// `defaults.web` is not an address.
+    #[error("defaults.web in {} is {value:?}, not an address like 127.0.0.1:0\nhint: fix it, or pass --web ADDR", path.display())]
+    WebAddress {
+        /// The approvals file.
+        path: PathBuf,
+        /// What it says.
+        value: String,
+    },
     /// Signal handlers or the server failed.
     #[error("{op}: {source}")]
     Io {
@@ -151,6 +169,12 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         .ok_or_else(|| ServeError::NoHome(socket_config.path.clone().unwrap_or_default()))?,
     };
 
+    // Checked before the socket exists, so a bad value leaves nothing behind.
+    let web_addr = match options.web {
+        Some(addr) => Some(addr),
+        None => web_from_policy(&snapshot.file, &options.approvals_path)?,
+    };
+
     // The instance starts before its socket can be reached: a client that
     // connects the moment it is bound and signs at once signed after this.
     let started_ms = ipc::auth::wall_clock_ms();
@@ -171,7 +195,7 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     // Always ask through the broker: besides the terminal and the hook, the
     // control API (`ui-bridge approvals resolve`) can answer any approval.
     host = host.with_approvals(Arc::new(BrokerApprovals::new(broker.clone())));
-    if tty.is_none() && hook_command.is_none() {
+    if tty.is_none() && hook_command.is_none() && web_addr.is_none() {
         tracing::info!(
             "no terminal and no approverCommand: asks wait for `ui-bridge approvals resolve` until approvalTimeoutMs, then askFallback decides"
         );
@@ -206,6 +230,28 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
             "socket.requireChallenge: only nonces from this bridge's challenges are accepted"
         );
     }
+    let web = match web_addr {
+        Some(addr) => {
+            let state = crate::web::WebState {
+                broker: broker.clone(),
+                store: host.approvals_store().clone(),
+                audit_path: host.config().audit_path.clone(),
+                shutdown: shutdown.clone(),
+            };
+            let started = match crate::web::start(addr, state).await {
+                Ok(started) => started,
+                Err(error) => {
+                    bound.remove();
+                    return Err(error.into());
+                }
+            };
+            tracing::info!(addr = %started.addr, "web page ready");
+            // Printed once, never logged: the URL carries the page's secret.
+            eprintln!("ui-bridge: approvals page at {}", started.login_url);
+            Some(started.task)
+        }
+        None => None,
+    };
     let stop = stop_signal(shutdown.clone())?;
 
     tracing::info!(socket = %bound.path.display(), approvals = %options.approvals_path.display(), "ready");
@@ -219,6 +265,14 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     broker.shutdown();
     // The terminal approver restores the terminal on its way out.
     while approvers.join_next().await.is_some() {}
+    if let Some(web) = web {
+        // Event streams end on the shutdown token and requests in flight
+        // finish first; a connection that does not is dropped, so the
+        // page never keeps the bridge from stopping.
+        if tokio::time::timeout(WEB_SHUTDOWN_GRACE, web).await.is_err() {
+            tracing::warn!("the web page did not stop in time; dropping its connections");
+        }
+    }
     host.flush_audit().await;
     bound.remove();
     tracing::info!("stopped");
@@ -226,6 +280,30 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         op: "serving",
         source,
     })
+}
+
+/// The page address the policy asks for (`defaults.web`), if any.
+fn web_from_policy(
+    file: &approvals_ipc::approvals::ApprovalsFile,
+    path: &std::path::Path,
+) -> Result<Option<std::net::SocketAddr>, ServeError> {
+    // Kept among the fields the model does not name (`extra`), which the
+    // store preserves on every save.
+    let Some(value) = file.defaults.as_ref().and_then(|d| d.extra.get("web")) else {
+        return Ok(None);
+    };
+    let value = match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    value
+        .trim()
+        .parse()
+        .map(Some)
+        .map_err(|_| ServeError::WebAddress {
+            path: path.to_owned(),
+            value,
+        })
 }
 
 /// The terminal approver's terminal when stdin is one; `None` otherwise.
