@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore};
+use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore, ResolvedPath};
 use approvals_ipc::policy::env::{EnvRefusal, check_overrides};
 use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext};
@@ -63,7 +63,8 @@ pub struct ExplainArgs {
 
 /// Runs `node-host explain`.
 pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
-    let path = args.approvals.path()?;
+    let resolved = args.approvals.resolve()?;
+    let path = resolved.path.clone();
     let file = load(&path)?;
     let host = HostContext::from_process();
     let cwd = match &args.cwd {
@@ -94,12 +95,31 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
         }
         return Ok(Exit::Success);
     }
+    let sources = file.resolve(Some(&args.agent)).sources;
     let compiled = policies.get(&args.agent);
     let evaluation = compiled.evaluate(&argv, &cwd, &env);
     if args.json {
-        serde_json::to_writer(&mut out, &evaluation)?;
+        let mut value = serde_json::to_value(&evaluation)?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("approvalsFile".to_owned(), file_json(&resolved));
+            object.insert(
+                "policySources".to_owned(),
+                serde_json::json!({
+                    "security": sources.security,
+                    "ask": sources.ask,
+                    "askFallback": sources.ask_fallback,
+                }),
+            );
+        }
+        serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
     } else {
+        writeln!(
+            out,
+            "file:     {} ({})",
+            escape_for_display(&path.to_string_lossy()),
+            resolved.source.why()
+        )?;
         write_text(
             &mut out,
             &evaluation,
@@ -107,8 +127,22 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
             &args.agent,
             compiled.warnings(),
         )?;
+        writeln!(
+            out,
+            "sources:  security from {}, ask from {}, askFallback from {}",
+            sources.security, sources.ask, sources.ask_fallback
+        )?;
     }
     Ok(Exit::Success)
+}
+
+/// The approvals file in use and why, for `--json`.
+fn file_json(resolved: &ResolvedPath) -> serde_json::Value {
+    serde_json::json!({
+        "path": resolved.path.to_string_lossy(),
+        "source": resolved.source.word(),
+        "why": resolved.source.why(),
+    })
 }
 
 /// `NAME=VALUE` of `--env`: the name is everything before the first `=`.

@@ -9,6 +9,7 @@ mod serve;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use approvals_ipc::approvals::{PathSource, ResolvedPath};
 use clap::{Parser, Subcommand};
 use ui_bridge::exit::Exit;
 
@@ -37,6 +38,7 @@ enum Command {
     ///   node-host explain --shell 'cd src && make test'
     ///   node-host explain --json --agent main -- rm -rf build
     ///   node-host explain --batch history.jsonl
+    #[command(verbatim_doc_comment)]
     Explain(explain::ExplainArgs),
 
     /// Run one command under the policy, through the UI bridge or the
@@ -53,6 +55,7 @@ enum Command {
     ///   node-host run -- git status
     ///   node-host run --shell 'make test 2>&1 | tail -n 20'
     ///   node-host run --exec-host bridge --timeout-ms 5000 -- ls -la
+    #[command(verbatim_doc_comment)]
     Run(run::RunArgs),
 
     /// Read or edit the approvals file: get, allow, revoke, set.
@@ -111,7 +114,9 @@ enum Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ApprovalsArg {
     /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
-    /// else ~/.clawdbot/exec-approvals.json]
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE")]
     pub approvals: Option<PathBuf>,
 }
@@ -119,9 +124,17 @@ pub struct ApprovalsArg {
 impl ApprovalsArg {
     /// The path to use.
     pub fn path(&self) -> anyhow::Result<PathBuf> {
+        Ok(self.resolve()?.path)
+    }
+
+    /// The path to use and why it was chosen, for commands that say so.
+    pub fn resolve(&self) -> anyhow::Result<ResolvedPath> {
         match &self.approvals {
-            Some(p) => Ok(p.clone()),
-            None => Ok(approvals_ipc::approvals::default_approvals_path_from_env()?),
+            Some(path) => Ok(ResolvedPath {
+                path: path.clone(),
+                source: PathSource::Flag,
+            }),
+            None => Ok(approvals_ipc::approvals::resolve_approvals_path_from_env()?),
         }
     }
 }
