@@ -146,10 +146,13 @@ pub fn main() -> ExitCode {
         Err(error) => return usage(&error).into(),
     };
     // A service says what it is doing; one-shot commands stay quiet.
-    init_tracing(if matches!(cli.command, Command::Serve(_)) {
-        "info"
-    } else {
-        "warn"
+    // `run` prints the approvals file's load warnings itself (one
+    // `node-host:` line each, silenced by --quiet), so the embedded exec
+    // host's log of the same warnings would only repeat them.
+    init_tracing(match cli.command {
+        Command::Serve(_) => "info",
+        Command::Run(_) => "warn,ui_bridge::host::policy_cache=error",
+        _ => "warn",
     });
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
