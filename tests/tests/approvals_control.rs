@@ -7,7 +7,7 @@
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use approvals_tests::status::{REFUSED, USAGE};
+use approvals_tests::status::{REFUSED, UNREACHABLE, USAGE};
 use approvals_tests::{Bridge, TestHome, output};
 use serde_json::{Value, json};
 
@@ -89,7 +89,11 @@ fn resolving_with_a_four_character_prefix_runs_the_command() {
     let table = output(&mut approvals(&home, &["list"]));
     let table = text(&table.stdout);
     assert!(table.starts_with("ID "), "{table}");
-    assert!(table.contains(&id) && table.contains("main"), "{table}");
+    // The table shows the short id, the four characters people type.
+    assert!(
+        table.contains(&id[..4]) && table.contains("main"),
+        "{table}"
+    );
 
     let out = output(&mut approvals(&home, &["resolve", &id[..4], "once"]));
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -210,7 +214,7 @@ fn without_a_running_bridge_every_subcommand_is_refused_clearly() {
         &["answer", "/deny 0190abcd"],
     ] {
         let out = output(&mut approvals(&home, args));
-        assert_eq!(out.status.code(), Some(REFUSED), "{args:?}");
+        assert_eq!(out.status.code(), Some(UNREACHABLE), "{args:?}");
         let stderr = text(&out.stderr);
         assert!(stderr.contains("no ui-bridge is running"), "{stderr}");
         assert!(out.stdout.is_empty());
