@@ -53,7 +53,9 @@ fn allowed_commands_print_their_output_and_exit_with_their_status_through_the_br
 
     let (code, _, stderr) = run(&home, &["--exec-host", "bridge", "--", "id"]);
     assert_eq!(code, Some(126));
-    assert!(stderr.starts_with("SYSTEM_RUN_DENIED: "), "{stderr}");
+    // After the `node-host: waiting for approval …` line, the refusal.
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("SYSTEM_RUN_DENIED: "), "{stderr}");
 
     let (code, _, stderr) = run(
         &home,
