@@ -260,6 +260,11 @@ impl<H: Handler> Connection<H> {
                 Some((&id, &mut notices)),
             )
             .await;
+        // A notice sent just before the handler finished still precedes
+        // the reply, so a client always hears of an approval that was asked.
+        while let Ok(notice) = notices.try_recv() {
+            self.send(&pending_frame(&id, notice)).await;
+        }
         self.reply(&wrap(id, outcome)).await
     }
 
@@ -366,12 +371,7 @@ impl<H: Handler> Connection<H> {
                 }, if listening => {
                     match (notice, &notices) {
                         (Some(notice), Some((id, _))) => {
-                            let frame = Frame::ExecPending(ExecPending {
-                                id: (*id).to_owned(),
-                                approval_id: notice.approval_id,
-                                short_id: notice.short_id,
-                                expires_at_ms: notice.expires_at_ms,
-                            });
+                            let frame = pending_frame(id, notice);
                             self.send(&frame).await;
                         }
                         // Every sender is gone: nothing more will come.
@@ -464,6 +464,16 @@ impl<H: Handler> Connection<H> {
             }
         }
     }
+}
+
+/// The `exec-pending` frame of a handler's notice about request `id`.
+fn pending_frame(id: &str, notice: PendingNotice) -> Frame {
+    Frame::ExecPending(ExecPending {
+        id: id.to_owned(),
+        approval_id: notice.approval_id,
+        short_id: notice.short_id,
+        expires_at_ms: notice.expires_at_ms,
+    })
 }
 
 fn refusal_body(refusal: Refusal) -> ErrorBody {
