@@ -101,7 +101,7 @@ impl BridgeTarget<'_> {
         };
         let Some(token) = token else {
             return Err(BridgeError::NotRunning(format!(
-                "{} has no socket token (no ui-bridge has started with it)",
+                "no ui-bridge has started with {} (it holds no socket token)",
                 self.approvals_path.display()
             )));
         };
