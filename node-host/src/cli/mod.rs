@@ -49,7 +49,13 @@ enum Command {
     /// bridge answers in `auto` mode, decides and runs it in this process.
     /// Prints the command's stdout and stderr and exits with its status; a
     /// refusal prints `SYSTEM_RUN_DENIED: <reason>` and exits 126; a timeout
-    /// exits 124; a command that cannot be started exits 127.
+    /// exits 124; a command that cannot be started exits 127; a bridge that
+    /// does not answer or refuses the token exits 69, an unusable approvals
+    /// file 66, each with a `hint:` naming the file or socket to check.
+    /// The command's stdin is empty; its output (200 000 bytes at most) is
+    /// printed when it ends. `node-host:` lines on stderr say what it is
+    /// doing (waiting for approval <short id>, no bridge, no approvals
+    /// file, load warnings); --quiet silences them.
     ///
     /// Examples:
     ///   node-host run -- git status
