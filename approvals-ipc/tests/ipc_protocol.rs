@@ -75,6 +75,49 @@ async fn handler_refusal_is_an_exec_res_and_the_connection_stays_usable() {
 }
 
 #[tokio::test]
+async fn an_exec_waiting_for_a_person_is_announced_before_its_reply() {
+    let server = TestServer::start().await;
+    let mut raw = Raw::connect(&server.path).await;
+    let nonce = raw.challenge().await;
+    raw.send(&exec_line(
+        "p-1",
+        &nonce,
+        now_ms(),
+        r#"{"command":["pending"]}"#,
+    ))
+    .await;
+    assert_eq!(
+        raw.frame().await.unwrap(),
+        json!({"type": "exec-pending", "id": "p-1",
+               "approvalId": "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+               "shortId": "3fa8", "expiresAtMs": 1_700_000_120_000_i64})
+    );
+    let reply = raw.frame().await.unwrap();
+    assert_eq!(
+        (reply["type"].clone(), reply["id"].clone()),
+        (json!("exec-res"), json!("p-1"))
+    );
+    // Our client takes the notice and still gets its reply.
+    let mut client = approvals_ipc::ipc::Client::connect(&server.path, TOKEN)
+        .await
+        .unwrap();
+    let request = approvals_ipc::ipc::ExecRequest {
+        command: vec!["pending".into()],
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    let response = client
+        .exec_observed(&request, &mut |p| seen.push(p.short_id.clone()))
+        .await
+        .unwrap();
+    assert!(matches!(
+        response,
+        approvals_ipc::ipc::ExecResponse::Completed(_)
+    ));
+    assert_eq!(seen, ["3fa8"]);
+}
+
+#[tokio::test]
 async fn accepts_the_openclaw_hmac_vector_bytes_when_the_clock_matches() {
     // The vector's ts is fixed in 2023, so run it through a server with a TTL wide enough.
     // It is also older than any server, so this one counts as started before it.

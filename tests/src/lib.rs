@@ -18,6 +18,8 @@ pub mod status {
     pub const FILE_ERROR: i32 = Exit::FileError.code() as i32;
     /// Refused by the policy, a person, the approvals file or the bridge.
     pub const REFUSED: i32 = Exit::Refused.code() as i32;
+    /// No bridge answers, it went away, or it refused our token.
+    pub const UNREACHABLE: i32 = Exit::Unreachable.code() as i32;
     /// The command ran out of time.
     pub const TIMED_OUT: i32 = Exit::TimedOut.code() as i32;
     /// The command was not found or could not be started.

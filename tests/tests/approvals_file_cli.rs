@@ -171,21 +171,47 @@ fn revoke_of_an_absent_entry_is_refused_and_changes_nothing() {
 }
 
 #[test]
-fn allow_warns_that_bare_names_never_match() {
+fn allow_refuses_bare_names_and_names_the_path_to_use() {
     let home = TestHome::new();
-    let out = approvals(&home, &["allow", "git"]);
-    assert_exit(&out, 0, "allow git");
+    let out = approvals(&home, &["allow", "true"]);
+    assert_exit(&out, USAGE, "allow true");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bare names never match"), "{stderr}");
+    let real = std::fs::canonicalize(approvals_tests::real_path("true")).unwrap();
     assert!(
-        text(&out.stderr).contains("bare names never match"),
-        "{}",
-        text(&out.stderr)
+        stderr.contains(&format!("node-host approvals allow {}", real.display())),
+        "{stderr}"
     );
+    assert!(!home.approvals().exists(), "nothing was saved");
     let out = approvals(&home, &["allow", "/usr/bin/git"]);
     assert!(
         !text(&out.stderr).contains("warning"),
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn get_json_output_feeds_back_into_set() {
+    let home = TestHome::new();
+    home.write_approvals(&policy_with_token());
+    let got = approvals(&home, &["get", "--json"]);
+    assert_exit(&got, 0, "get --json");
+    let mut value: serde_json::Value = serde_json::from_slice(&got.stdout).unwrap();
+    value["file"]["defaults"]["ask"] = serde_json::json!("always");
+    let edited = home.path().join("edited.json");
+    std::fs::write(&edited, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+    let set = approvals(&home, &["set", edited.to_str().unwrap()]);
+    assert_exit(&set, 0, "set get-output");
+    assert_eq!(home.read_approvals()["defaults"]["ask"], "always");
+    assert_eq!(
+        home.read_approvals()["socket"]["token"],
+        TOKEN,
+        "token kept"
+    );
+    // The same output again is stale now: its hash is the old file's.
+    let again = approvals(&home, &["set", edited.to_str().unwrap()]);
+    assert_exit(&again, REFUSED, "stale get-output");
 }
 
 #[test]

@@ -451,7 +451,17 @@ fn json_shape_is_stable() {
                 {"argv": ["wc", "-l"], "resolvedPath": v["analysis"]["segments"][1]["resolvedPath"],
                  "realPath": wc.to_str(), "satisfiedBy": "safe-bin", "guards": []}
             ]},
-            "risk": {"level": "low", "reasons": []}
+            "risk": {"level": "low", "reasons": []},
+            "approvalsFile": {
+                "path": home.approvals().display().to_string(),
+                "source": "CLAWDBOT_STATE_DIR",
+                "why": "CLAWDBOT_STATE_DIR is set"
+            },
+            "policySources": {
+                "security": "defaults.security",
+                "ask": "defaults.ask",
+                "askFallback": "defaults.askFallback"
+            }
         })
     );
 }

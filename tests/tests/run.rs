@@ -4,7 +4,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use approvals_tests::status::{NOT_FOUND, USAGE};
+use approvals_tests::status::{NOT_FOUND, UNREACHABLE, USAGE};
 use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
 
@@ -53,7 +53,9 @@ fn allowed_commands_print_their_output_and_exit_with_their_status_through_the_br
 
     let (code, _, stderr) = run(&home, &["--exec-host", "bridge", "--", "id"]);
     assert_eq!(code, Some(126));
-    assert!(stderr.starts_with("SYSTEM_RUN_DENIED: "), "{stderr}");
+    // After the `node-host: waiting for approval …` line, the refusal.
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("SYSTEM_RUN_DENIED: "), "{stderr}");
 
     let (code, _, stderr) = run(
         &home,
@@ -141,7 +143,7 @@ fn bridge_mode_fails_closed_without_a_bridge_and_auto_falls_back_to_local() {
     let home = TestHome::new();
     home.write_approvals(&policy("deny"));
     let (code, _, stderr) = run(&home, &["--exec-host", "bridge", "--", "echo", "hi"]);
-    assert_eq!(code, Some(126));
+    assert_eq!(code, Some(UNREACHABLE));
     assert!(stderr.contains("COMPANION_UNAVAILABLE"), "{stderr}");
     let (code, stdout, _) = run(&home, &["--", "echo", "hi"]);
     assert_eq!((code, stdout.as_str()), (Some(0), "hi\n"));
@@ -167,7 +169,7 @@ fn killing_the_bridge_mid_request_gives_a_clear_error() {
     bridge.signal("-KILL");
     let out = client.wait_with_output().expect("wait");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(126), "{stderr}");
+    assert_eq!(out.status.code(), Some(UNREACHABLE), "{stderr}");
     assert!(stderr.contains("closed the connection"), "{stderr}");
     assert!(started.elapsed() < Duration::from_secs(30), "no hang");
     drop(bridge);
@@ -188,6 +190,7 @@ fn usage_errors_exit_with_the_usage_status() {
         "Exit status:",
         "  64 ",
         "  66 ",
+        "  69 ",
         "  124 ",
         "  126 ",
         "  127 ",

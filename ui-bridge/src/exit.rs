@@ -11,8 +11,9 @@
 //! its own outcomes take the values shells and `timeout(1)` give them (124
 //! timed out, 126 refused — a shell's "found but cannot run" — and 127 not
 //! found), which scripts and OpenClaw's callers already read; the other
-//! errors take `sysexits.h` values (64 usage, 66 file, 70 internal), above
-//! the small numbers most commands exit with. A command that itself exits
+//! errors take `sysexits.h` values (64 usage, 66 file, 69 bridge
+//! unreachable or refusing our credentials, 70 internal), above the small
+//! numbers most commands exit with. A command that itself exits
 //! with one of these numbers is indistinguishable from that outcome; the
 //! message on stderr tells them apart.
 
@@ -35,10 +36,15 @@ pub enum Exit {
     /// The command was killed by a signal, so it has no status to pass
     /// through (1, the generic failure).
     Signalled,
-    /// Refused: by the policy, a person, the approvals file (a stale edit,
-    /// an absent entry) or the bridge (an unknown approval, or none
-    /// running) (126, a shell's "found but cannot run").
+    /// Refused: by the policy (askFallback included, when nobody
+    /// answered), a person, the approvals file (a stale edit, an absent
+    /// entry) or the bridge (an unknown approval) (126, a shell's "found
+    /// but cannot run").
     Refused,
+    /// The bridge cannot be used: none answers on the socket, it went away
+    /// mid-request, or it refused our credentials (a token that is not
+    /// its token, a clock too far off) (69, `EX_UNAVAILABLE`).
+    Unreachable,
     /// The command ran out of time and was killed (124, as `timeout(1)`).
     TimedOut,
     /// The command line asks for something impossible: a bad flag or value
@@ -64,6 +70,7 @@ impl Exit {
             Exit::Signalled => 1,
             Exit::Usage => 64,
             Exit::FileError => 66,
+            Exit::Unreachable => 69,
             Exit::Internal => 70,
             Exit::TimedOut => 124,
             Exit::Refused => 126,
@@ -107,11 +114,10 @@ fn known_cause(cause: &(dyn Error + 'static)) -> Option<Exit> {
     if let Some(error) = cause.downcast_ref::<ControlError>() {
         return Some(match error {
             ControlError::Approvals { .. } | ControlError::NoHome(_) => Exit::FileError,
-            ControlError::NoBridge { .. }
-            | ControlError::NoToken(_)
-            | ControlError::NotFound(_)
-            | ControlError::Refused(_)
-            | ControlError::Client(_) => Exit::Refused,
+            ControlError::NoBridge { .. } | ControlError::NoToken(_) => Exit::Unreachable,
+            ControlError::NotFound(_) | ControlError::Refused(_) | ControlError::Client(_) => {
+                Exit::Refused
+            }
         });
     }
     if let Some(error) = cause.downcast_ref::<ServeError>() {
@@ -192,9 +198,12 @@ Exit status:
   64   usage error: a bad flag or value
   66   file error: the approvals file, audit log or socket path is missing,
        unreadable, malformed or unsafe, or the audit chain is broken
+  69   bridge unreachable: no ui-bridge answers on the socket, it went away,
+       or it refused our token (the approvals files disagree)
   70   internal failure
-  124  timed out (as timeout(1))
-  126  refused: by the policy, a person, the approvals file or the bridge
+  124  the command timed out (as timeout(1))
+  126  refused: by the policy (askFallback included), a person, the
+       approvals file or the bridge
   127  command not found or could not be started (as shells do)";
 
 #[cfg(test)]
@@ -209,6 +218,7 @@ mod tests {
             (Exit::Signalled, 1),
             (Exit::Usage, 64),
             (Exit::FileError, 66),
+            (Exit::Unreachable, 69),
             (Exit::Internal, 70),
             (Exit::TimedOut, 124),
             (Exit::Refused, 126),

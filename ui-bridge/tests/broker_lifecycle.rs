@@ -76,7 +76,7 @@ async fn serializes_in_camel_case_for_approvers() {
     let broker = Broker::new();
     let _pending = broker.submit(display("main"), LONG);
     let json = serde_json::to_value(&broker.list()[0]).unwrap();
-    for key in ["id", "createdAtMs", "expiresAtMs", "display"] {
+    for key in ["id", "shortId", "createdAtMs", "expiresAtMs", "display"] {
         assert!(json.get(key).is_some(), "{key} missing in {json}");
     }
     let shown = &json["display"];

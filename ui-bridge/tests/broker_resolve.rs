@@ -37,27 +37,13 @@ fn all() -> Vec<Decision> {
     vec![Decision::AllowOnce, Decision::AllowAlways, Decision::Deny]
 }
 
-/// Submits approvals until two share their first four characters (UUIDv7
-/// ids made in the same ~49 days always do) and returns that prefix.
-fn two_sharing_a_prefix(broker: &Broker) -> (String, Vec<Pending>) {
-    let mut pendings: Vec<Pending> = Vec::new();
-    loop {
-        let next = broker.submit(display("main", &all()), LONG);
-        if let Some(other) = pendings.iter().find(|p| p.id[..4] == next.id[..4]) {
-            let prefix = other.id[..4].to_owned();
-            pendings.push(next);
-            return (prefix, pendings);
-        }
-        pendings.push(next);
-    }
-}
-
 #[tokio::test]
-async fn ids_are_lowercase_uuid_v7() {
+async fn ids_are_lowercase_random_uuids() {
     let broker = Broker::new();
     let pending = broker.submit(display("main", &all()), LONG);
     let uuid = uuid::Uuid::parse_str(&pending.id).unwrap();
-    assert_eq!(uuid.get_version_num(), 7);
+    // Random, not time-ordered: ids made together differ from the start.
+    assert_eq!(uuid.get_version_num(), 4);
     assert_eq!(pending.id, uuid.hyphenated().to_string());
     assert_eq!(pending.id, pending.id.to_lowercase());
 }
@@ -126,24 +112,34 @@ async fn refuses_prefixes_shorter_than_four_characters() {
 }
 
 #[tokio::test]
-async fn refuses_an_ambiguous_prefix_and_lists_the_candidates() {
+async fn short_ids_stay_unique_among_many_pending_and_answer_their_own() {
     let broker = Broker::new();
-    let (prefix, pendings) = two_sharing_a_prefix(&broker);
-    let mut want: Vec<String> = pendings
-        .iter()
-        .filter(|p| p.id.starts_with(&prefix))
-        .map(|p| p.id.clone())
+    let pendings: Vec<Pending> = (0..300)
+        .map(|_| broker.submit(display("main", &all()), LONG))
         .collect();
-    want.sort();
-    assert!(want.len() >= 2);
-    assert_eq!(
-        broker.resolve(&prefix, Decision::AllowOnce, "web"),
-        Err(ResolveError::Ambiguous { candidates: want })
-    );
-    assert_eq!(broker.list().len(), pendings.len(), "nothing was resolved");
-    // The full id still works.
-    let first = &pendings[0];
-    assert!(broker.resolve(&first.id, Decision::Deny, "web").is_ok());
+    let listed = broker.list();
+    let mut shorts: Vec<&str> = listed.iter().map(|a| a.short_id.as_str()).collect();
+    for approval in &listed {
+        assert_eq!(approval.short_id.len(), 4, "{}", approval.short_id);
+        assert!(approval.id.starts_with(&approval.short_id));
+        // No other pending id starts with it: typing it names this one.
+        let others = listed
+            .iter()
+            .filter(|o| o.id.starts_with(&approval.short_id));
+        assert_eq!(others.count(), 1, "{}", approval.short_id);
+    }
+    shorts.sort_unstable();
+    shorts.dedup();
+    assert_eq!(shorts.len(), pendings.len());
+    // Each short id answers its own approval, and it stays the same for
+    // the approval's life while others come and go.
+    for pending in pendings.iter().step_by(7) {
+        let answered = broker
+            .resolve(&pending.short_id, Decision::Deny, "web")
+            .unwrap();
+        assert_eq!(answered.id, pending.id);
+        assert_eq!(answered.short_id, pending.short_id);
+    }
 }
 
 #[tokio::test]

@@ -161,10 +161,11 @@ pub enum ApprovalsError {
         /// The underlying error.
         source: getrandom::Error,
     },
-    /// Neither `CLAWDBOT_STATE_DIR` nor a home directory tells where the
-    /// file is.
+    /// Neither `CLAWDBOT_STATE_DIR`, `OPENCLAW_STATE_DIR` nor a home
+    /// directory tells where the file is (or a state directory starts with
+    /// `~` and there is no home directory).
     #[error(
-        "cannot locate the approvals file: no home directory and CLAWDBOT_STATE_DIR is unset\nhint: pass --approvals PATH or set CLAWDBOT_STATE_DIR"
+        "cannot locate the approvals file: no home directory to find it in (or to expand ~ in CLAWDBOT_STATE_DIR / OPENCLAW_STATE_DIR)\nhint: pass --approvals PATH or set CLAWDBOT_STATE_DIR to an absolute path"
     )]
     NoHomeDirectory,
 }

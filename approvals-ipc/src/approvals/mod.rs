@@ -41,8 +41,9 @@ pub use error::{ApprovalsError, LoadWarning, WarningKind};
 pub use load::{Loaded, MAIN_AGENT, WILDCARD_AGENT};
 pub use model::*;
 pub use paths::{
-    APPROVALS_FILE_NAME, HOME_STATE_DIR, SOCKET_FILE_NAME, STATE_DIR_ENV, default_approvals_path,
-    default_approvals_path_from_env, expand_tilde, socket_path,
+    APPROVALS_FILE_NAME, HOME_STATE_DIR, OPENCLAW_HOME_STATE_DIR, OPENCLAW_STATE_DIR_ENV,
+    PathSource, ResolvedPath, SOCKET_FILE_NAME, STATE_DIR_ENV, default_approvals_path_from_env,
+    expand_tilde, resolve_approvals_path, resolve_approvals_path_from_env, socket_path,
 };
 pub use resolve::{
     BUILTIN_APPROVAL_TIMEOUT_MS, BUILTIN_ASK, BUILTIN_ASK_FALLBACK, BUILTIN_SAFE_BINS,

@@ -19,7 +19,7 @@ use super::auth::{self, Token};
 use super::codec::{self, DEFAULT_MAX_FRAME, LineReader};
 use super::control::{ControlRequest, ControlResponse};
 use super::error::{ClientError, FrameError};
-use super::frame::{ExecFrame, ExecRequest, ExecResponse, Frame};
+use super::frame::{ExecFrame, ExecPending, ExecRequest, ExecResponse, Frame};
 use super::peer;
 use super::stream::{self, ReadHalf, WriteHalf};
 
@@ -126,7 +126,21 @@ impl Client {
     /// Not cancel-safe: dropping the future mid-request leaves the
     /// connection in an unknown state; connect again.
     pub async fn exec(&mut self, request: &ExecRequest) -> Result<ExecResponse, ClientError> {
-        let reply = self.round_trip(request, Frame::Exec).await?;
+        self.exec_observed(request, &mut |_| {}).await
+    }
+
+    /// [`Client::exec`], calling `on_pending` for each `exec-pending` frame
+    /// the server sends while the request waits for a person.
+    ///
+    /// # Cancel safety
+    ///
+    /// Not cancel-safe, as [`Client::exec`].
+    pub async fn exec_observed(
+        &mut self,
+        request: &ExecRequest,
+        on_pending: &mut (dyn FnMut(&ExecPending) + Send),
+    ) -> Result<ExecResponse, ClientError> {
+        let reply = self.round_trip(request, Frame::Exec, on_pending).await?;
         match reply {
             Frame::ExecRes(res) => res.into_response().ok_or_else(|| ClientError::Protocol {
                 detail: "exec-res with `ok` disagreeing with its payload or error".into(),
@@ -144,7 +158,9 @@ impl Client {
         &mut self,
         request: &ControlRequest,
     ) -> Result<ControlResponse, ClientError> {
-        let reply = self.round_trip(request, Frame::Control).await?;
+        let reply = self
+            .round_trip(request, Frame::Control, &mut |_| {})
+            .await?;
         match reply {
             Frame::ControlRes(res) => res.into_response().ok_or_else(|| ClientError::Protocol {
                 detail: "control-res with `ok` disagreeing with its payload or error".into(),
@@ -159,13 +175,14 @@ impl Client {
         &mut self,
         request: &T,
         wrap: fn(ExecFrame) -> Frame,
+        on_pending: &mut (dyn FnMut(&ExecPending) + Send),
     ) -> Result<Frame, ClientError> {
         if self.broken {
             return Err(ClientError::Broken);
         }
         // Assume the worst until the exchange completes.
         self.broken = true;
-        let reply = self.exchange(request, wrap).await?;
+        let reply = self.exchange(request, wrap, on_pending).await?;
         self.broken = false;
         Ok(reply)
     }
@@ -174,6 +191,7 @@ impl Client {
         &mut self,
         request: &T,
         wrap: fn(ExecFrame) -> Frame,
+        on_pending: &mut (dyn FnMut(&ExecPending) + Send),
     ) -> Result<Frame, ClientError> {
         let nonce = match self.challenge.take() {
             Some(nonce) => nonce,
@@ -203,14 +221,18 @@ impl Client {
                 )
                 .await?
             {
-                Frame::ExecRes(res) if res.id == id => return Ok(Frame::ExecRes(res)),
-                Frame::ControlRes(res) if res.id == id => return Ok(Frame::ControlRes(res)),
-                Frame::Challenge { nonce, .. } => self.challenge = Some(nonce),
-                Frame::Error { error } => return Err(ClientError::Server(error)),
-                other => tracing::debug!(
+                Some(Frame::ExecRes(res)) if res.id == id => return Ok(Frame::ExecRes(res)),
+                Some(Frame::ControlRes(res)) if res.id == id => {
+                    return Ok(Frame::ControlRes(res));
+                }
+                Some(Frame::ExecPending(pending)) if pending.id == id => on_pending(&pending),
+                Some(Frame::Challenge { nonce, .. }) => self.challenge = Some(nonce),
+                Some(Frame::Error { error }) => return Err(ClientError::Server(error)),
+                Some(other) => tracing::debug!(
                     kind = other.kind(),
                     "ignoring frame while waiting for the reply"
                 ),
+                None => {}
             }
         }
     }
@@ -222,22 +244,25 @@ impl Client {
                 .read_frame(deadline, self.config.io_timeout, "waiting for a challenge")
                 .await?
             {
-                Frame::Challenge { nonce, .. } => return Ok(nonce),
-                Frame::Error { error } => return Err(ClientError::Server(error)),
-                other => tracing::debug!(
+                Some(Frame::Challenge { nonce, .. }) => return Ok(nonce),
+                Some(Frame::Error { error }) => return Err(ClientError::Server(error)),
+                Some(other) => tracing::debug!(
                     kind = other.kind(),
                     "ignoring frame while waiting for a challenge"
                 ),
+                None => {}
             }
         }
     }
 
+    /// The next frame; `None` for a frame of a type this client does not
+    /// know (a newer server's informational frame), which is skipped.
     async fn read_frame(
         &mut self,
         deadline: Instant,
         after: Duration,
         during: &'static str,
-    ) -> Result<Frame, ClientError> {
+    ) -> Result<Option<Frame>, ClientError> {
         let line = match tokio::time::timeout_at(deadline, self.reader.next_line()).await {
             Err(_) => return Err(ClientError::Timeout { after, during }),
             Ok(Ok(Some(line))) => line,
@@ -251,9 +276,18 @@ impl Client {
                 });
             }
         };
-        serde_json::from_str(&line).map_err(|error| ClientError::Protocol {
-            detail: format!("unreadable frame from the exec host: {error}"),
-        })
+        match serde_json::from_str(&line) {
+            Ok(frame) => Ok(Some(frame)),
+            Err(error) => {
+                if let Some(kind) = unknown_kind(&line) {
+                    tracing::debug!(kind, "ignoring a frame of a type this client does not know");
+                    return Ok(None);
+                }
+                Err(ClientError::Protocol {
+                    detail: format!("unreadable frame from the exec host: {error}"),
+                })
+            }
+        }
     }
 
     async fn write(&mut self, frame: &Frame) -> Result<(), ClientError> {
@@ -277,6 +311,24 @@ impl Client {
             Ok(Ok(())) => Ok(()),
         }
     }
+}
+
+/// The `type` of a JSON object line when it is not one of our frame types.
+fn unknown_kind(line: &str) -> Option<String> {
+    const KNOWN: [&str; 9] = [
+        "challenge",
+        "exec",
+        "exec-res",
+        "exec-pending",
+        "control",
+        "control-res",
+        "request",
+        "decision",
+        "error",
+    ];
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    let kind = value.get("type")?.as_str()?;
+    (!KNOWN.contains(&kind)).then(|| kind.to_owned())
 }
 
 /// A reply of the wrong kind for the request sent (e.g. `exec-res` for a `control`).

@@ -24,9 +24,10 @@ use super::config::ServerConfig;
 use super::control::{ControlRequest, ControlRes};
 use super::error::{FrameError, Refusal};
 use super::frame::{
-    Decision, ErrorBody, ErrorCode, ExecFrame, ExecRequest, ExecRes, Frame, PromptRequest,
+    Decision, ErrorBody, ErrorCode, ExecFrame, ExecPending, ExecRequest, ExecRes, Frame,
+    PromptRequest,
 };
-use super::handler::{Handler, RequestContext};
+use super::handler::{Handler, Notices, PendingNotice, RequestContext};
 use super::instance::Instance;
 use super::peer;
 use super::replay::ReplayCache;
@@ -203,6 +204,7 @@ impl<H: Handler> Connection<H> {
         self.on_signed(
             frame,
             "exec",
+            true,
             |id, outcome| Frame::ExecRes(ExecRes::new(id, outcome)),
             |shared, request: ExecRequest, ctx| async move { shared.handler.exec(request, ctx).await },
         )
@@ -213,6 +215,7 @@ impl<H: Handler> Connection<H> {
         self.on_signed(
             frame,
             "control",
+            false,
             |id, outcome| Frame::ControlRes(ControlRes::new(id, outcome)),
             |shared, request: ControlRequest, ctx| async move {
                 shared.handler.control(request, ctx).await
@@ -222,12 +225,14 @@ impl<H: Handler> Connection<H> {
     }
 
     /// Serves one signed frame: admission checks, then `run` under
-    /// [`Connection::watch_client`], then the reply built by `wrap` (which
-    /// also wraps a refusal).
+    /// [`Connection::watch_client`] (passing on its `exec-pending` notices
+    /// when `notify`), then the reply built by `wrap` (which also wraps a
+    /// refusal).
     async fn on_signed<T, O, Run, Fut>(
         &mut self,
         frame: ExecFrame,
         kind: &'static str,
+        notify: bool,
         wrap: fn(String, Result<O, ErrorBody>) -> Frame,
         run: Run,
     ) -> Next
@@ -242,11 +247,24 @@ impl<H: Handler> Connection<H> {
         else {
             return Next::Close;
         };
-        let ctx = self.context(id.clone());
+        let mut ctx = self.context(id.clone());
+        let (sender, mut notices) = tokio::sync::mpsc::unbounded_channel();
+        if notify {
+            ctx.notices = Notices::to(sender);
+        }
         let cancelled = ctx.cancelled.clone();
         let outcome = self
-            .watch_client(run(Arc::clone(&self.shared), request, ctx), &cancelled)
+            .watch_client(
+                run(Arc::clone(&self.shared), request, ctx),
+                &cancelled,
+                Some((&id, &mut notices)),
+            )
             .await;
+        // A notice sent just before the handler finished still precedes
+        // the reply, so a client always hears of an approval that was asked.
+        while let Ok(notice) = notices.try_recv() {
+            self.send(&pending_frame(&id, notice)).await;
+        }
         self.reply(&wrap(id, outcome)).await
     }
 
@@ -314,7 +332,7 @@ impl<H: Handler> Connection<H> {
         let ctx = self.context(id.clone());
         let cancelled = ctx.cancelled.clone();
         let decision = self
-            .watch_client(shared.handler.prompt(request, ctx), &cancelled)
+            .watch_client(shared.handler.prompt(request, ctx), &cancelled, None)
             .await;
         self.reply(&Frame::Decision { id, decision }).await
     }
@@ -324,18 +342,42 @@ impl<H: Handler> Connection<H> {
     /// A line or EOF read meanwhile is stashed for the main loop; a socket
     /// error fires `cancelled` at once; after EOF (maybe a half-close) the
     /// write side is polled for a hang-up, which fires `cancelled` too.
+    ///
+    /// With `notices` (the request id and the handler's notice channel),
+    /// each notice is written at once as an `exec-pending` frame; a failed
+    /// write is left for the reply to find.
     async fn watch_client<F: Future>(
         &mut self,
         handler: F,
         cancelled: &CancellationToken,
+        mut notices: Option<(
+            &str,
+            &mut tokio::sync::mpsc::UnboundedReceiver<PendingNotice>,
+        )>,
     ) -> F::Output {
         tokio::pin!(handler);
         let mut ticker = tokio::time::interval(HANGUP_POLL);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             let reading = self.stashed.is_none();
+            let listening = notices.is_some();
             tokio::select! {
                 output = &mut handler => return output,
+                notice = async {
+                    match notices.as_mut() {
+                        Some((_, receiver)) => receiver.recv().await,
+                        None => std::future::pending().await,
+                    }
+                }, if listening => {
+                    match (notice, &notices) {
+                        (Some(notice), Some((id, _))) => {
+                            let frame = pending_frame(id, notice);
+                            self.send(&frame).await;
+                        }
+                        // Every sender is gone: nothing more will come.
+                        _ => notices = None,
+                    }
+                }
                 read = self.reader.next_line(), if reading => {
                     if let Err(FrameError::Io(error)) = &read {
                         tracing::debug!(%error, "client socket failed while a request was pending");
@@ -359,6 +401,7 @@ impl<H: Handler> Connection<H> {
             peer_uid: self.peer_uid,
             peer_pid: self.peer_pid,
             cancelled: CancellationToken::new(),
+            notices: Notices::none(),
         }
     }
 
@@ -423,6 +466,16 @@ impl<H: Handler> Connection<H> {
     }
 }
 
+/// The `exec-pending` frame of a handler's notice about request `id`.
+fn pending_frame(id: &str, notice: PendingNotice) -> Frame {
+    Frame::ExecPending(ExecPending {
+        id: id.to_owned(),
+        approval_id: notice.approval_id,
+        short_id: notice.short_id,
+        expires_at_ms: notice.expires_at_ms,
+    })
+}
+
 fn refusal_body(refusal: Refusal) -> ErrorBody {
     ErrorBody::new(ErrorCode::InvalidRequest, refusal.to_string()).with_reason(refusal.reason())
 }
@@ -435,8 +488,8 @@ fn parse_frame(line: &str) -> Result<Frame, String> {
         };
         match object.get("type").and_then(serde_json::Value::as_str) {
             Some(
-                kind @ ("challenge" | "exec" | "exec-res" | "control" | "control-res" | "request"
-                | "decision" | "error"),
+                kind @ ("challenge" | "exec" | "exec-res" | "exec-pending" | "control"
+                | "control-res" | "request" | "decision" | "error"),
             ) => {
                 format!("malformed `{kind}` frame: {error}")
             }

@@ -38,6 +38,9 @@ pub enum Frame {
     Exec(ExecFrame),
     /// Server → client: the answer to an `exec` with the same id.
     ExecRes(ExecRes),
+    /// Server → client, informational, before the `exec-res`: the request
+    /// waits for a person's approval. OpenClaw's client ignores it.
+    ExecPending(ExecPending),
     /// Client → server: an HMAC-signed control request (list or answer
     /// approvals), with the same fields and checks as `exec`.
     Control(ExecFrame),
@@ -73,6 +76,7 @@ impl Frame {
             Frame::Challenge { .. } => "challenge",
             Frame::Exec(_) => "exec",
             Frame::ExecRes(_) => "exec-res",
+            Frame::ExecPending(_) => "exec-pending",
             Frame::Control(_) => "control",
             Frame::ControlRes(_) => "control-res",
             Frame::Request { .. } => "request",
@@ -96,6 +100,21 @@ pub struct ExecFrame {
     pub hmac: String,
     /// The inner request as a JSON string; these exact bytes are signed.
     pub request_json: String,
+}
+
+/// The fields of an `exec-pending` frame: which approval an `exec` waits
+/// for, so the client can tell its user what to answer and until when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecPending {
+    /// The `exec` id this is about.
+    pub id: String,
+    /// The approval's full id.
+    pub approval_id: String,
+    /// The short id people type (unique among the pending approvals).
+    pub short_id: String,
+    /// When the approval times out and askFallback decides (Unix ms).
+    pub expires_at_ms: i64,
 }
 
 /// The fields of an `exec-res` frame: `ok` with a payload, or not with an error.

@@ -8,6 +8,7 @@
 
 use std::future::Future;
 
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::control::ControlRequest;
@@ -66,4 +67,44 @@ pub struct RequestContext {
     /// It fires on a socket error, or when the peer has closed both
     /// directions (hang-up seen while polling), checked every 100 ms.
     pub cancelled: CancellationToken,
+    /// Where a handler says, before its reply, that the request waits for
+    /// an approval; the server writes it as an `exec-pending` frame.
+    pub notices: Notices,
+}
+
+/// That an `exec` waits for a person, as the handler knows it; the server
+/// adds the request id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingNotice {
+    /// The approval's full id.
+    pub approval_id: String,
+    /// The short id people type.
+    pub short_id: String,
+    /// When the approval times out (Unix ms).
+    pub expires_at_ms: i64,
+}
+
+/// A handler's way to tell the client something before the reply; a no-op
+/// where the frame has no such notice (`control`, OpenClaw's `request`).
+#[derive(Debug, Clone, Default)]
+pub struct Notices(Option<mpsc::UnboundedSender<PendingNotice>>);
+
+impl Notices {
+    /// Notices that reach nobody.
+    pub fn none() -> Self {
+        Notices(None)
+    }
+
+    /// Notices sent to `sender`, which the server drains into frames.
+    pub fn to(sender: mpsc::UnboundedSender<PendingNotice>) -> Self {
+        Notices(Some(sender))
+    }
+
+    /// Tells the client the request waits for this approval; best effort:
+    /// a client that is gone needs no notice.
+    pub fn approval_pending(&self, notice: PendingNotice) {
+        if let Some(sender) = &self.0 {
+            let _ = sender.send(notice);
+        }
+    }
 }

@@ -44,9 +44,9 @@ pub use config::ServerConfig;
 pub use control::{ControlRequest, ControlRes, ControlResponse};
 pub use error::{ClientError, FrameError, Refusal};
 pub use frame::{
-    Decision, ErrorBody, ErrorCode, ExecFrame, ExecPayload, ExecRequest, ExecRes, ExecResponse,
-    Frame, PromptRequest,
+    Decision, ErrorBody, ErrorCode, ExecFrame, ExecPayload, ExecPending, ExecRequest, ExecRes,
+    ExecResponse, Frame, PromptRequest,
 };
-pub use handler::{Handler, RequestContext};
+pub use handler::{Handler, Notices, PendingNotice, RequestContext};
 pub use instance::{ClientNonces, Instance};
 pub use server::serve;

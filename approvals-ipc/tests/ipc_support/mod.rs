@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use approvals_ipc::ipc::{
-    Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler, PromptRequest,
-    RequestContext, ServerConfig, Token, serve, sign,
+    Decision, ErrorBody, ErrorCode, ExecPayload, ExecRequest, Handler, PendingNotice,
+    PromptRequest, RequestContext, ServerConfig, Token, serve, sign,
 };
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -49,6 +49,14 @@ impl Handler for EchoHandler {
                         let _ = self.events.send(format!("completed {}", ctx.id));
                     }
                 }
+            }
+            Some("pending") => {
+                // Waits for a person, as the bridge's handler says.
+                ctx.notices.approval_pending(PendingNotice {
+                    approval_id: "3fa85f64-5717-4562-b3fc-2c963f66afa6".into(),
+                    short_id: "3fa8".into(),
+                    expires_at_ms: 1_700_000_120_000,
+                });
             }
             Some("deny") => {
                 return Err(ErrorBody::new(

@@ -89,15 +89,19 @@ enum Action {
 
     /// Replace the policy with FILE's content, if nobody changed it meanwhile
     ///
-    /// Refused (exit 1) unless the approvals file still hashes to
+    /// Refused (exit 126) unless the approvals file still hashes to
     /// --base-hash, the hash `approvals get` printed when FILE was made.
-    /// The socket path and token of the current file are kept; any in FILE
-    /// are ignored. Prints the new hash on stdout.
+    /// FILE may be an approvals file, or the output of `approvals get
+    /// --json` as is: its "file" is the policy and its "hash" the base
+    /// hash (so --base-hash may be left out). The socket path and token of
+    /// the current file are kept; any in FILE are ignored. Prints the new
+    /// hash on stdout.
     ///
     /// Examples:
-    ///   node-host approvals get --json | jq .file > policy.json
-    ///   $EDITOR policy.json
-    ///   node-host approvals set policy.json --base-hash <hash from get>
+    ///   node-host approvals get --json > policy.json
+    ///   $EDITOR policy.json          # edit "file"; leave "hash" as it is
+    ///   node-host approvals set policy.json
+    ///   node-host approvals set plain-policy.json --base-hash <hash from get>
     #[command(verbatim_doc_comment)]
     Set(SetArgs),
 }
@@ -136,9 +140,10 @@ struct SetArgs {
     #[arg(value_name = "FILE")]
     file: PathBuf,
 
-    /// The hash printed by `approvals get` when FILE was made (64 hex digits)
+    /// The hash printed by `approvals get` when FILE was made (64 hex
+    /// digits); required unless FILE is `approvals get --json` output
     #[arg(long, value_name = "H", value_parser = parse_hash)]
-    base_hash: String,
+    base_hash: Option<String>,
 }
 
 /// Runs `node-host approvals`.
@@ -178,7 +183,22 @@ fn get(args: &GetArgs) -> anyhow::Result<Exit> {
 fn allow(args: &EntryArgs) -> anyhow::Result<Exit> {
     let (pattern, agent) = checked_entry(args)?;
     if let Some(warning) = never_matches(pattern) {
-        eprintln!("warning: {warning}");
+        // Saving it would only look like permission: refuse and say what
+        // would match.
+        let hint = match on_path(pattern) {
+            Some(found) => format!(
+                "node-host approvals allow {} (where {} is on PATH; patterns are real paths)",
+                found.display(),
+                escape_for_display(pattern)
+            ),
+            None => "give the program's full path, e.g. node-host approvals allow /usr/bin/git"
+                .to_owned(),
+        };
+        return Err(Failure::usage(format!(
+            "refusing {}: {warning}\nhint: {hint}",
+            escape_for_display(pattern)
+        ))
+        .into());
     }
     let path = args.approvals.path()?;
     let added = ApprovalsStore::open(&path)
@@ -232,6 +252,22 @@ fn revoke(args: &EntryArgs) -> anyhow::Result<Exit> {
 
 fn set(args: &SetArgs) -> anyhow::Result<Exit> {
     let (bytes, origin) = read_input(&args.file)?;
+    let (bytes, carried_hash) = match unwrap_get_output(&bytes) {
+        Some((file, hash)) => (file, Some(hash)),
+        None => (bytes, None),
+    };
+    let base_hash = match (&args.base_hash, carried_hash) {
+        (Some(flag), _) => flag.clone(),
+        (None, Some(hash)) => hash,
+        (None, None) => {
+            return Err(Failure::usage(format!(
+                "--base-hash is required: {} is not `node-host approvals get --json` output, which carries its hash\nhint: node-host approvals set {} --base-hash <hash from approvals get>",
+                origin.display(),
+                origin.display()
+            ))
+            .into());
+        }
+    };
     let loaded = ApprovalsFile::parse(&bytes, &origin)?;
     print_warnings(&origin, &loaded.warnings);
     let socket_of = |file: &ApprovalsFile| file.socket.as_ref().and_then(|s| s.path.clone());
@@ -248,7 +284,7 @@ fn set(args: &SetArgs) -> anyhow::Result<Exit> {
         );
     }
     let path = args.approvals.path()?;
-    let snapshot = match ApprovalsStore::open(&path).replace(loaded.file, &args.base_hash) {
+    let snapshot = match ApprovalsStore::open(&path).replace(loaded.file, &base_hash) {
         Ok(snapshot) => snapshot,
         Err(err @ ApprovalsError::Conflict { .. }) => return Ok(refused(&err.to_string())),
         Err(err) => return Err(err.into()),
@@ -262,6 +298,20 @@ fn set(args: &SetArgs) -> anyhow::Result<Exit> {
     println!("{}", snapshot.hash);
     eprintln!("replaced the policy in {}", path.display());
     Ok(Exit::Success)
+}
+
+/// The policy and base hash inside `approvals get --json` output (an object
+/// with a "file" object and a 64-hex "hash"); `None` for anything else,
+/// which is then read as an approvals file.
+fn unwrap_get_output(bytes: &[u8]) -> Option<(Vec<u8>, String)> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let object = value.as_object()?;
+    if object.contains_key("version") {
+        return None;
+    }
+    let file = object.get("file").filter(|f| f.is_object())?;
+    let hash = parse_hash(object.get("hash")?.as_str()?).ok()?;
+    Some((serde_json::to_vec_pretty(file).ok()?, hash))
 }
 
 /// Prints a refusal and returns [`Exit::Refused`], distinct from usage and
@@ -315,6 +365,20 @@ fn never_matches(pattern: &str) -> Option<String> {
     let home = std::env::home_dir();
     let (_, warnings) = PathMatcher::compile([pattern], home.as_deref(), CASE_INSENSITIVE_PATHS);
     warnings.into_iter().next()
+}
+
+/// Where a bare program name is found on this process's PATH, symlinks
+/// resolved as the matcher resolves them; `None` for anything else.
+fn on_path(name: &str) -> Option<PathBuf> {
+    if name.contains('/') || name.is_empty() {
+        return None;
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+        .and_then(|found| std::fs::canonicalize(found).ok())
 }
 
 /// The agents whose allowlist has an entry with this pattern, for the hint

@@ -9,7 +9,7 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore};
+use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore, PolicySources, ResolvedPath};
 use approvals_ipc::policy::env::{EnvRefusal, check_overrides};
 use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext};
@@ -63,7 +63,8 @@ pub struct ExplainArgs {
 
 /// Runs `node-host explain`.
 pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
-    let path = args.approvals.path()?;
+    let resolved = args.approvals.resolve()?;
+    let path = resolved.path.clone();
     let file = load(&path)?;
     let host = HostContext::from_process();
     let cwd = match &args.cwd {
@@ -72,7 +73,14 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
     };
     let mut policies = Policies::new(&file, &host);
     if let Some(batch) = &args.batch {
-        return run_batch(batch, &mut policies, &args.agent, &cwd, &args.env);
+        return run_batch(
+            batch,
+            &mut policies,
+            &resolved,
+            &args.agent,
+            &cwd,
+            &args.env,
+        );
     }
     let argv = match &args.shell {
         Some(script) => shell_argv(script),
@@ -94,12 +102,20 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
         }
         return Ok(Exit::Success);
     }
+    let sources = file.resolve(Some(&args.agent)).sources;
     let compiled = policies.get(&args.agent);
     let evaluation = compiled.evaluate(&argv, &cwd, &env);
     if args.json {
-        serde_json::to_writer(&mut out, &evaluation)?;
+        let value = annotated(&evaluation, &resolved, &sources)?;
+        serde_json::to_writer(&mut out, &value)?;
         writeln!(out)?;
     } else {
+        writeln!(
+            out,
+            "file:     {} ({})",
+            escape_for_display(&path.to_string_lossy()),
+            resolved.source.why()
+        )?;
         write_text(
             &mut out,
             &evaluation,
@@ -107,8 +123,43 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
             &args.agent,
             compiled.warnings(),
         )?;
+        writeln!(
+            out,
+            "sources:  security from {}, ask from {}, askFallback from {}",
+            sources.security, sources.ask, sources.ask_fallback
+        )?;
     }
     Ok(Exit::Success)
+}
+
+/// The `--json` shape of an evaluation: the evaluation's own fields, plus
+/// the approvals file in use and why (`approvalsFile`) and where each of
+/// security, ask and askFallback came from (`policySources`).
+fn annotated(
+    evaluation: &Evaluation,
+    resolved: &ResolvedPath,
+    sources: &PolicySources,
+) -> serde_json::Result<serde_json::Value> {
+    let mut value = serde_json::to_value(evaluation)?;
+    if let Some(object) = value.as_object_mut() {
+        object.insert(
+            "approvalsFile".to_owned(),
+            serde_json::json!({
+                "path": resolved.path.to_string_lossy(),
+                "source": resolved.source.word(),
+                "why": resolved.source.why(),
+            }),
+        );
+        object.insert(
+            "policySources".to_owned(),
+            serde_json::json!({
+                "security": sources.security,
+                "ask": sources.ask,
+                "askFallback": sources.ask_fallback,
+            }),
+        );
+    }
+    Ok(value)
 }
 
 /// `NAME=VALUE` of `--env`: the name is everything before the first `=`.
@@ -215,6 +266,7 @@ struct BatchCase {
 fn run_batch(
     source: &str,
     policies: &mut Policies<'_>,
+    resolved: &ResolvedPath,
     default_agent: &str,
     default_cwd: &Path,
     default_env: &[(String, String)],
@@ -272,8 +324,9 @@ fn run_batch(
         match check_overrides(&env) {
             Err(refusal) => serde_json::to_writer(&mut out, &host_refusal(&refusal))?,
             Ok(()) => {
+                let sources = policies.file.resolve(Some(agent)).sources;
                 let evaluation = policies.get(agent).evaluate(&argv, &cwd, &env);
-                serde_json::to_writer(&mut out, &evaluation)?;
+                serde_json::to_writer(&mut out, &annotated(&evaluation, resolved, &sources)?)?;
             }
         }
         writeln!(out)?;

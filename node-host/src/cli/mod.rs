@@ -9,6 +9,7 @@ mod serve;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use approvals_ipc::approvals::{PathSource, ResolvedPath};
 use clap::{Parser, Subcommand};
 use ui_bridge::exit::Exit;
 
@@ -37,6 +38,7 @@ enum Command {
     ///   node-host explain --shell 'cd src && make test'
     ///   node-host explain --json --agent main -- rm -rf build
     ///   node-host explain --batch history.jsonl
+    #[command(verbatim_doc_comment)]
     Explain(explain::ExplainArgs),
 
     /// Run one command under the policy, through the UI bridge or the
@@ -47,12 +49,19 @@ enum Command {
     /// bridge answers in `auto` mode, decides and runs it in this process.
     /// Prints the command's stdout and stderr and exits with its status; a
     /// refusal prints `SYSTEM_RUN_DENIED: <reason>` and exits 126; a timeout
-    /// exits 124; a command that cannot be started exits 127.
+    /// exits 124; a command that cannot be started exits 127; a bridge that
+    /// does not answer or refuses the token exits 69, an unusable approvals
+    /// file 66, each with a `hint:` naming the file or socket to check.
+    /// The command's stdin is empty; its output (200 000 bytes at most) is
+    /// printed when it ends. `node-host:` lines on stderr say what it is
+    /// doing (waiting for approval <short id>, no bridge, no approvals
+    /// file, load warnings); --quiet silences them.
     ///
     /// Examples:
     ///   node-host run -- git status
     ///   node-host run --shell 'make test 2>&1 | tail -n 20'
     ///   node-host run --exec-host bridge --timeout-ms 5000 -- ls -la
+    #[command(verbatim_doc_comment)]
     Run(run::RunArgs),
 
     /// Read or edit the approvals file: get, allow, revoke, set.
@@ -111,7 +120,9 @@ enum Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ApprovalsArg {
     /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
-    /// else ~/.clawdbot/exec-approvals.json]
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE")]
     pub approvals: Option<PathBuf>,
 }
@@ -119,9 +130,17 @@ pub struct ApprovalsArg {
 impl ApprovalsArg {
     /// The path to use.
     pub fn path(&self) -> anyhow::Result<PathBuf> {
+        Ok(self.resolve()?.path)
+    }
+
+    /// The path to use and why it was chosen, for commands that say so.
+    pub fn resolve(&self) -> anyhow::Result<ResolvedPath> {
         match &self.approvals {
-            Some(p) => Ok(p.clone()),
-            None => Ok(approvals_ipc::approvals::default_approvals_path_from_env()?),
+            Some(path) => Ok(ResolvedPath {
+                path: path.clone(),
+                source: PathSource::Flag,
+            }),
+            None => Ok(approvals_ipc::approvals::resolve_approvals_path_from_env()?),
         }
     }
 }
@@ -133,10 +152,13 @@ pub fn main() -> ExitCode {
         Err(error) => return usage(&error).into(),
     };
     // A service says what it is doing; one-shot commands stay quiet.
-    init_tracing(if matches!(cli.command, Command::Serve(_)) {
-        "info"
-    } else {
-        "warn"
+    // `run` prints the approvals file's load warnings itself (one
+    // `node-host:` line each, silenced by --quiet), so the embedded exec
+    // host's log of the same warnings would only repeat them.
+    init_tracing(match cli.command {
+        Command::Serve(_) => "info",
+        Command::Run(_) => "warn,ui_bridge::host::policy_cache=error",
+        _ => "warn",
     });
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),

@@ -4,8 +4,17 @@
 //! Prints the command's stdout and stderr as its own and exits with the
 //! command's status; a refusal prints `SYSTEM_RUN_DENIED: <reason>` (or the
 //! error code and message) and exits 126, a timeout exits 124, a command
-//! that cannot be started 127 (`ui_bridge::exit::Exit`). With
-//! `--exec-host bridge` a missing bridge fails closed.
+//! that cannot be started 127, a bridge that cannot be reached or refuses
+//! our token 69, an unusable approvals file 66 (`ui_bridge::exit::Exit`);
+//! each error but a plain refusal ends with a `hint:` line naming the file
+//! or socket to check. With `--exec-host bridge` a missing bridge fails
+//! closed.
+//!
+//! Unless `--quiet`, it says on stderr, one `node-host:` line each, what it
+//! is doing that a user would otherwise guess at: the approvals file's load
+//! warnings, a missing approvals file (the built-in policy then denies
+//! everything), falling back to the embedded exec host because no bridge
+//! answers, and which approval it waits for, where, and until when.
 //!
 //! The embedded exec host asks the person at the terminal when stdin and
 //! stderr are both terminals (the prompt is drawn on stderr; stdout stays
@@ -17,7 +26,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use approvals_ipc::ipc::{ErrorBody, ErrorCode, ExecPayload, ExecRequest, ExecResponse};
+use approvals_ipc::approvals::{ApprovalsStore, PathSource, ResolvedPath};
+use approvals_ipc::ipc::{
+    ErrorBody, ErrorCode, ExecPayload, ExecPending, ExecRequest, ExecResponse,
+};
+use approvals_ipc::policy::unicode::escape_for_display;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 use ui_bridge::approvers::terminal::{self, Tty};
@@ -69,6 +82,11 @@ pub struct RunArgs {
     #[arg(long)]
     json: bool,
 
+    /// Do not print the `node-host:` progress lines (waiting for approval,
+    /// no bridge, no approvals file, load warnings) on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+
     /// Run a shell script: the same as `-- /bin/sh -c SCRIPT`
     #[arg(long, value_name = "SCRIPT", conflicts_with = "argv")]
     shell: Option<String>,
@@ -95,7 +113,8 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
 }
 
 async fn run_async(args: RunArgs) -> anyhow::Result<Exit> {
-    let approvals_path = args.approvals.path()?;
+    let resolved = args.approvals.resolve()?;
+    let approvals_path = resolved.path.clone();
     let command = match &args.shell {
         Some(script) => vec!["/bin/sh".to_owned(), "-c".to_owned(), script.clone()],
         None => args.argv.clone(),
@@ -118,28 +137,182 @@ async fn run_async(args: RunArgs) -> anyhow::Result<Exit> {
         session_key: args.session.clone(),
         ..ExecRequest::default()
     };
+    let progress = Progress { quiet: args.quiet };
+    let file_exists = progress.file_state(&resolved);
     let bridge = BridgeTarget {
         approvals_path: &approvals_path,
         socket: args.socket.as_ref(),
     };
+    let local = |request| {
+        if !file_exists {
+            progress.no_file(&resolved);
+        }
+        run_local(&approvals_path, request)
+    };
+    let mut waiting = |pending: &ExecPending, socket: &Path| {
+        progress.waiting(pending, socket, &resolved);
+    };
     let response = match args.exec_host {
-        ExecHostChoice::Local => run_local(&approvals_path, request).await,
-        ExecHostChoice::Bridge => match bridge.exec(&request).await {
+        ExecHostChoice::Local => local(request).await,
+        ExecHostChoice::Bridge => match bridge.exec_observed(&request, &mut waiting).await {
             Ok(r) => r,
-            Err(err) => err.unavailable(),
+            Err(err) => bridge_failed(&err),
         },
-        ExecHostChoice::Auto => match bridge.exec(&request).await {
+        ExecHostChoice::Auto => match bridge.exec_observed(&request, &mut waiting).await {
             Ok(r) => r,
             Err(BridgeError::NotRunning(why)) => {
-                tracing::info!("no ui-bridge answers ({why}); using the embedded exec host");
-                run_local(&approvals_path, request).await
+                progress.line(&format!("{why}; the embedded exec host is used"));
+                local(request).await
             }
-            Err(err) => err.unavailable(),
+            Err(err) => bridge_failed(&err),
         },
     };
-    report(response, args.json)
+    let hint = (!args.json)
+        .then(|| hint(&response, &approvals_path, &bridge))
+        .flatten();
+    let exit = report(response, args.json)?;
+    if let Some(hint) = hint {
+        eprintln!("hint: {hint}");
+    }
+    Ok(exit)
 }
 
+/// The `node-host:` progress lines on stderr, unless `--quiet`.
+#[derive(Debug, Clone, Copy)]
+struct Progress {
+    quiet: bool,
+}
+
+impl Progress {
+    /// One line, prefixed so it is told apart from the command's stderr.
+    fn line(&self, text: &str) {
+        if !self.quiet {
+            eprintln!("node-host: {text}");
+        }
+    }
+
+    /// Prints the approvals file's load warnings; whether the file exists.
+    /// A file that cannot be loaded is left to the exec host, which refuses
+    /// and names the problem.
+    fn file_state(&self, resolved: &ResolvedPath) -> bool {
+        match ApprovalsStore::open(&resolved.path).load() {
+            Ok(snapshot) => {
+                for warning in &snapshot.warnings {
+                    self.line(&format!("warning: {}: {warning}", resolved.path.display()));
+                }
+                snapshot.exists
+            }
+            Err(_) => true,
+        }
+    }
+
+    /// Says that the built-in policy applies, and how to get a file.
+    fn no_file(&self, resolved: &ResolvedPath) {
+        self.line(&format!(
+            "no approvals file at {} ({}), so the built-in policy (security=deny) denies everything; \
+             create one by starting the bridge (./scripts/start, or `ui-bridge serve{}`), \
+             or allow a program: `node-host approvals allow /usr/bin/git{}`",
+            resolved.path.display(),
+            resolved.source.why(),
+            approvals_flag(resolved),
+            approvals_flag(resolved),
+        ));
+    }
+
+    /// Says which approval the request waits for, where, and until when.
+    fn waiting(&self, pending: &ExecPending, socket: &Path, resolved: &ResolvedPath) {
+        let now = unix_ms();
+        let left_s = (pending.expires_at_ms.saturating_sub(now).max(0) + 999) / 1000;
+        self.line(&format!(
+            "waiting for approval {short} from the ui-bridge at {socket} until {until} UTC ({left_s} s); \
+             answer there, or: ui-bridge approvals resolve {short} once|always|deny{flag}",
+            short = escape_for_display(&pending.short_id),
+            socket = socket.display(),
+            until = clock_utc(pending.expires_at_ms),
+            flag = approvals_flag(resolved),
+        ));
+    }
+}
+
+/// ` --approvals PATH` when the file was not found by the defaults, so a
+/// command suggested to the user reads the same file.
+fn approvals_flag(resolved: &ResolvedPath) -> String {
+    match resolved.source {
+        PathSource::Flag => format!(" --approvals {}", resolved.path.display()),
+        _ => String::new(),
+    }
+}
+
+/// `HH:MM:SS` of a Unix-ms instant, in UTC.
+fn clock_utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000).rem_euclid(86_400);
+    format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// Now, in Unix milliseconds.
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The refusal for a bridge that could not be used and no fallback applies.
+fn bridge_failed(error: &BridgeError) -> ExecResponse {
+    match error {
+        BridgeError::File(why) => ExecResponse::Refused(
+            ErrorBody::new(
+                ErrorCode::Unavailable,
+                format!("SYSTEM_RUN_DENIED: approvals file unusable: {why}"),
+            )
+            .with_reason(APPROVALS_FILE_UNUSABLE),
+        ),
+        other => other.unavailable(),
+    }
+}
+
+/// The host's reason for an approvals file it cannot use.
+const APPROVALS_FILE_UNUSABLE: &str = "approvals-file-unusable";
+/// The reason of a bridge that cannot be reached.
+const COMPANION_UNAVAILABLE: &str = "companion-unavailable";
+
+/// The hint after an error: which file or socket to check, and how.
+fn hint(response: &ExecResponse, approvals: &Path, bridge: &BridgeTarget<'_>) -> Option<String> {
+    let ExecResponse::Refused(error) = response else {
+        return None;
+    };
+    let socket = || {
+        bridge
+            .socket_path()
+            .map_or_else(|| "its socket".to_owned(), |p| p.display().to_string())
+    };
+    let file = approvals.display();
+    match error.reason.as_deref()? {
+        APPROVALS_FILE_UNUSABLE => Some(format!(
+            "fix {file} (`node-host explain -- true` re-checks it), or pass another file with --approvals"
+        )),
+        COMPANION_UNAVAILABLE => Some(format!(
+            "start the bridge (./scripts/start, or `ui-bridge serve`) so it answers on {}, \
+             or use --exec-host auto to fall back to the embedded exec host",
+            socket()
+        )),
+        "hmac" => Some(format!(
+            "the bridge at {} does not accept the token node-host read from {file} (socket.token): \
+             the two use different approvals files; pass the bridge's file with --approvals \
+             (or the same CLAWDBOT_STATE_DIR), or restart the bridge with this one",
+            socket()
+        )),
+        "ttl" => Some(format!(
+            "the bridge at {} finds the request's time too far from its clock, or the bridge \
+             restarted meanwhile; check the clock, then retry",
+            socket()
+        )),
+        "nonce" | "replay" => Some(format!(
+            "the bridge at {} refused the request's nonce; retry",
+            socket()
+        )),
+        _ => None,
+    }
+}
 async fn run_local(approvals_path: &Path, request: ExecRequest) -> ExecResponse {
     let host = ExecHost::new(ExecHostConfig::new(approvals_path.to_owned()));
     // Watched before anything runs: a stop signal must end the run (and
@@ -300,11 +473,20 @@ fn write_output(payload: &ExecPayload) -> std::io::Result<()> {
 /// it ran to an end, else the shared code for what happened instead.
 fn exit_code(response: &ExecResponse) -> Exit {
     match response {
-        // The host refused to look up a command it could not resolve.
-        ExecResponse::Refused(error) if error.reason.as_deref() == Some(NOT_FOUND) => {
-            Exit::NotFound
-        }
-        ExecResponse::Refused(_) => Exit::Refused,
+        ExecResponse::Refused(error) => match error.reason.as_deref() {
+            // The host refused to look up a command it could not resolve.
+            Some(NOT_FOUND) => Exit::NotFound,
+            Some(APPROVALS_FILE_UNUSABLE) => Exit::FileError,
+            Some(COMPANION_UNAVAILABLE) => Exit::Unreachable,
+            // The bridge did not accept our signature: a token or clock
+            // mismatch, not a decision about the command.
+            Some("hmac" | "ttl" | "nonce" | "replay")
+                if error.code == ErrorCode::InvalidRequest =>
+            {
+                Exit::Unreachable
+            }
+            _ => Exit::Refused,
+        },
         ExecResponse::Completed(p) if p.timed_out => Exit::TimedOut,
         ExecResponse::Completed(p) => match p.exit_code {
             // A status outside 0..=255 cannot come from a Unix process;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use approvals_ipc::approvals::{ApprovalsStore, socket_path};
 use approvals_ipc::ipc::{
-    Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecRequest, ExecResponse,
+    Client, ClientConfig, ClientError, ErrorBody, ErrorCode, ExecPending, ExecRequest, ExecResponse,
 };
 
 /// Which exec host decides and runs the command.
@@ -30,6 +30,10 @@ pub enum BridgeError {
     /// Something is wrong with the bridge: never fall back.
     #[error("{0}")]
     Failed(String),
+    /// The approvals file (which holds the bridge's token) cannot be used:
+    /// never fall back, since the embedded host could not use it either.
+    #[error("{0}")]
+    File(String),
 }
 
 impl BridgeError {
@@ -63,9 +67,23 @@ impl BridgeTarget<'_> {
     /// Dropping the future closes the connection, which the bridge takes as
     /// the requester going away: it withdraws the ask or kills the run.
     pub async fn exec(&self, request: &ExecRequest) -> Result<ExecResponse, BridgeError> {
+        self.exec_observed(request, &mut |_, _| {}).await
+    }
+
+    /// [`BridgeTarget::exec`], calling `on_pending` with each `exec-pending`
+    /// frame and the socket it came from while the request waits for a person.
+    ///
+    /// # Cancel safety
+    ///
+    /// As [`BridgeTarget::exec`].
+    pub async fn exec_observed(
+        &self,
+        request: &ExecRequest,
+        on_pending: &mut (dyn FnMut(&ExecPending, &Path) + Send),
+    ) -> Result<ExecResponse, BridgeError> {
         let snapshot = ApprovalsStore::open(self.approvals_path)
             .load()
-            .map_err(|e| BridgeError::Failed(e.to_string()))?;
+            .map_err(|e| BridgeError::File(e.to_string()))?;
         let socket_config = snapshot.file.socket.as_ref();
         let token = socket_config
             .and_then(|s| s.token.as_ref())
@@ -83,7 +101,7 @@ impl BridgeTarget<'_> {
         };
         let Some(token) = token else {
             return Err(BridgeError::NotRunning(format!(
-                "{} has no socket token (no ui-bridge has started with it)",
+                "no ui-bridge has started with {} (it holds no socket token)",
                 self.approvals_path.display()
             )));
         };
@@ -102,9 +120,29 @@ impl BridgeTarget<'_> {
             Err(err) => return Err(BridgeError::Failed(err.to_string())),
         };
         client
-            .exec(request)
+            .exec_observed(request, &mut |pending| on_pending(pending, &socket))
             .await
-            .map_err(|e| BridgeError::Failed(e.to_string()))
+            .map_err(|e| BridgeError::Failed(format!("the ui-bridge at {}: {e}", socket.display())))
+    }
+}
+
+impl BridgeTarget<'_> {
+    /// The socket the bridge is expected on, for messages; `None` when
+    /// the file cannot be read or `~` cannot be expanded.
+    pub fn socket_path(&self) -> Option<PathBuf> {
+        if let Some(socket) = self.socket {
+            return Some(socket.clone());
+        }
+        let snapshot = ApprovalsStore::open(self.approvals_path).load().ok()?;
+        socket_path(
+            snapshot
+                .file
+                .socket
+                .as_ref()
+                .and_then(|s| s.path.as_deref()),
+            self.approvals_path,
+            std::env::home_dir().as_deref(),
+        )
     }
 }
 

@@ -67,14 +67,31 @@ pub struct DisplaySegment {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingApproval {
-    /// A lowercase UUIDv7; answers may use any unique prefix of 4+ characters.
+    /// A lowercase random UUID (v4); answers may use any unique prefix of
+    /// 4+ characters.
     pub id: String,
+    /// The id's first characters, unique among the pending approvals for
+    /// this approval's whole life: what people are shown and type.
+    #[serde(default)]
+    pub short_id: String,
     /// When the approval was submitted (Unix milliseconds).
     pub created_at_ms: i64,
     /// When it times out and the ask fallback decides (Unix milliseconds).
     pub expires_at_ms: i64,
     /// What a person is shown.
     pub display: ApprovalDisplay,
+}
+
+impl PendingApproval {
+    /// The id to show a person: the short id, or the full id when a peer
+    /// sent none.
+    pub fn shown_id(&self) -> &str {
+        if self.short_id.is_empty() {
+            &self.id
+        } else {
+            &self.short_id
+        }
+    }
 }
 
 /// The display for one evaluated request, every text escaped for a terminal.

@@ -29,10 +29,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use approvals_ipc::ipc::Decision;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
-use uuid::Uuid;
 
 pub use display::{ApprovalDisplay, DisplaySegment, PendingApproval, approval_display};
-pub use lookup::{MIN_PREFIX_LEN, ResolveError, decision_word};
+pub use lookup::{MIN_PREFIX_LEN, ResolveError, decision_word, short_id_of};
 
 /// How long an approval waits when the policy does not say (OpenClaw's default).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -153,12 +152,16 @@ impl Broker {
         let timeout_ms = i64::try_from(timeout.as_millis()).unwrap_or(i64::MAX);
         let (reply, rx) = oneshot::channel();
         let mut state = self.inner.lock();
-        let mut id = new_id();
-        while state.entries.contains_key(&id) {
-            id = new_id();
-        }
+        let (id, short_id) = lookup::fresh_id(
+            state
+                .entries
+                .values()
+                .map(|e| (e.approval.id.as_str(), e.approval.short_id.as_str())),
+        );
         let pending = Pending {
             id: id.clone(),
+            short_id: short_id.clone(),
+            expires_at_ms: created_at_ms.saturating_add(timeout_ms),
             deadline: started + timeout,
             rx,
             inner: Arc::clone(&self.inner),
@@ -173,12 +176,14 @@ impl Broker {
         }
         let approval = PendingApproval {
             id: id.clone(),
+            short_id,
             created_at_ms,
             expires_at_ms: created_at_ms.saturating_add(timeout_ms),
             display,
         };
         tracing::info!(
             id,
+            short_id = approval.short_id,
             agent = approval.display.agent_id,
             timeout_ms,
             "approval requested"
@@ -358,6 +363,10 @@ impl Inner {
 pub struct Pending {
     /// The approval's full id (also in the `Requested` event).
     pub id: String,
+    /// The short id people type, unique among the pending approvals.
+    pub short_id: String,
+    /// When it times out (Unix milliseconds), for a requester to show.
+    pub expires_at_ms: i64,
     deadline: Instant,
     rx: oneshot::Receiver<Outcome>,
     inner: Arc<Inner>,
@@ -401,11 +410,6 @@ fn vanished() -> Outcome {
     Outcome::Cancelled {
         reason: "approval ended without an outcome".to_owned(),
     }
-}
-
-/// A fresh lowercase UUIDv7.
-fn new_id() -> String {
-    Uuid::now_v7().hyphenated().to_string()
 }
 
 /// Now, in Unix milliseconds (0 if the clock is before 1970).

@@ -23,7 +23,7 @@ pub fn render_list(approvals: &[PendingApproval], now_ms: i64) -> String {
         .iter()
         .map(|a| {
             [
-                escape_for_display(&a.id),
+                escape_for_display(a.shown_id()),
                 duration(now_ms.saturating_sub(a.created_at_ms)),
                 expires(a.expires_at_ms.saturating_sub(now_ms)),
                 escape_for_display(&a.display.agent_id),
@@ -95,6 +95,7 @@ mod tests {
     fn approval(id: &str, command: &str, created: i64, expires: i64) -> PendingApproval {
         PendingApproval {
             id: id.into(),
+            short_id: String::new(),
             created_at_ms: created,
             expires_at_ms: expires,
             display: ApprovalDisplay {

@@ -8,14 +8,31 @@
 //! shutting down, or a session or policy change — is an explicit deny, so no
 //! withdrawn approval can reach an allowing fallback. Dropping the future
 //! drops the broker's `Pending`, which withdraws the approval.
+//!
+//! A request served over the socket is told its approval's short id and
+//! expiry the moment it is submitted ([`with_notices`]), so `node-host run`
+//! can say what it waits for.
 
+use std::future::Future;
 use std::time::Duration;
 
-use approvals_ipc::ipc::{Decision, ExecRequest};
+use approvals_ipc::ipc::{Decision, ExecRequest, Notices, PendingNotice};
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 
 use super::approver::{Answer, Approvals, AskFuture};
 use crate::broker::{Broker, Outcome, approval_display};
+
+tokio::task_local! {
+    /// Where the request being served wants to hear that it waits for an
+    /// approval; set per request by the socket handler.
+    static NOTICES: Notices;
+}
+
+/// Runs `request` (an exec host's handling of one request) so that an
+/// approval it submits is announced to `notices` before it is answered.
+pub async fn with_notices<F: Future>(notices: Notices, request: F) -> F::Output {
+    NOTICES.scope(notices, request).await
+}
 
 /// Asks the people behind a broker; the bridge and `node-host run` use it.
 #[derive(Debug, Clone)]
@@ -42,6 +59,14 @@ impl Approvals for BrokerApprovals {
             // Dropping this future drops `pending`, withdrawing the approval.
             let pending = self.broker.submit(display, timeout);
             let id = pending.id.clone();
+            // Outside a socket request (node-host run's own host) nobody listens.
+            let _ = NOTICES.try_with(|notices| {
+                notices.approval_pending(PendingNotice {
+                    approval_id: id.clone(),
+                    short_id: pending.short_id.clone(),
+                    expires_at_ms: pending.expires_at_ms,
+                });
+            });
             answer_of(&id, pending.wait().await)
         })
     }

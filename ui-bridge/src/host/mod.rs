@@ -45,7 +45,7 @@ use crate::audit::DecidedBy;
 pub use crate::broker::approval_display;
 pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
 use audit_trail::{Decider, Trail};
-pub use broker_approvals::BrokerApprovals;
+pub use broker_approvals::{BrokerApprovals, with_notices};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
 pub use refusal::{HostRefusal, NOT_FOUND};
 pub use validate::{Validated, raw_command_agrees, validate};

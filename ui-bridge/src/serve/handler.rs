@@ -70,8 +70,12 @@ impl Handler for BridgeHandler {
         ctx: RequestContext,
     ) -> Result<ExecPayload, ErrorBody> {
         tracing::debug!(id = %ctx.id, peer_pid = ?ctx.peer_pid, "exec request");
+        let handled = crate::host::with_notices(
+            ctx.notices.clone(),
+            self.host.handle(request, ctx.cancelled.clone()),
+        );
         tokio::select! {
-            outcome = self.host.handle(request, ctx.cancelled.clone()) => outcome,
+            outcome = handled => outcome,
             // Dropping `handle` kills whatever it started.
             () = self.shutdown.cancelled() => Err(HostRefusal::ShuttingDown.to_wire()),
         }

@@ -41,7 +41,7 @@ pub(super) fn render(pending: &[PendingApproval], view: View<'_>) -> String {
     let _ = writeln!(
         out,
         "== approval requested ({}) == expires in {}",
-        visible(&shown.id),
+        visible(shown.shown_id()),
         countdown(shown.expires_at_ms, view.now_ms)
     );
     let _ = writeln!(out, "command:  {}", visible(&d.command_text));
@@ -116,7 +116,7 @@ pub(super) fn render(pending: &[PendingApproval], view: View<'_>) -> String {
                 .chars()
                 .take(QUEUE_LINE_CHARS)
                 .collect();
-            let _ = writeln!(out, "  {}  {}", visible(&approval.id), command);
+            let _ = writeln!(out, "  {}  {}", visible(approval.shown_id()), command);
         }
     }
     out

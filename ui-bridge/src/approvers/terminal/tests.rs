@@ -7,6 +7,7 @@ use crate::broker::{ApprovalDisplay, DisplaySegment, PendingApproval};
 fn approval(id: &str, command: &str, decisions: &[Decision]) -> PendingApproval {
     PendingApproval {
         id: id.to_owned(),
+        short_id: String::new(),
         created_at_ms: 1_000,
         expires_at_ms: 121_000,
         display: ApprovalDisplay {

@@ -106,17 +106,16 @@ async fn the_second_answer_gets_not_found() {
 }
 
 #[tokio::test]
-async fn refuses_ambiguous_prefixes_naming_the_candidates() {
+async fn short_ids_of_approvals_made_together_answer_their_own() {
     let broker = Broker::new();
-    // UUIDv7 ids made moments apart share their first 8 characters.
     let a = broker.submit(display("a", &once_only()), LONG);
     let b = broker.submit(display("b", &once_only()), LONG);
-    let error = apply(&broker, resolve(&a.id[..4], Decision::AllowOnce, "x")).unwrap_err();
-    assert_eq!(error.code, ErrorCode::InvalidRequest);
-    assert_eq!(error.reason.as_deref(), Some("ambiguous"));
-    assert!(error.message.contains(&a.id), "{}", error.message);
-    assert!(error.message.contains(&b.id), "{}", error.message);
-    assert_eq!(broker.list().len(), 2, "nothing was answered");
+    assert_ne!(a.short_id, b.short_id);
+    let got = apply(&broker, resolve(&b.short_id, Decision::AllowOnce, "x")).unwrap();
+    assert_eq!(got["approval"]["id"], b.id.as_str());
+    assert_eq!(decided(b).await.0, Decision::AllowOnce);
+    assert_eq!(broker.list().len(), 1, "only b was answered");
+    assert_eq!(broker.list()[0].id, a.id);
 }
 
 #[tokio::test]
