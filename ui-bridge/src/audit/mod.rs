@@ -30,26 +30,32 @@
 //! text is the caller's job, with [`redact_argv`] and [`mask`] for values the
 //! caller knows to be secret.
 
+mod cap;
 mod duration;
 mod error;
 mod files;
+mod head;
 mod human;
 mod lines;
 mod log;
 mod query;
 mod record;
 mod redact;
+mod sink;
 mod verify;
 mod writer;
 
+pub use cap::{FIELD_CAP, LIST_CAP};
 pub use duration::{DurationError, parse_duration};
 pub use error::AuditError;
+pub use head::{ChainHead, head_path_for};
 pub use human::format_human;
-pub use log::{AuditEntry, AuditLog};
+pub use log::{AuditEntry, AuditLog, DEFAULT_ROTATE_BYTES, LogOptions};
 pub use query::{AuditFilter, Tail, follow, read, tail};
 pub use record::{AuditDecision, AuditEvent, AuditRecord, AuditRisk, DecidedBy, RiskLevel};
 pub use redact::{REDACTED_KNOWN_SECRET, mask, redact_argv, redact_text};
-pub use verify::{VerifyReport, verify};
+pub use sink::{AuditSink, SinkKind};
+pub use verify::{VerifyReport, verify, verify_against};
 pub use writer::{AuditTrail, SYNC_DELAY};
 
 use std::path::{Path, PathBuf};

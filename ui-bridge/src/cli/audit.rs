@@ -242,6 +242,7 @@ fn run_verify(args: &LogArg) -> anyhow::Result<Exit> {
 /// lines between were removed or inserted), so the earlier line is named.
 fn broken_line(err: &AuditError) -> Option<u64> {
     match err {
+        AuditError::InFile { source, .. } => broken_line(source),
         AuditError::BrokenChain { line, .. } => Some(line.saturating_sub(1).max(1)),
         AuditError::Parse { line, .. }
         | AuditError::Truncated { line }
