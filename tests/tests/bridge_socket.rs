@@ -609,3 +609,41 @@ async fn require_challenge_refuses_client_made_nonces_and_serves_challenged_clie
     let reply = theirs.frame().await.expect("a reply");
     assert_eq!(reply["ok"], true, "{reply}");
 }
+
+#[tokio::test]
+async fn one_process_holding_hundreds_of_idle_connections_does_not_lock_out_another() {
+    // More than the bridge's global cap (512), all from this process and
+    // all idle: without a per-process cap the last ones would be refused,
+    // and so would every other client.
+    const FLOOD: usize = 600;
+    let home = TestHome::new();
+    allow_true(&home);
+    let bridge = Bridge::start(&home, &[]);
+    let mut flood = Vec::with_capacity(FLOOD);
+    for _ in 0..FLOOD {
+        let mut raw = Raw::connect(&bridge).await;
+        let first = raw.frame().await.expect("a first frame");
+        assert_eq!(first["type"], "challenge", "{first}");
+        flood.push(raw);
+    }
+    // This process's oldest idle connections made room for its newer ones.
+    let evicted = flood[0].frame().await.expect("an eviction notice");
+    assert_eq!(reason_of(&evicted), "evicted", "{evicted}");
+    assert_eq!(flood[0].frame().await, None);
+    // Another process is served while the flood is still held open.
+    let out =
+        approvals_tests::output(
+            home.command("ui-bridge")
+                .args(["approvals", "list", "--json"]),
+        );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        bridge.log_text()
+    );
+    // And so is this process's own next request.
+    good_request_succeeds(&bridge).await;
+    drop(flood);
+}
