@@ -118,6 +118,15 @@ pub struct ServeArgs {
     /// `gateway` too.
     #[arg(long)]
     pub accept_gateway_approvals: bool,
+    /// Also send every audit record to journald or syslog (RFC 5424),
+    /// optionally at another socket: journald, syslog, syslog:/run/x.sock
+    /// [default: audit.sink from the approvals file; none]
+    #[arg(long, value_name = "SINK", value_parser = parse_sink)]
+    pub audit_sink: Option<ui_bridge::audit::SinkKind>,
+}
+
+fn parse_sink(text: &str) -> Result<ui_bridge::audit::SinkKind, String> {
+    text.parse()
 }
 
 /// Flags of `ui-bridge approvals`, shared by its subcommands.
@@ -246,6 +255,7 @@ impl ServeArgs {
             approval_timeout: self.approval_timeout_ms.map(Duration::from_millis),
             approver_command: self.approver_command.clone(),
             accept_gateway_approvals: self.accept_gateway_approvals,
+            audit_sink: self.audit_sink.clone(),
         })
     }
 }

@@ -119,9 +119,10 @@ fn known_cause(cause: &(dyn Error + 'static)) -> Option<Exit> {
         // in the chain, so they are classified here.
         return Some(match error {
             ServeError::Approvals(error) => approvals_exit(error),
-            ServeError::NoToken(_) | ServeError::NoHome(_) | ServeError::Socket(_) => {
-                Exit::FileError
-            }
+            ServeError::NoToken(_)
+            | ServeError::NoHome(_)
+            | ServeError::Socket(_)
+            | ServeError::AuditSink { .. } => Exit::FileError,
             ServeError::Io { .. } => Exit::Internal,
         });
     }

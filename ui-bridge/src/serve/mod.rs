@@ -62,6 +62,8 @@ pub struct ServeOptions {
     /// Whether an approval a `node-host serve` relays from its gateway's
     /// operators counts as an answer (off: only this bridge's approvers count).
     pub accept_gateway_approvals: bool,
+    /// Where audit records also go, overriding the file's `audit.sink`.
+    pub audit_sink: Option<crate::audit::SinkKind>,
 }
 
 /// Why `serve` could not start or stopped abnormally.
@@ -79,6 +81,14 @@ pub enum ServeError {
     /// The socket could not be set up.
     #[error(transparent)]
     Socket(#[from] SocketError),
+    /// The file's `audit.sink` is not a sink we know.
+    #[error("audit.sink in {}: {why}\nhint: use \"journald\" or \"syslog\" (optionally \"syslog:/path/to/socket\"), or remove it", path.display())]
+    AuditSink {
+        /// The approvals file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
     /// Signal handlers or the server failed.
     #[error("{op}: {source}")]
     Io {
@@ -128,6 +138,7 @@ pub fn restart_in_child_env() -> std::io::Result<()> {
 pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     let mut host = ExecHost::new(ExecHostConfig {
         gateway_approvals: options.accept_gateway_approvals,
+        audit_sink: options.audit_sink.clone(),
         ..ExecHostConfig::new(options.approvals_path.clone())
     });
     // Creates the file if needed, checks who owns it and every directory
@@ -136,6 +147,17 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     let snapshot = host.approvals_store().ensure()?;
     for warning in &snapshot.warnings {
         tracing::warn!(file = %options.approvals_path.display(), %warning, "approvals file");
+    }
+    // An audit sink the file names but nobody understands refuses the
+    // start here, rather than every request later.
+    if options.audit_sink.is_none()
+        && let Some(text) = snapshot.file.audit.as_ref().and_then(|a| a.sink.as_deref())
+    {
+        text.parse::<crate::audit::SinkKind>()
+            .map_err(|why| ServeError::AuditSink {
+                path: options.approvals_path.clone(),
+                why,
+            })?;
     }
     let socket_config = snapshot.file.socket.clone().unwrap_or_default();
     let token = socket_config
