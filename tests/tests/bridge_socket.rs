@@ -647,3 +647,51 @@ async fn one_process_holding_hundreds_of_idle_connections_does_not_lock_out_anot
     good_request_succeeds(&bridge).await;
     drop(flood);
 }
+
+#[tokio::test]
+async fn a_flooding_client_is_refused_past_its_quota_and_the_log_stops_growing() {
+    const QUOTA: usize = 5;
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "off", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": [{"pattern": real_path("true")}]}},
+        "audit": {"quotaPerProcess": QUOTA}
+    }));
+    let bridge = Bridge::start(&home, &[]);
+    let mut client = Client::connect(&bridge.socket, bridge.token.clone())
+        .await
+        .expect("connect");
+    let request = ExecRequest {
+        command: vec!["/usr/bin/true".into()],
+        ..ExecRequest::default()
+    };
+    let mut served = 0;
+    let mut limited = Vec::new();
+    for _ in 0..4 * QUOTA {
+        match client.exec(&request).await.expect("a reply") {
+            ExecResponse::Completed(payload) if payload.success => served += 1,
+            ExecResponse::Completed(payload) => panic!("failed run: {payload:?}"),
+            ExecResponse::Refused(error) => limited.push(error),
+        }
+    }
+    assert_eq!(served, QUOTA);
+    assert_eq!(limited.len(), 3 * QUOTA);
+    let error = &limited[0];
+    assert_eq!(error.reason.as_deref(), Some("rate-limited"), "{error:?}");
+    assert!(error.message.contains("audit.quotaPerProcess"), "{error:?}");
+    assert!(error.message.contains("retry in"), "{error:?}");
+    // Only the served requests reached the log: decision, started, finished.
+    let log = home.state_dir().join("exec-audit.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let count = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    while count() < 3 * QUOTA && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count(), 3 * QUOTA, "{}", bridge.log_text());
+}

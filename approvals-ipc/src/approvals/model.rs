@@ -118,6 +118,12 @@ pub struct AuditConfig {
     /// Rotate the log when it would grow past this many bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rotate_bytes: Option<u64>,
+    /// Audited requests a second one connection may make (burst: twice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_per_connection: Option<u32>,
+    /// Audited requests a minute one process may make.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota_per_process: Option<u32>,
     /// Fields we do not know, kept for the next save.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -384,6 +384,7 @@ impl<H: Handler> Connection<H> {
             id,
             peer_uid: self.peer_uid,
             peer_pid: self.peer_pid,
+            connection: self.slot.id(),
             cancelled: CancellationToken::new(),
         }
     }

@@ -218,6 +218,11 @@ impl Slot {
         }
     }
 
+    /// The connection's number, unique while the server runs.
+    pub(super) fn id(&self) -> u64 {
+        self.id
+    }
+
     /// Fires when the connection was closed to make room for another.
     pub(super) fn evicted(&self) -> &CancellationToken {
         &self.close

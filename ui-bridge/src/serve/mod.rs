@@ -28,6 +28,7 @@
 //! the bridge. Policy edits, by contrast, apply to the next request.
 
 mod handler;
+mod limits;
 mod socket;
 
 use std::io::IsTerminal;
@@ -46,6 +47,7 @@ use crate::broker::Broker;
 use crate::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
 pub use handler::BridgeHandler;
+pub use limits::{Limited, Limits};
 pub use socket::{BoundSocket, SOCKET_DIR_MODE, SOCKET_MODE, SocketError, bind};
 
 /// What `serve` needs, resolved from the command line.
@@ -209,11 +211,19 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         approvers.spawn(terminal::run(broker.clone(), tty, stopped));
     }
     let host = Arc::new(host);
-    let handler = Arc::new(BridgeHandler::new(
-        Arc::clone(&host),
-        broker.clone(),
-        shutdown.clone(),
-    ));
+    let audit_config = snapshot.file.audit.clone().unwrap_or_default();
+    let handler = Arc::new(
+        BridgeHandler::new(Arc::clone(&host), broker.clone(), shutdown.clone()).with_limits(
+            Limits::new(
+                audit_config
+                    .rate_per_connection
+                    .unwrap_or(limits::DEFAULT_PER_CONNECTION),
+                audit_config
+                    .quota_per_process
+                    .unwrap_or(limits::DEFAULT_PER_PROCESS),
+            ),
+        ),
+    );
     let mut config = ServerConfig::new(token);
     config.started_ms = started_ms;
     let require_challenge = snapshot
