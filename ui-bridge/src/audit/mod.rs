@@ -16,7 +16,7 @@
 //! file, or its directory) that is a symbolic link, a log that is not a
 //! regular file or belongs to another user, a record over
 //! [`MAX_RECORD_BYTES`], and appending after a tail it cannot make sense of.
-//! It never rewrites or truncates the file.
+//! It never rewrites or truncates the file; rotation only renames it.
 //!
 //! Crash recovery, as chosen: a crash mid-write can leave a last line without
 //! its newline. The next append, under the lock, first writes the missing
@@ -25,6 +25,14 @@
 //! record that still parses. The fragment stays in the file as evidence:
 //! [`verify`] reports it (`Truncated` while it is the unsealed last line,
 //! `Parse` once sealed), so a damaged log is never reported as intact.
+//!
+//! Under pressure: each text field is capped ([`FIELD_CAP`], with the
+//! SHA-256 of the full value), the log rotates by size with the chain
+//! carried into the next file (`<log>.N`), and a head file beside it
+//! (`<log>.head`, see [`ChainHead`]) lets [`verify`] catch a log cut short
+//! or rewritten from the end; copies go to journald or syslog through an
+//! [`AuditSink`] when configured. docs/audit.md says what the chain can
+//! and cannot prove.
 //!
 //! Secrets: [`AuditRecord`] has no token field; masking argv and command
 //! text is the caller's job, with [`redact_argv`] and [`mask`] for values the
