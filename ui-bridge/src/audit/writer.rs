@@ -320,8 +320,12 @@ mod tests {
         let before = crate::audit::now_ms();
         trail.write(vec![tagged("a".into())], false).await.unwrap();
         let after = crate::audit::now_ms();
-        // The syncer appends it SYNC_DELAY later, at the earliest.
-        trail.flush().await.unwrap();
+        // Nobody flushes: the syncer appends it SYNC_DELAY later at the
+        // earliest, so a ts taken at append time would be past `after`.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while events(&path).is_empty() && Instant::now() < deadline {
+            tokio::time::sleep(SYNC_DELAY).await;
+        }
         let lines = stamped(&path);
         assert_eq!(lines.len(), 1);
         let ts = lines[0].1;
