@@ -54,7 +54,7 @@ pub enum AuditError {
     Serialize(#[source] serde_json::Error),
     /// The last lines are not records, so the next `seq` is unknown.
     #[error(
-        "cannot append to audit log {path}: none of its last lines is a record\nhint: run `ui-bridge audit verify`, then move the damaged log aside; a new log starts a new chain"
+        "cannot append to audit log {path}: none of its last lines is a record\nhint: run `ui-bridge audit verify`, then move the damaged log, its rotated files and its .head file aside; a new log starts a new chain"
     )]
     CorruptTail {
         /// The log.
