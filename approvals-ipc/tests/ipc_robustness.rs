@@ -106,20 +106,46 @@ async fn refuses_new_client_nonces_when_the_replay_cache_is_full() {
 }
 
 #[tokio::test]
-async fn refuses_connections_beyond_the_limit_with_unavailable() {
+async fn beyond_the_limit_the_oldest_idle_connection_makes_room() {
     let server = TestServer::start_with(|c| c.max_connections = 2).await;
     let mut a = Raw::connect(&server.path).await;
     let mut b = Raw::connect(&server.path).await;
     a.challenge().await;
     b.challenge().await;
     let mut c = Raw::connect(&server.path).await;
-    assert_eq!(
-        c.frame().await.unwrap(),
-        json!({"type": "error", "error": {"code": "UNAVAILABLE", "message": "too many connections", "reason": "busy"}})
-    );
+    c.challenge().await;
+    let evicted = a.frame().await.unwrap();
+    assert_eq!(evicted["error"]["code"], "UNAVAILABLE", "{evicted}");
+    assert_eq!(evicted["error"]["reason"], "evicted", "{evicted}");
+    assert_eq!(a.frame().await, None);
+    assert!(served(&server.path).await, "and the newest one is served");
+}
+
+#[tokio::test]
+async fn beyond_the_limit_with_every_connection_busy_a_new_one_is_refused() {
+    let mut server = TestServer::start_with(|c| c.max_connections = 2).await;
+    let mut busy = Vec::new();
+    for name in ["one", "two"] {
+        let mut raw = Raw::connect(&server.path).await;
+        let nonce = raw.challenge().await;
+        raw.send(&exec_line(
+            name,
+            &nonce,
+            now_ms(),
+            r#"{"command":["wait","5000"]}"#,
+        ))
+        .await;
+        assert_eq!(server.event().await, format!("started {name}"));
+        busy.push(raw);
+    }
+    let mut c = Raw::connect(&server.path).await;
+    let refused = c.frame().await.unwrap();
+    assert_eq!(refused["error"]["code"], "UNAVAILABLE", "{refused}");
+    // All three are this test's process: its own cap is reached first.
+    assert_eq!(refused["error"]["reason"], "peer-busy", "{refused}");
     assert_eq!(c.frame().await, None);
-    drop(a);
-    // The slot frees once the server notices the close.
+    drop(busy);
+    // The slots free once the server notices the closes.
     let mut freed = false;
     for _ in 0..50 {
         let mut d = Raw::connect(&server.path).await;

@@ -609,3 +609,89 @@ async fn require_challenge_refuses_client_made_nonces_and_serves_challenged_clie
     let reply = theirs.frame().await.expect("a reply");
     assert_eq!(reply["ok"], true, "{reply}");
 }
+
+#[tokio::test]
+async fn one_process_holding_hundreds_of_idle_connections_does_not_lock_out_another() {
+    // More than the bridge's global cap (512), all from this process and
+    // all idle: without a per-process cap the last ones would be refused,
+    // and so would every other client.
+    const FLOOD: usize = 600;
+    let home = TestHome::new();
+    allow_true(&home);
+    let bridge = Bridge::start(&home, &[]);
+    let mut flood = Vec::with_capacity(FLOOD);
+    for _ in 0..FLOOD {
+        let mut raw = Raw::connect(&bridge).await;
+        let first = raw.frame().await.expect("a first frame");
+        assert_eq!(first["type"], "challenge", "{first}");
+        flood.push(raw);
+    }
+    // This process's oldest idle connections made room for its newer ones.
+    let evicted = flood[0].frame().await.expect("an eviction notice");
+    assert_eq!(reason_of(&evicted), "evicted", "{evicted}");
+    assert_eq!(flood[0].frame().await, None);
+    // Another process is served while the flood is still held open.
+    let out =
+        approvals_tests::output(
+            home.command("ui-bridge")
+                .args(["approvals", "list", "--json"]),
+        );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        bridge.log_text()
+    );
+    // And so is this process's own next request.
+    good_request_succeeds(&bridge).await;
+    drop(flood);
+}
+
+#[tokio::test]
+async fn a_flooding_client_is_refused_past_its_quota_and_the_log_stops_growing() {
+    const QUOTA: usize = 5;
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "off", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": [{"pattern": real_path("true")}]}},
+        "audit": {"quotaPerProcess": QUOTA}
+    }));
+    let bridge = Bridge::start(&home, &[]);
+    let mut client = Client::connect(&bridge.socket, bridge.token.clone())
+        .await
+        .expect("connect");
+    let request = ExecRequest {
+        command: vec!["/usr/bin/true".into()],
+        ..ExecRequest::default()
+    };
+    let mut served = 0;
+    let mut limited = Vec::new();
+    for _ in 0..4 * QUOTA {
+        match client.exec(&request).await.expect("a reply") {
+            ExecResponse::Completed(payload) if payload.success => served += 1,
+            ExecResponse::Completed(payload) => panic!("failed run: {payload:?}"),
+            ExecResponse::Refused(error) => limited.push(error),
+        }
+    }
+    assert_eq!(served, QUOTA);
+    assert_eq!(limited.len(), 3 * QUOTA);
+    let error = &limited[0];
+    assert_eq!(error.reason.as_deref(), Some("rate-limited"), "{error:?}");
+    assert!(error.message.contains("audit.quotaPerProcess"), "{error:?}");
+    assert!(error.message.contains("retry in"), "{error:?}");
+    // Only the served requests reached the log: decision, started, finished.
+    let log = home.state_dir().join("exec-audit.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let count = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    while count() < 3 * QUOTA && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(count(), 3 * QUOTA, "{}", bridge.log_text());
+}

@@ -128,6 +128,15 @@ pub struct ServeArgs {
     /// private. An address beyond loopback is served with a warning.
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = ui_bridge::web::DEFAULT_ADDR)]
     pub web: Option<std::net::SocketAddr>,
+    /// Also send every audit record to journald or syslog (RFC 5424),
+    /// optionally at another socket: journald, syslog, syslog:/run/x.sock
+    /// [default: audit.sink from the approvals file; none]
+    #[arg(long, value_name = "SINK", value_parser = parse_sink)]
+    pub audit_sink: Option<ui_bridge::audit::SinkKind>,
+}
+
+fn parse_sink(text: &str) -> Result<ui_bridge::audit::SinkKind, String> {
+    text.parse()
 }
 
 /// Flags of `ui-bridge approvals`, shared by its subcommands.
@@ -257,6 +266,7 @@ impl ServeArgs {
             approver_command: self.approver_command.clone(),
             accept_gateway_approvals: self.accept_gateway_approvals,
             web: self.web,
+            audit_sink: self.audit_sink.clone(),
         })
     }
 }

@@ -128,7 +128,8 @@ fn known_cause(cause: &(dyn Error + 'static)) -> Option<Exit> {
             ServeError::NoToken(_)
             | ServeError::NoHome(_)
             | ServeError::Socket(_)
-            | ServeError::WebAddress { .. } => Exit::FileError,
+            | ServeError::WebAddress { .. }
+            | ServeError::AuditSink { .. } => Exit::FileError,
             // The address asked for cannot be served: pick another.
             ServeError::Web(_) => Exit::Usage,
             ServeError::Io { .. } => Exit::Internal,

@@ -284,16 +284,20 @@ fn append_never_rewrites_earlier_bytes() {
 }
 
 #[test]
-fn a_record_over_the_limit_is_refused_and_not_written() {
+fn a_huge_field_is_capped_with_its_hash_and_the_record_written() {
     let (_dir, path) = log_with(1);
+    let full = "x".repeat(ui_bridge::audit::MAX_RECORD_BYTES);
     let huge = AuditRecord {
-        command_text: Some("x".repeat(ui_bridge::audit::MAX_RECORD_BYTES)),
+        command_text: Some(full.clone()),
         ..record(2)
     };
     let log = AuditLog::open(&path).unwrap();
-    let err = log.append(huge).unwrap_err();
-    assert!(matches!(err, AuditError::RecordTooLarge { .. }), "{err}");
-    assert_eq!(verify(&path).unwrap().lines, 1);
+    log.append(huge).unwrap();
+    assert_eq!(verify(&path).unwrap().lines, 2);
+    let stored: Value = serde_json::from_str(&lines(&path)[1]).unwrap();
+    let text = stored["commandText"].as_str().unwrap();
+    assert!(text.len() <= ui_bridge::audit::FIELD_CAP, "{}", text.len());
+    assert!(text.contains(&line_hash(full.as_bytes())), "{text}");
 }
 
 #[test]

@@ -107,7 +107,7 @@ fn refuses_a_directory_or_fifo_at_the_log_path() {
 }
 
 #[test]
-fn a_rotated_log_is_left_alone_and_a_new_chain_starts() {
+fn a_log_rotated_by_hand_to_its_next_number_is_left_alone_and_the_chain_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("exec-audit.jsonl");
     let log = AuditLog::open(&path).unwrap();
@@ -117,10 +117,34 @@ fn a_rotated_log_is_left_alone_and_a_new_chain_starts() {
     fs::rename(&path, &rotated).unwrap();
 
     let entry = log.append(record("new-1")).unwrap();
-    assert_eq!(entry.seq, 1);
+    assert_eq!(entry.seq, 3);
     assert_eq!(verify(&rotated).unwrap().lines, 2);
-    assert_eq!(verify(&path).unwrap().lines, 1);
+    let report = verify(&path).unwrap();
+    assert_eq!((report.lines, report.files), (3, 2));
     assert_eq!(mode(&path), 0o600);
+}
+
+#[test]
+fn a_log_moved_away_under_another_name_is_not_silently_restarted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("exec-audit.jsonl");
+    let log = AuditLog::open(&path).unwrap();
+    log.append(record("old-1")).unwrap();
+    log.append(record("old-2")).unwrap();
+    fs::rename(&path, dir.path().join("exec-audit.jsonl-20261126")).unwrap();
+    // Indistinguishable from someone hiding the log: the head file says 2.
+    let err = log.append(record("new-1")).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            AuditError::HeadAhead {
+                head_seq: 2,
+                last_seq: 0,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[test]

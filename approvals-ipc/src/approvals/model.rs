@@ -72,6 +72,9 @@ pub struct ApprovalsFile {
     /// Per-agent policy; key `*` applies to every agent. Sorted by key on save.
     #[serde(default)]
     pub agents: BTreeMap<String, AgentLayer>,
+    /// Where audit records go besides the local log, and when it rotates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit: Option<AuditConfig>,
     /// Top-level fields we do not know, kept for the next save.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -84,6 +87,7 @@ impl Default for ApprovalsFile {
             socket: None,
             defaults: None,
             agents: BTreeMap::new(),
+            audit: None,
             extra: Map::new(),
         }
     }
@@ -99,6 +103,30 @@ impl ApprovalsFile {
         }
         copy
     }
+}
+
+/// The `audit` object: fleet logging and rotation of the audit log. The
+/// values are checked where they are used (an unknown sink refuses every
+/// run, naming this file), so the loader keeps them as written.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditConfig {
+    /// Also send each record to `journald` or `syslog`, optionally
+    /// followed by `:SOCKET` for another socket than the system one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<String>,
+    /// Rotate the log when it would grow past this many bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotate_bytes: Option<u64>,
+    /// Audited requests a second one connection may make (burst: twice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_per_connection: Option<u32>,
+    /// Audited requests a minute one process may make.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota_per_process: Option<u32>,
+    /// Fields we do not know, kept for the next save.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
 }
 
 /// The `socket` object: where the bridge listens and how clients prove

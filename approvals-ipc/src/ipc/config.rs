@@ -22,8 +22,14 @@ pub struct ServerConfig {
     pub ttl_ms: u64,
     /// Longest accepted line in bytes.
     pub max_frame: usize,
-    /// Connections served at once; more are refused with `UNAVAILABLE`.
+    /// Connections served at once; beyond it an idle connection of the
+    /// process holding the most is closed, or, when none is idle, the new
+    /// one is refused with `UNAVAILABLE`.
     pub max_connections: usize,
+    /// Connections one process (peer pid) may hold at once, below
+    /// `max_connections`, so one process cannot lock others out; beyond it
+    /// that process's oldest idle connection is closed.
+    pub max_connections_per_peer: usize,
     /// How long a connection may stay silent while we wait for a request.
     pub read_timeout: Duration,
     /// How long writing one frame may take before the client is dropped.
@@ -49,6 +55,7 @@ impl ServerConfig {
             ttl_ms: 10_000,
             max_frame: DEFAULT_MAX_FRAME,
             max_connections: 512,
+            max_connections_per_peer: 256,
             read_timeout: Duration::from_secs(30),
             write_timeout: Duration::from_secs(10),
             expected_uid: peer::own_euid(),

@@ -31,6 +31,7 @@ use super::handler::{Handler, Notices, PendingNotice, RequestContext};
 use super::instance::Instance;
 use super::peer;
 use super::replay::ReplayCache;
+use super::slots::Slot;
 use super::stream::{self, ReadHalf, WriteHalf};
 
 /// How often a pending request checks whether a half-closed client hung up entirely.
@@ -48,8 +49,8 @@ pub(super) struct Shared<H> {
     pub(super) stop: CancellationToken,
 }
 
-/// Serves one accepted stream to the end.
-pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>) {
+/// Serves one accepted stream to the end; its slot is freed on return.
+pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>, slot: Slot) {
     let peer_uid = match peer::peer_uid(&stream) {
         Ok(uid) => uid,
         Err(error) => {
@@ -73,6 +74,7 @@ pub(super) async fn run<H: Handler>(stream: UnixStream, shared: Arc<Shared<H>>) 
         peer_uid,
         peer_pid,
         shared,
+        slot,
     };
     if peer_uid != conn.shared.config.expected_uid {
         tracing::warn!(
@@ -100,6 +102,8 @@ struct Connection<H> {
     peer_uid: u32,
     peer_pid: Option<i32>,
     shared: Arc<Shared<H>>,
+    /// Idle while waiting for a request; closed to make room when evicted.
+    slot: Slot,
 }
 
 /// Whether to keep the connection after handling a frame.
@@ -179,7 +183,23 @@ impl<H: Handler> Connection<H> {
             return Some(stashed);
         }
         let timeout = self.shared.config.read_timeout;
-        tokio::select! {
+        if !self.slot.set_idle(true) {
+            return None;
+        }
+        let evicted = self.slot.evicted().clone();
+        let read = tokio::select! {
+            () = evicted.cancelled() => {
+                tracing::debug!(peer_pid = ?self.peer_pid, "idle connection closed to make room for another");
+                self.send_error(
+                    ErrorBody::new(
+                        ErrorCode::Unavailable,
+                        "idle connection closed to make room for another; reconnect when you have a request",
+                    )
+                    .with_reason("evicted"),
+                )
+                .await;
+                None
+            }
             () = self.shared.stop.cancelled() => {
                 self.send_error(ErrorBody::new(ErrorCode::Unavailable, "exec host shutting down"))
                     .await;
@@ -197,7 +217,13 @@ impl<H: Handler> Connection<H> {
                     None
                 }
             },
+        };
+        // A request arrived: not idle any more, unless it lost the race
+        // with an eviction (then the client was idle until that instant).
+        if matches!(read, Some(Ok(Some(_)))) && !self.slot.set_idle(false) {
+            return None;
         }
+        read
     }
 
     async fn on_exec(&mut self, frame: ExecFrame) -> Next {
@@ -400,6 +426,7 @@ impl<H: Handler> Connection<H> {
             id,
             peer_uid: self.peer_uid,
             peer_pid: self.peer_pid,
+            connection: self.slot.id(),
             cancelled: CancellationToken::new(),
             notices: Notices::none(),
         }

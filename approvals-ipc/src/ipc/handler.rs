@@ -56,8 +56,12 @@ pub struct RequestContext {
     pub id: String,
     /// The peer's UID (equal to the expected one).
     pub peer_uid: u32,
-    /// The peer's pid when known; a snapshot for display, never for decisions.
+    /// The peer's pid when known; a snapshot for display and for fairness
+    /// limits (a reused pid shares a quota), never for authorisation.
     pub peer_pid: Option<i32>,
+    /// This connection's number, unique while the server runs, so a
+    /// handler can keep per-connection state (a request rate).
+    pub connection: u64,
     /// Fires when the client is gone while the request is pending.
     ///
     /// # Caveats

@@ -17,7 +17,8 @@
 //! tags our own challenge nonces), `admit` (the ordered checks, shared by `exec`
 //! and `control`), [`control`] (the control API's types), [`codec`]
 //! (bounded lines), [`peer`] (credentials), `server` and `connection` (the
-//! listener and one connection; they share `config` and `handler`),
+//! listener and one connection; they share `config` and `handler`), `slots`
+//! (the connection caps and which idle connection makes room),
 //! [`client`].
 
 mod admit;
@@ -35,6 +36,7 @@ pub mod instance;
 pub mod peer;
 pub mod replay;
 mod server;
+mod slots;
 mod stream;
 
 pub use admit::{AdmitContext, Admitted, ChallengeState, admit};

@@ -1,12 +1,14 @@
 //! The listener side of the socket: limits, one task per connection, and
 //! graceful shutdown, in the shape of mini-redis's `server.rs`.
 //!
-//! It decides how many connections are served at once (beyond the limit a
-//! new one gets `UNAVAILABLE` and is closed), and owns what connections
-//! share: the configuration, the replay cache and the handler. What happens
-//! on one connection is in [`super::connection`]. Upholds DESIGN.md
-//! invariant 2: a misbehaving client holds at most one connection slot for
-//! at most the read timeout, and never stalls the accept loop.
+//! It hands each accepted connection a slot from [`super::slots`] (a global
+//! cap and a per-process cap, idle connections closed first to make room;
+//! when none can be, the new one gets `UNAVAILABLE` and is closed), and
+//! owns what connections share: the configuration, the replay cache and the
+//! handler. What happens on one connection is in [`super::connection`].
+//! Upholds DESIGN.md invariant 2: a misbehaving client holds its slots only
+//! while it has requests in flight or up to the read timeout, and never
+//! stalls the accept loop.
 
 use std::future::Future;
 use std::io;
@@ -14,7 +16,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::net::UnixListener;
-use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -24,7 +25,9 @@ use super::connection::{self, Shared};
 use super::frame::{ErrorBody, ErrorCode, Frame};
 use super::handler::Handler;
 use super::instance::Instance;
+use super::peer;
 use super::replay::ReplayCache;
+use super::slots::Slots;
 
 /// Serves connections until `shutdown` completes, then waits up to the grace period for requests in flight.
 ///
@@ -36,7 +39,7 @@ pub async fn serve<H: Handler>(
     handler: Arc<H>,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
-    let limit = Arc::new(Semaphore::new(config.max_connections));
+    let slots = Slots::new(config.max_connections, config.max_connections_per_peer);
     let grace = config.shutdown_grace;
     let instance = Instance::started_at(config.started_ms, config.client_nonces)
         .map_err(|error| io::Error::other(format!("no randomness for the nonce key: {error}")))?;
@@ -58,19 +61,16 @@ pub async fn serve<H: Handler>(
         tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => match Arc::clone(&limit).try_acquire_owned() {
-                    Ok(permit) => {
+                Ok((stream, _)) => match slots.admit(peer::peer_pid(&stream)) {
+                    Ok(slot) => {
                         let shared = Arc::clone(&shared);
-                        tracker.spawn(async move {
-                            connection::run(stream, shared).await;
-                            drop(permit);
-                        });
+                        tracker.spawn(connection::run(stream, shared, slot));
                     }
-                    Err(_) => {
-                        tracing::warn!(limit = shared.config.max_connections, "too many connections, refusing one");
+                    Err(refused) => {
+                        tracing::warn!(reason = refused.reason(), "no connection slot, refusing one");
                         let busy = Frame::Error {
-                            error: ErrorBody::new(ErrorCode::Unavailable, "too many connections")
-                                .with_reason("busy"),
+                            error: ErrorBody::new(ErrorCode::Unavailable, refused.message())
+                                .with_reason(refused.reason()),
                         };
                         // Best effort without waiting: a fresh socket's buffer has room.
                         let _ = stream.try_write(&codec::encode(&busy));

@@ -54,7 +54,7 @@ pub enum AuditError {
     Serialize(#[source] serde_json::Error),
     /// The last lines are not records, so the next `seq` is unknown.
     #[error(
-        "cannot append to audit log {path}: none of its last lines is a record\nhint: run `ui-bridge audit verify`, then move the damaged log aside; a new log starts a new chain"
+        "cannot append to audit log {path}: none of its last lines is a record\nhint: run `ui-bridge audit verify`, then move the damaged log, its rotated files and its .head file aside; a new log starts a new chain"
     )]
     CorruptTail {
         /// The log.
@@ -127,6 +127,77 @@ pub enum AuditError {
         from: u64,
         /// Its new length.
         to: u64,
+    },
+    /// The head file beside the log is not a head.
+    #[error(
+        "audit head file {path} is not valid: {message}\nhint: it is rewritten by every append; if it was damaged, move it aside and keep the head printed by `ui-bridge audit verify` elsewhere"
+    )]
+    BadHead {
+        /// The head file.
+        path: PathBuf,
+        /// What the parser said.
+        message: String,
+    },
+    /// The log ends before the head recorded outside it: lines were
+    /// removed from the end.
+    #[error(
+        "audit log cut short: the head in {origin} is seq {head_seq}, but the log ends at seq {last_seq}\nhint: records after seq {last_seq} were removed; restore them from a backup or your log collector"
+    )]
+    CutShort {
+        /// Where the head came from (the head file, `--expect-head`).
+        origin: String,
+        /// The head's `seq`.
+        head_seq: u64,
+        /// The log's last `seq`.
+        last_seq: u64,
+    },
+    /// The line at the head's `seq` is not the one the head recorded: the
+    /// end of the log was rewritten into a new, consistent chain.
+    #[error(
+        "audit log rewritten from the end: the head in {origin} says seq {seq} hashes to {expected}, the log's line there hashes to {found}\nhint: the records from seq {seq} on were replaced; compare with a backup or your log collector"
+    )]
+    TailRewritten {
+        /// Where the head came from.
+        origin: String,
+        /// The head's `seq`.
+        seq: u64,
+        /// The head's hash.
+        expected: String,
+        /// The hash the log holds there.
+        found: String,
+    },
+    /// The writer found its log ending before the head file: someone cut
+    /// it, and appending would hide that.
+    #[error(
+        "refusing to append to audit log {path}: it ends at seq {last_seq}, but its head file says seq {head_seq} was written\nhint: the log was cut short; run `ui-bridge audit verify`, then, to start a new chain, move the log, its rotated files and {path}.head aside"
+    )]
+    HeadAhead {
+        /// The log.
+        path: PathBuf,
+        /// The head file's `seq`.
+        head_seq: u64,
+        /// The log's last `seq`.
+        last_seq: u64,
+    },
+    /// The oldest file of a rotated log does not start the chain: files
+    /// before it were removed.
+    #[error(
+        "audit log {path} starts at seq {first_seq}, not 1: the rotated files before it are missing\nhint: restore the missing files from a backup; a log that was pruned on purpose cannot prove what it no longer holds"
+    )]
+    MissingStart {
+        /// The oldest file present.
+        path: PathBuf,
+        /// Its first `seq`.
+        first_seq: u64,
+    },
+    /// A chain error in a rotated file (not the current one).
+    #[error("{}: {source}", path.display())]
+    InFile {
+        /// The rotated file.
+        path: PathBuf,
+        /// What is wrong in it.
+        #[source]
+        source: Box<AuditError>,
     },
     /// A query filter value is not understood.
     #[error("invalid audit filter {field}: {message}")]

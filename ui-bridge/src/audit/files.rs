@@ -139,3 +139,52 @@ fn refine_open_error(path: &Path, action: &'static str, err: io::Error) -> Audit
         AuditError::io(action, path)(err)
     }
 }
+
+/// The rotated files of the log at `path` (`<name>.1`, `<name>.2`, …),
+/// oldest (lowest number) first; numbers only grow, so a rotated file keeps
+/// its name for good.
+pub(crate) fn rotated_files(path: &Path) -> Result<Vec<(u64, std::path::PathBuf)>, AuditError> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Ok(Vec::new());
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut prefix = name.to_owned();
+    prefix.push(".");
+    let prefix = prefix.to_string_lossy().into_owned();
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(AuditError::io("list the directory of", path)(err)),
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(AuditError::io("list the directory of", path))?;
+        let file_name = entry.file_name();
+        let Some(number) = file_name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        found.push((number, dir.join(file_name)));
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// The name the current log takes when it is rotated: one past the
+/// highest number in use.
+pub(crate) fn next_rotated_name(path: &Path) -> Result<std::path::PathBuf, AuditError> {
+    let next = rotated_files(path)?
+        .last()
+        .map_or(1, |(number, _)| number + 1);
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{next}"));
+    Ok(std::path::PathBuf::from(name))
+}

@@ -19,10 +19,16 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
+use super::cap::cap_record;
 use super::error::AuditError;
-use super::files::{open_lock, open_log_for_append, prepare_dir, still_names};
+use super::files::{
+    next_rotated_name, open_lock, open_log_for_append, open_log_for_read, prepare_dir,
+    rotated_files, still_names,
+};
+use super::head::{self as head_file, ChainHead};
 use super::lines::{TailLines, last_lines};
 use super::record::{AuditRecord, StoredLine};
+use super::sink::AuditSink;
 use super::{AUDIT_VERSION, GENESIS_PREV, MAX_RECORD_BYTES, line_hash, lock_path_for, now_ms};
 
 /// How long an append waits for another process's lock before refusing.
@@ -44,7 +50,31 @@ pub struct AuditLog {
     path: PathBuf,
     lock_path: PathBuf,
     handles: Mutex<Handles>,
+    options: LogOptions,
 }
+
+/// How a log is written beyond the defaults: when it rotates and where
+/// copies of its records go.
+#[derive(Debug, Clone)]
+pub struct LogOptions {
+    /// Rotate when an append would take the file past this many bytes;
+    /// `None` never rotates.
+    pub rotate_bytes: Option<u64>,
+    /// Where each appended record is also sent (journald, syslog).
+    pub sink: Option<std::sync::Arc<AuditSink>>,
+}
+
+impl Default for LogOptions {
+    fn default() -> Self {
+        Self {
+            rotate_bytes: Some(DEFAULT_ROTATE_BYTES),
+            sink: None,
+        }
+    }
+}
+
+/// The size at which a log rotates unless told otherwise.
+pub const DEFAULT_ROTATE_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug)]
 struct Handles {
@@ -82,6 +112,11 @@ impl AuditLog {
     /// `path`; refuses a symbolic link, a non-regular file, or a file of
     /// another user.
     pub fn open(path: &Path) -> Result<Self, AuditError> {
+        Self::open_with(path, LogOptions::default())
+    }
+
+    /// [`AuditLog::open`] with rotation and sink settings.
+    pub fn open_with(path: &Path, options: LogOptions) -> Result<Self, AuditError> {
         prepare_dir(path)?;
         let lock_path = lock_path_for(path);
         let lock = open_lock(&lock_path)?;
@@ -94,6 +129,7 @@ impl AuditLog {
                 lock,
                 head: None,
             }),
+            options,
         })
     }
 
@@ -121,38 +157,57 @@ impl AuditLog {
         records: Vec<AuditRecord>,
         sync: bool,
     ) -> Result<Vec<AuditEntry>, AuditError> {
-        // A panic in another append cannot leave the handles inconsistent:
-        // the file state is re-checked under the lock every time.
+        let ts = now_ms();
+        let stamped = records.into_iter().map(|record| (ts, record)).collect();
         let mut handles = self.handles.lock().unwrap_or_else(PoisonError::into_inner);
         let Handles { log, lock, head } = &mut *handles;
         let _held = FileLock::acquire(lock, &self.lock_path, LOCK_WAIT)?;
-        self.append_locked(log, head, records, sync)
+        self.append_locked(log, head, stamped, sync)
     }
 
-    /// [`AuditLog::append_batch`] without waiting: `Err(records)` when
-    /// another thread or process holds the log right now.
-    pub fn try_append_batch(
+    /// Appends what `drain` hands over, calling it only once this process
+    /// holds the log (in-process mutex and cross-process lock), so records
+    /// drained from a queue reach the file in the order they were queued,
+    /// whoever drains them. Each record comes with the `ts` stamped when its
+    /// event happened; `W` rides along (the callers' waiters). Without
+    /// `block`, returns `None` at once, without calling `drain`, when the
+    /// log is busy. When the lock cannot be had, `drain` is still called so
+    /// that its waiters learn of the error.
+    pub(crate) fn append_drained<W>(
         &self,
-        records: Vec<AuditRecord>,
+        block: bool,
         sync: bool,
-    ) -> Result<Result<Vec<AuditEntry>, AuditError>, Vec<AuditRecord>> {
-        let Ok(mut handles) = self.handles.try_lock() else {
-            return Err(records);
+        drain: impl FnOnce() -> (Vec<(i64, AuditRecord)>, W),
+    ) -> Option<(Result<Vec<AuditEntry>, AuditError>, W)> {
+        // A panic in another append cannot leave the handles inconsistent:
+        // the file state is re-checked under the lock every time.
+        let mut handles = if block {
+            self.handles.lock().unwrap_or_else(PoisonError::into_inner)
+        } else {
+            self.handles.try_lock().ok()?
         };
         let Handles { log, lock, head } = &mut *handles;
-        let Ok(_held) = FileLock::acquire(lock, &self.lock_path, Duration::ZERO) else {
-            return Err(records);
-        };
-        Ok(self.append_locked(log, head, records, sync))
+        let wait = if block { LOCK_WAIT } else { Duration::ZERO };
+        match FileLock::acquire(lock, &self.lock_path, wait) {
+            Ok(_held) => {
+                let (records, waiters) = drain();
+                Some((self.append_locked(log, head, records, sync), waiters))
+            }
+            Err(_) if !block => None,
+            Err(error) => Some((Err(error), drain().1)),
+        }
     }
 
     fn append_locked(
         &self,
         log: &mut File,
         head: &mut Option<Head>,
-        records: Vec<AuditRecord>,
+        records: Vec<(i64, AuditRecord)>,
         sync: bool,
     ) -> Result<Vec<AuditEntry>, AuditError> {
+        if records.is_empty() {
+            return Ok(Vec::new());
+        }
         let len = match still_names(&self.path, log)? {
             Some(meta) => meta.len(),
             None => {
@@ -165,30 +220,22 @@ impl AuditLog {
                     .len()
             }
         };
-        let log = &*log;
-        let mut bytes = Vec::new();
         let (mut prev, mut seq) = match head.take() {
             // Nobody appended since our last write: the head is still ours.
             Some(head) if head.len == len => (head.prev, head.seq),
-            _ => {
-                let tail = last_lines(log, &self.path, len, TAIL_SCAN_LINES, 2 * MAX_RECORD_BYTES)?;
-                if tail.unterminated {
-                    tracing::warn!(path = %self.path.display(), "audit log ends with a partial line; sealing it");
-                    bytes.push(b'\n');
-                }
-                chain_head(&tail, &self.path)?
-            }
+            _ => self.head_from_files(log, len)?,
         };
+        let mut bytes = Vec::new();
         let mut entries = Vec::with_capacity(records.len());
-        for record in &records {
-            let ts = now_ms();
+        for (ts, mut record) in records {
+            cap_record(&mut record);
             seq += 1;
             let line = serde_json::to_vec(&StoredLine {
                 v: AUDIT_VERSION,
                 seq,
                 ts,
                 prev: prev.clone(),
-                record,
+                record: &record,
             })
             .map_err(AuditError::Serialize)?;
             if line.len() > MAX_RECORD_BYTES {
@@ -210,20 +257,98 @@ impl AuditLog {
                 hash,
             });
         }
-        let mut writer = log;
+        let len = match self.options.rotate_bytes {
+            Some(limit) if len > 0 && len + bytes.len() as u64 > limit => self.rotate(log)?,
+            _ => len,
+        };
+        let mut writer = &*log;
         writer
             .write_all(&bytes)
             .map_err(AuditError::io("append to", &self.path))?;
         *head = Some(Head {
             len: len + bytes.len() as u64,
-            prev,
+            prev: prev.clone(),
             seq,
         });
+        // Not fatal: the records are in the file, and verify still checks
+        // the chain; only the cut-detection anchor lags until the next append.
+        if let Err(error) = head_file::write(&self.path, &ChainHead { seq, hash: prev }) {
+            tracing::error!(%error, "cannot update the audit head file");
+        }
         if sync {
             log.sync_data()
                 .map_err(AuditError::io("sync", &self.path))?;
         }
+        if let Some(sink) = &self.options.sink {
+            sink.send(&bytes);
+        }
         Ok(entries)
+    }
+
+    /// Where the chain stands when our in-memory head is stale: from the
+    /// log's last lines, or, for an empty log, from the newest rotated
+    /// file. A partial last line is sealed with a newline first. Refuses to
+    /// go on when the head file says the chain went further than the log.
+    fn head_from_files(&self, log: &File, len: u64) -> Result<(String, u64), AuditError> {
+        let found = if len > 0 {
+            let tail = last_lines(log, &self.path, len, TAIL_SCAN_LINES, 2 * MAX_RECORD_BYTES)?;
+            if tail.unterminated {
+                tracing::warn!(path = %self.path.display(), "audit log ends with a partial line; sealing it");
+                let mut writer = log;
+                writer
+                    .write_all(b"\n")
+                    .map_err(AuditError::io("append to", &self.path))?;
+            }
+            chain_head(&tail, &self.path)?
+        } else {
+            match rotated_files(&self.path)?.pop() {
+                Some((_, previous)) => {
+                    let file = open_log_for_read(&previous)?;
+                    let plen = file
+                        .metadata()
+                        .map_err(AuditError::io("inspect", &previous))?
+                        .len();
+                    let tail = last_lines(
+                        &file,
+                        &previous,
+                        plen,
+                        TAIL_SCAN_LINES,
+                        2 * MAX_RECORD_BYTES,
+                    )?;
+                    chain_head(&tail, &previous)?
+                }
+                None => TailHead {
+                    prev: GENESIS_PREV.to_owned(),
+                    seq: 0,
+                    seq_hash: None,
+                },
+            }
+        };
+        if let Some(recorded) = head_file::read(&self.path)? {
+            let rewritten = recorded.seq == found.seq
+                && found.seq_hash.as_deref() != Some(recorded.hash.as_str());
+            if recorded.seq > found.seq || rewritten {
+                return Err(AuditError::HeadAhead {
+                    path: self.path.clone(),
+                    head_seq: recorded.seq,
+                    last_seq: found.seq,
+                });
+            }
+        }
+        Ok((found.prev, found.seq))
+    }
+
+    /// Renames the full log to its rotated name and starts a new file;
+    /// the chain goes on in it (its first `prev` is the old file's last
+    /// line). Returns the new file's length (0).
+    fn rotate(&self, log: &mut File) -> Result<u64, AuditError> {
+        log.sync_data()
+            .map_err(AuditError::io("sync", &self.path))?;
+        let rotated = next_rotated_name(&self.path)?;
+        std::fs::rename(&self.path, &rotated).map_err(AuditError::io("rotate", &self.path))?;
+        tracing::info!(path = %self.path.display(), rotated = %rotated.display(), "audit log rotated");
+        *log = open_log_for_append(&self.path)?;
+        Ok(0)
     }
 
     /// Flushes every record appended so far to disk.
@@ -253,24 +378,45 @@ struct Header {
     seq: u64,
 }
 
+/// Where a file's chain ends.
+struct TailHead {
+    /// The hash of the last line's exact bytes, whatever they are.
+    prev: String,
+    /// The last `seq` (from the last line that parses).
+    seq: u64,
+    /// The hash of that record's line.
+    seq_hash: Option<String>,
+}
+
 /// The `prev` for the next line (the hash of the last line's exact bytes,
 /// whatever they are) and the last `seq` (from the last line that parses).
-fn chain_head(tail: &TailLines, path: &Path) -> Result<(String, u64), AuditError> {
+fn chain_head(tail: &TailLines, path: &Path) -> Result<TailHead, AuditError> {
     let Some(last) = tail.lines.last() else {
-        return Ok((GENESIS_PREV.to_owned(), 0));
+        return Ok(TailHead {
+            prev: GENESIS_PREV.to_owned(),
+            seq: 0,
+            seq_hash: None,
+        });
     };
-    let prev = line_hash(last);
-    let seq = tail
+    let (seq, seq_hash) = tail
         .lines
         .iter()
         .rev()
-        .filter_map(|line| serde_json::from_slice::<Header>(line).ok())
-        .find(|header| header.v == AUDIT_VERSION)
-        .map(|header| header.seq)
+        .filter_map(|line| {
+            serde_json::from_slice::<Header>(line)
+                .ok()
+                .map(|header| (header, line))
+        })
+        .find(|(header, _)| header.v == AUDIT_VERSION)
+        .map(|(header, line)| (header.seq, line_hash(line)))
         .ok_or_else(|| AuditError::CorruptTail {
             path: path.to_path_buf(),
         })?;
-    Ok((prev, seq))
+    Ok(TailHead {
+        prev: line_hash(last),
+        seq,
+        seq_hash: Some(seq_hash),
+    })
 }
 
 /// The cross-process writer lock, released on drop.

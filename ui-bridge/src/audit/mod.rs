@@ -16,7 +16,7 @@
 //! file, or its directory) that is a symbolic link, a log that is not a
 //! regular file or belongs to another user, a record over
 //! [`MAX_RECORD_BYTES`], and appending after a tail it cannot make sense of.
-//! It never rewrites or truncates the file.
+//! It never rewrites or truncates the file; rotation only renames it.
 //!
 //! Crash recovery, as chosen: a crash mid-write can leave a last line without
 //! its newline. The next append, under the lock, first writes the missing
@@ -26,30 +26,44 @@
 //! [`verify`] reports it (`Truncated` while it is the unsealed last line,
 //! `Parse` once sealed), so a damaged log is never reported as intact.
 //!
+//! Under pressure: each text field is capped ([`FIELD_CAP`], with the
+//! SHA-256 of the full value), the log rotates by size with the chain
+//! carried into the next file (`<log>.N`), and a head file beside it
+//! (`<log>.head`, see [`ChainHead`]) lets [`verify`] catch a log cut short
+//! or rewritten from the end; copies go to journald or syslog through an
+//! [`AuditSink`] when configured. docs/audit.md says what the chain can
+//! and cannot prove.
+//!
 //! Secrets: [`AuditRecord`] has no token field; masking argv and command
 //! text is the caller's job, with [`redact_argv`] and [`mask`] for values the
 //! caller knows to be secret.
 
+mod cap;
 mod duration;
 mod error;
 mod files;
+mod head;
 mod human;
 mod lines;
 mod log;
 mod query;
 mod record;
 mod redact;
+mod sink;
 mod verify;
 mod writer;
 
+pub use cap::{FIELD_CAP, LIST_CAP};
 pub use duration::{DurationError, parse_duration};
 pub use error::AuditError;
+pub use head::{ChainHead, head_path_for};
 pub use human::format_human;
-pub use log::{AuditEntry, AuditLog};
+pub use log::{AuditEntry, AuditLog, DEFAULT_ROTATE_BYTES, LogOptions};
 pub use query::{AuditFilter, Tail, follow, read, tail};
 pub use record::{AuditDecision, AuditEvent, AuditRecord, AuditRisk, DecidedBy, RiskLevel};
 pub use redact::{REDACTED_KNOWN_SECRET, mask, redact_argv, redact_text};
-pub use verify::{VerifyReport, verify};
+pub use sink::{AuditSink, SinkKind};
+pub use verify::{VerifyReport, verify, verify_against};
 pub use writer::{AuditTrail, SYNC_DELAY};
 
 use std::path::{Path, PathBuf};

@@ -26,7 +26,7 @@ use nix::sys::signal::{SigSet, Signal};
 use serde_json::Value;
 use ui_bridge::audit::{
     AuditError, AuditFilter, default_audit_path, follow, format_human, now_ms, parse_duration,
-    read, tail, verify,
+    read, tail, verify_against,
 };
 use ui_bridge::exit::{Exit, Failure};
 
@@ -70,11 +70,30 @@ enum Action {
     /// Lines removed from the end cannot be seen by the chain alone: keep
     /// the printed head hash elsewhere and compare it later.
     ///
+    /// The chain is followed across rotated files (LOG.1, LOG.2, …, then
+    /// LOG), and checked against the head file beside the log (LOG.head)
+    /// and, with --expect-head, against a head kept elsewhere (the seq and
+    /// hash of the last record your journald or syslog collector holds),
+    /// so a log cut short or rewritten from the end is caught too.
+    ///
     /// Examples:
     ///   ui-bridge audit verify
     ///   ui-bridge audit verify --audit /backup/exec-audit.jsonl
+    ///   ui-bridge audit verify --expect-head 1042:5f0c…e9
     #[command(verbatim_doc_comment)]
-    Verify(LogArg),
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    log: LogArg,
+
+    /// A head kept outside this machine, as SEQ:HASH (the
+    /// EXEC_APPROVALS_SEQ and EXEC_APPROVALS_HASH of a journald copy, or
+    /// seq and hash of a syslog copy): the log must reach SEQ with that hash
+    #[arg(long, value_name = "SEQ:HASH")]
+    expect_head: Option<ui_bridge::audit::ChainHead>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -209,17 +228,24 @@ fn run_query(args: &QueryArgs) -> anyhow::Result<Exit> {
     Ok(Exit::Success)
 }
 
-fn run_verify(args: &LogArg) -> anyhow::Result<Exit> {
-    let path = args.path()?;
-    match verify(&path) {
+fn run_verify(args: &VerifyArgs) -> anyhow::Result<Exit> {
+    let path = args.log.path()?;
+    match verify_against(&path, args.expect_head.as_ref()) {
         Ok(report) => {
             println!(
-                "ok: {} intact, {} record(s), last seq {}, head {}",
+                "ok: {} intact, {} record(s) in {} file(s), last seq {}, head {}",
                 path.display(),
                 report.lines,
+                report.files,
                 report.last_seq,
                 report.head
             );
+            if !report.head_file_checked && args.expect_head.is_none() {
+                eprintln!(
+                    "warning: no head file {}: lines removed from the end cannot be detected here\nhint: pass --expect-head SEQ:HASH from a copy kept elsewhere",
+                    ui_bridge::audit::head_path_for(&path).display()
+                );
+            }
             Ok(Exit::Success)
         }
         Err(err) => match broken_line(&err) {
@@ -231,9 +257,24 @@ fn run_verify(args: &LogArg) -> anyhow::Result<Exit> {
                 );
                 Ok(Exit::FileError)
             }
+            None if is_tampering(&err) => {
+                eprintln!("error: {}: {err}", path.display());
+                Ok(Exit::FileError)
+            }
             None => Err(read_error(&path, err)),
         },
     }
+}
+
+/// Damage the chain alone cannot show, found against a head or the
+/// rotated files: the log is not intact.
+fn is_tampering(err: &AuditError) -> bool {
+    matches!(
+        err,
+        AuditError::CutShort { .. }
+            | AuditError::TailRewritten { .. }
+            | AuditError::MissingStart { .. }
+    )
 }
 
 /// The first line that is not as it was written, when `err` is a break in
@@ -242,6 +283,7 @@ fn run_verify(args: &LogArg) -> anyhow::Result<Exit> {
 /// lines between were removed or inserted), so the earlier line is named.
 fn broken_line(err: &AuditError) -> Option<u64> {
     match err {
+        AuditError::InFile { source, .. } => broken_line(source),
         AuditError::BrokenChain { line, .. } => Some(line.saturating_sub(1).max(1)),
         AuditError::Parse { line, .. }
         | AuditError::Truncated { line }

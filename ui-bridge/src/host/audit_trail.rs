@@ -8,7 +8,9 @@
 //! decision that cannot be recorded refuses the run); `exec.finished` and
 //! refusals are queued without waiting. They follow their run's
 //! `exec.started` in the log, but may follow a later request's records too:
-//! order across runs is by `seq`, not `ts`. Command text, argv and reasons
+//! `ts` is taken when the record is written here, and `seq` follows the
+//! same order. An `exec.denied` record names the run, not the command: the
+//! decision record before it holds the argv. Command text, argv and reasons
 //! are masked (the socket token and the secret patterns of
 //! `crate::exec::mask_command`, which keeps every word but a secret's own
 //! bytes) before they are written.
@@ -129,10 +131,7 @@ pub(super) async fn refused_unevaluated(
         },
         AuditRecord {
             reason: Some(error.reason.clone().unwrap_or(error.message)),
-            ..AuditRecord {
-                event: AuditEvent::ExecDenied,
-                ..base
-            }
+            ..outcome_of(&base, AuditEvent::ExecDenied)
         },
     ];
     for record in &mut records {
@@ -140,6 +139,23 @@ pub(super) async fn refused_unevaluated(
     }
     if let Err(why) = trail.write(records, false).await {
         tracing::error!(%why, "cannot record a refusal in the audit log");
+    }
+}
+
+/// The outcome record `event` of a request whose decision record is
+/// `decision`: the same ids, without what was asked (argv, command text,
+/// working directory, resolved paths, risk), which the decision record
+/// already holds and `runId` joins. A refused request's argv is logged once,
+/// so a flood of refusals costs the disk half as much.
+fn outcome_of(decision: &AuditRecord, event: AuditEvent) -> AuditRecord {
+    AuditRecord {
+        request_id: decision.request_id.clone(),
+        run_id: decision.run_id.clone(),
+        agent_id: decision.agent_id.clone(),
+        session_key: decision.session_key.clone(),
+        host: decision.host.clone(),
+        decision: decision.decision,
+        ..AuditRecord::new(event)
     }
 }
 
@@ -305,7 +321,7 @@ impl Trail<'_> {
                             .unwrap_or_else(|| error.message.clone()),
                     ),
                 ),
-                ..self.record(AuditEvent::ExecDenied)
+                ..outcome_of(&self.record(AuditEvent::ExecDenied), AuditEvent::ExecDenied)
             },
         ];
         let _ = self.write(records, false).await;

@@ -83,6 +83,9 @@ pub struct ExecHostConfig {
     pub default_timeout: Option<Duration>,
     /// The audit log (DESIGN.md section 9); `None` records nothing.
     pub audit_path: Option<PathBuf>,
+    /// Where audit records also go, overriding the file's `audit.sink`
+    /// (`ui-bridge serve --audit-sink`).
+    pub audit_sink: Option<crate::audit::SinkKind>,
     /// Whether a request relayed by a node host with `approvalSource:
     /// "gateway"` carries an answer (the gateway operators' decision, which
     /// the node host checked against the plan it prepared). Off by default:
@@ -117,6 +120,7 @@ impl ExecHostConfig {
     pub fn new(approvals_path: PathBuf) -> Self {
         ExecHostConfig {
             audit_path: Some(approvals_path.with_file_name(crate::audit::AUDIT_FILE_NAME)),
+            audit_sink: None,
             approvals_path,
             output_cap: 200_000,
             kill_grace: Duration::from_secs(2),
@@ -431,7 +435,14 @@ impl ExecHost {
         let opened = self
             .audit
             .get_or_init(|| async {
-                match AuditTrail::open(path) {
+                let options = match self.audit_options() {
+                    Ok(options) => options,
+                    Err(error) => {
+                        tracing::error!(%error, "unusable audit settings; refusing to run anything");
+                        return None;
+                    }
+                };
+                match AuditTrail::open_with(path, options) {
                     Ok(trail) => Some(trail),
                     Err(error) => {
                         tracing::error!(%error, "cannot open the audit log; refusing to run anything");
@@ -444,6 +455,38 @@ impl ExecHost {
             Some(trail) => Ok(Some(trail)),
             None => Err(format!("cannot open the audit log {}", path.display())),
         }
+    }
+
+    /// How the audit log is written: `--audit-sink` (the config) or the
+    /// file's `audit.sink`, and its `audit.rotateBytes`. An unusable file
+    /// leaves the defaults (its requests are refused anyway); a sink that
+    /// is not understood is an error naming the file.
+    fn audit_options(&self) -> Result<crate::audit::LogOptions, String> {
+        let file_audit = self
+            .policies
+            .current()
+            .ok()
+            .and_then(|version| version.file.audit.clone())
+            .unwrap_or_default();
+        let sink = match (&self.config.audit_sink, &file_audit.sink) {
+            (Some(kind), _) => Some(kind.clone()),
+            (None, Some(text)) => Some(text.parse::<crate::audit::SinkKind>().map_err(|why| {
+                format!(
+                    "audit.sink in {}: {why}",
+                    self.config.approvals_path.display()
+                )
+            })?),
+            (None, None) => None,
+        };
+        if let Some(kind) = &sink {
+            tracing::info!(sink = ?kind, "audit records also go to the sink");
+        }
+        Ok(crate::audit::LogOptions {
+            rotate_bytes: file_audit
+                .rotate_bytes
+                .or(Some(crate::audit::DEFAULT_ROTATE_BYTES)),
+            sink: sink.map(|kind| Arc::new(crate::audit::AuditSink::new(kind))),
+        })
     }
 
     /// The policy alone, for OpenClaw's older prompt frame: whether `argv`

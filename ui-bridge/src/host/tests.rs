@@ -729,13 +729,20 @@ async fn refusals_before_the_evaluation_are_audited_too() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    // The argv is in the decision record only; `exec.denied` joins it by
+    // run id (logged once, not twice).
     let denied: Vec<(&str, &str)> = records
         .iter()
         .filter(|r| r["event"] == "exec.denied")
         .map(|r| {
+            assert!(r.get("argv").is_none(), "argv logged twice: {r}");
+            let decision = records
+                .iter()
+                .find(|d| d["event"] == "decision" && d["runId"] == r["runId"])
+                .unwrap();
             (
                 r["reason"].as_str().unwrap_or(""),
-                r["argv"][0].as_str().unwrap_or(""),
+                decision["argv"][0].as_str().unwrap_or(""),
             )
         })
         .collect();

@@ -8,7 +8,9 @@
 //! there is no person to ask yet. A `control` frame (list or answer
 //! pending approvals) is applied to the bridge's broker by
 //! [`crate::control::ops`], and refused `UNAVAILABLE` once the bridge is
-//! shutting down. It refuses nothing else itself: authentication happened
+//! shutting down. It refuses an `exec` over the rate per connection or
+//! the quota per process (`super::limits`) before it is evaluated, and
+//! nothing else itself: authentication happened
 //! in `approvals_ipc::ipc` before any method is called (DESIGN.md
 //! invariants 1 and 2). It holds the bridge's [`Broker`]: the exec host
 //! asks people through it, and when the bridge shuts down every pending
@@ -22,6 +24,7 @@ use approvals_ipc::ipc::{
 };
 use tokio_util::sync::CancellationToken;
 
+use super::limits::Limits;
 use crate::broker::Broker;
 use crate::host::{ExecHost, HostRefusal};
 
@@ -34,6 +37,8 @@ pub struct BridgeHandler {
     broker: Broker,
     /// Fires when the bridge begins shutting down.
     shutdown: CancellationToken,
+    /// The rate per connection and quota per process on `exec` requests.
+    limits: Limits,
 }
 
 impl BridgeHandler {
@@ -54,7 +59,17 @@ impl BridgeHandler {
             host,
             broker,
             shutdown,
+            limits: Limits::new(
+                super::limits::DEFAULT_PER_CONNECTION,
+                super::limits::DEFAULT_PER_PROCESS,
+            ),
         }
+    }
+
+    /// The same handler with other request limits.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// The broker whose approvals this bridge's approvers answer.
@@ -70,6 +85,11 @@ impl Handler for BridgeHandler {
         ctx: RequestContext,
     ) -> Result<ExecPayload, ErrorBody> {
         tracing::debug!(id = %ctx.id, peer_pid = ?ctx.peer_pid, "exec request");
+        // Before anything is evaluated or audited: a flood is refused at
+        // the cost of a counter, not of a record each.
+        self.limits
+            .admit(ctx.connection, ctx.peer_pid, std::time::Instant::now())
+            .map_err(super::limits::Limited::to_wire)?;
         let handled = crate::host::with_notices(
             ctx.notices.clone(),
             self.host.handle(request, ctx.cancelled.clone()),

@@ -29,6 +29,7 @@
 //! the bridge. Policy edits, by contrast, apply to the next request.
 
 mod handler;
+mod limits;
 mod socket;
 
 use std::io::IsTerminal;
@@ -47,6 +48,7 @@ use crate::broker::Broker;
 use crate::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
 pub use handler::BridgeHandler;
+pub use limits::{Limited, Limits};
 pub use socket::{BoundSocket, SOCKET_DIR_MODE, SOCKET_MODE, SocketError, bind};
 
 /// How long the web page may take to finish its requests on shutdown.
@@ -69,6 +71,8 @@ pub struct ServeOptions {
     /// Where to serve the companion web page, overriding the policy's
     /// `defaults.web`; `None` with no `defaults.web` serves no page.
     pub web: Option<std::net::SocketAddr>,
+    /// Where audit records also go, overriding the file's `audit.sink`.
+    pub audit_sink: Option<crate::audit::SinkKind>,
 }
 
 /// Why `serve` could not start or stopped abnormally.
@@ -96,6 +100,14 @@ pub enum ServeError {
         path: PathBuf,
         /// What it says.
         value: String,
+    },
+    /// The file's `audit.sink` is not a sink we know.
+    #[error("audit.sink in {}: {why}\nhint: use \"journald\" or \"syslog\" (optionally \"syslog:/path/to/socket\"), or remove it", path.display())]
+    AuditSink {
+        /// The approvals file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
     },
     /// Signal handlers or the server failed.
     #[error("{op}: {source}")]
@@ -146,6 +158,7 @@ pub fn restart_in_child_env() -> std::io::Result<()> {
 pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     let mut host = ExecHost::new(ExecHostConfig {
         gateway_approvals: options.accept_gateway_approvals,
+        audit_sink: options.audit_sink.clone(),
         ..ExecHostConfig::new(options.approvals_path.clone())
     });
     // Creates the file if needed, checks who owns it and every directory
@@ -154,6 +167,17 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     let snapshot = host.approvals_store().ensure()?;
     for warning in &snapshot.warnings {
         tracing::warn!(file = %options.approvals_path.display(), %warning, "approvals file");
+    }
+    // An audit sink the file names but nobody understands refuses the
+    // start here, rather than every request later.
+    if options.audit_sink.is_none()
+        && let Some(text) = snapshot.file.audit.as_ref().and_then(|a| a.sink.as_deref())
+    {
+        text.parse::<crate::audit::SinkKind>()
+            .map_err(|why| ServeError::AuditSink {
+                path: options.approvals_path.clone(),
+                why,
+            })?;
     }
     let socket_config = snapshot.file.socket.clone().unwrap_or_default();
     let token = socket_config
@@ -211,11 +235,19 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         approvers.spawn(terminal::run(broker.clone(), tty, stopped));
     }
     let host = Arc::new(host);
-    let handler = Arc::new(BridgeHandler::new(
-        Arc::clone(&host),
-        broker.clone(),
-        shutdown.clone(),
-    ));
+    let audit_config = snapshot.file.audit.clone().unwrap_or_default();
+    let handler = Arc::new(
+        BridgeHandler::new(Arc::clone(&host), broker.clone(), shutdown.clone()).with_limits(
+            Limits::new(
+                audit_config
+                    .rate_per_connection
+                    .unwrap_or(limits::DEFAULT_PER_CONNECTION),
+                audit_config
+                    .quota_per_process
+                    .unwrap_or(limits::DEFAULT_PER_PROCESS),
+            ),
+        ),
+    );
     let mut config = ServerConfig::new(token);
     config.started_ms = started_ms;
     let require_challenge = snapshot
