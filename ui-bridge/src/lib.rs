@@ -16,8 +16,20 @@
 pub mod approvers;
 pub mod audit;
 pub mod broker;
+pub mod cli_docs;
 pub mod control;
+pub mod doctor;
 pub mod exec;
 pub mod exit;
 pub mod host;
 pub mod serve;
+
+/// What `--version` prints after the program name: the crate version and
+/// the git commit it was built from ("unknown" outside a git checkout), so
+/// a bug report names the exact build.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("GIT_COMMIT"),
+    ")"
+);
