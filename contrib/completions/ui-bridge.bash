@@ -34,6 +34,9 @@ _ui__bridge() {
             ui__bridge,man)
                 cmd="ui__bridge__subcmd__man"
                 ;;
+            ui__bridge,schema)
+                cmd="ui__bridge__subcmd__schema"
+                ;;
             ui__bridge,serve)
                 cmd="ui__bridge__subcmd__serve"
                 ;;
@@ -109,6 +112,9 @@ _ui__bridge() {
             ui__bridge__subcmd__help,man)
                 cmd="ui__bridge__subcmd__help__subcmd__man"
                 ;;
+            ui__bridge__subcmd__help,schema)
+                cmd="ui__bridge__subcmd__help__subcmd__schema"
+                ;;
             ui__bridge__subcmd__help,serve)
                 cmd="ui__bridge__subcmd__help__subcmd__serve"
                 ;;
@@ -140,7 +146,7 @@ _ui__bridge() {
 
     case "${cmd}" in
         ui__bridge)
-            opts="-h -V --help --version serve audit approvals doctor completions man help"
+            opts="-h -V --help --version serve audit approvals doctor completions schema man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -558,7 +564,7 @@ _ui__bridge() {
             return 0
             ;;
         ui__subcmd__bridge__subcmd__help)
-            opts="serve audit approvals doctor completions man help"
+            opts="serve audit approvals doctor completions schema man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -753,6 +759,20 @@ _ui__bridge() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ui__subcmd__bridge__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ui__subcmd__bridge__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -778,6 +798,20 @@ _ui__bridge() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__schema)
+            opts="-h --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -119,6 +119,18 @@ pub enum Command {
         shell: ui_bridge::cli_docs::Shell,
     },
 
+    /// Print the JSON Schema of the approvals file on stdout.
+    ///
+    /// Generated from the types the loader reads. Point an editor at it
+    /// with a "$schema" key in the file (kept on save, ignored by the
+    /// loader) to get validation and completion; the repository keeps a
+    /// copy in docs/exec-approvals.schema.json.
+    ///
+    /// Examples:
+    ///   ui-bridge schema > ~/.clawdbot/exec-approvals.schema.json
+    #[command(verbatim_doc_comment)]
+    Schema,
+
     /// Write the man pages (ui-bridge.1 and one per subcommand) into a directory.
     Man {
         /// Where to write them.

@@ -76,6 +76,11 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
             std::io::stdout().write_all(&script)?;
             Ok(Exit::Success)
         }
+        Command::Schema => {
+            let schema = approvals_ipc::approvals::json_schema();
+            println!("{}", serde_json::to_string_pretty(&schema)?);
+            Ok(Exit::Success)
+        }
         Command::Man { out } => {
             use clap::CommandFactory as _;
             for path in
