@@ -10,7 +10,9 @@
 // inherit cannot change after start (`set_var` needs `unsafe`). Denied
 // rather than forbidden only so that one module, `exec::contain::session`,
 // may run `setsid` and a cgroup move between fork and exec (`pre_exec`);
-// it allows `unsafe` for that alone, with a `SAFETY:` line per block.
+// it allows `unsafe` for that alone, with a `SAFETY:` line per block; and
+// `serve::activation`, which takes ownership of the socket systemd passes
+// as fd 3.
 #![deny(unsafe_code)]
 
 pub mod approvers;
