@@ -43,6 +43,9 @@ _node__host() {
             node__host,serve)
                 cmd="node__host__subcmd__serve"
                 ;;
+            node__host,service)
+                cmd="node__host__subcmd__service"
+                ;;
             node__host__subcmd__approvals,allow)
                 cmd="node__host__subcmd__approvals__subcmd__allow"
                 ;;
@@ -100,6 +103,9 @@ _node__host() {
             node__host__subcmd__help,serve)
                 cmd="node__host__subcmd__help__subcmd__serve"
                 ;;
+            node__host__subcmd__help,service)
+                cmd="node__host__subcmd__help__subcmd__service"
+                ;;
             node__host__subcmd__help__subcmd__approvals,allow)
                 cmd="node__host__subcmd__help__subcmd__approvals__subcmd__allow"
                 ;;
@@ -112,6 +118,39 @@ _node__host() {
             node__host__subcmd__help__subcmd__approvals,set)
                 cmd="node__host__subcmd__help__subcmd__approvals__subcmd__set"
                 ;;
+            node__host__subcmd__help__subcmd__service,install)
+                cmd="node__host__subcmd__help__subcmd__service__subcmd__install"
+                ;;
+            node__host__subcmd__help__subcmd__service,status)
+                cmd="node__host__subcmd__help__subcmd__service__subcmd__status"
+                ;;
+            node__host__subcmd__help__subcmd__service,uninstall)
+                cmd="node__host__subcmd__help__subcmd__service__subcmd__uninstall"
+                ;;
+            node__host__subcmd__service,help)
+                cmd="node__host__subcmd__service__subcmd__help"
+                ;;
+            node__host__subcmd__service,install)
+                cmd="node__host__subcmd__service__subcmd__install"
+                ;;
+            node__host__subcmd__service,status)
+                cmd="node__host__subcmd__service__subcmd__status"
+                ;;
+            node__host__subcmd__service,uninstall)
+                cmd="node__host__subcmd__service__subcmd__uninstall"
+                ;;
+            node__host__subcmd__service__subcmd__help,help)
+                cmd="node__host__subcmd__service__subcmd__help__subcmd__help"
+                ;;
+            node__host__subcmd__service__subcmd__help,install)
+                cmd="node__host__subcmd__service__subcmd__help__subcmd__install"
+                ;;
+            node__host__subcmd__service__subcmd__help,status)
+                cmd="node__host__subcmd__service__subcmd__help__subcmd__status"
+                ;;
+            node__host__subcmd__service__subcmd__help,uninstall)
+                cmd="node__host__subcmd__service__subcmd__help__subcmd__uninstall"
+                ;;
             *)
                 ;;
         esac
@@ -119,7 +158,7 @@ _node__host() {
 
     case "${cmd}" in
         node__host)
-            opts="-h -V --help --version explain run approvals identity serve doctor completions man help"
+            opts="-h -V --help --version explain run approvals identity serve doctor service completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -397,7 +436,7 @@ _node__host() {
             return 0
             ;;
         node__subcmd__host__subcmd__help)
-            opts="explain run approvals identity serve doctor completions man help"
+            opts="explain run approvals identity serve doctor service completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -592,6 +631,62 @@ _node__host() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        node__subcmd__host__subcmd__help__subcmd__service)
+            opts="install uninstall status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__help__subcmd__service__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__help__subcmd__service__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__help__subcmd__service__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         node__subcmd__host__subcmd__identity)
             opts="-h --state-dir --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -714,6 +809,192 @@ _node__host() {
                     return 0
                     ;;
                 --tls-fingerprint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service)
+            opts="-h --gateway --token-file --approvals --help install uninstall status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__help)
+            opts="install uninstall status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__install)
+            opts="-h --unit-dir --gateway --token-file --approvals --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --unit-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__status)
+            opts="-h --unit-dir --gateway --token-file --approvals --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --unit-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        node__subcmd__host__subcmd__service__subcmd__uninstall)
+            opts="-h --unit-dir --gateway --token-file --approvals --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --unit-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

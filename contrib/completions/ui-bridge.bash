@@ -40,6 +40,9 @@ _ui__bridge() {
             ui__bridge,serve)
                 cmd="ui__bridge__subcmd__serve"
                 ;;
+            ui__bridge,service)
+                cmd="ui__bridge__subcmd__service"
+                ;;
             ui__bridge__subcmd__approvals,answer)
                 cmd="ui__bridge__subcmd__approvals__subcmd__answer"
                 ;;
@@ -118,6 +121,9 @@ _ui__bridge() {
             ui__bridge__subcmd__help,serve)
                 cmd="ui__bridge__subcmd__help__subcmd__serve"
                 ;;
+            ui__bridge__subcmd__help,service)
+                cmd="ui__bridge__subcmd__help__subcmd__service"
+                ;;
             ui__bridge__subcmd__help__subcmd__approvals,answer)
                 cmd="ui__bridge__subcmd__help__subcmd__approvals__subcmd__answer"
                 ;;
@@ -139,6 +145,39 @@ _ui__bridge() {
             ui__bridge__subcmd__help__subcmd__audit,verify)
                 cmd="ui__bridge__subcmd__help__subcmd__audit__subcmd__verify"
                 ;;
+            ui__bridge__subcmd__help__subcmd__service,install)
+                cmd="ui__bridge__subcmd__help__subcmd__service__subcmd__install"
+                ;;
+            ui__bridge__subcmd__help__subcmd__service,status)
+                cmd="ui__bridge__subcmd__help__subcmd__service__subcmd__status"
+                ;;
+            ui__bridge__subcmd__help__subcmd__service,uninstall)
+                cmd="ui__bridge__subcmd__help__subcmd__service__subcmd__uninstall"
+                ;;
+            ui__bridge__subcmd__service,help)
+                cmd="ui__bridge__subcmd__service__subcmd__help"
+                ;;
+            ui__bridge__subcmd__service,install)
+                cmd="ui__bridge__subcmd__service__subcmd__install"
+                ;;
+            ui__bridge__subcmd__service,status)
+                cmd="ui__bridge__subcmd__service__subcmd__status"
+                ;;
+            ui__bridge__subcmd__service,uninstall)
+                cmd="ui__bridge__subcmd__service__subcmd__uninstall"
+                ;;
+            ui__bridge__subcmd__service__subcmd__help,help)
+                cmd="ui__bridge__subcmd__service__subcmd__help__subcmd__help"
+                ;;
+            ui__bridge__subcmd__service__subcmd__help,install)
+                cmd="ui__bridge__subcmd__service__subcmd__help__subcmd__install"
+                ;;
+            ui__bridge__subcmd__service__subcmd__help,status)
+                cmd="ui__bridge__subcmd__service__subcmd__help__subcmd__status"
+                ;;
+            ui__bridge__subcmd__service__subcmd__help,uninstall)
+                cmd="ui__bridge__subcmd__service__subcmd__help__subcmd__uninstall"
+                ;;
             *)
                 ;;
         esac
@@ -146,7 +185,7 @@ _ui__bridge() {
 
     case "${cmd}" in
         ui__bridge)
-            opts="-h -V --help --version serve audit approvals doctor completions schema man help"
+            opts="-h -V --help --version serve audit approvals doctor completions service schema man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -564,7 +603,7 @@ _ui__bridge() {
             return 0
             ;;
         ui__subcmd__bridge__subcmd__help)
-            opts="serve audit approvals doctor completions schema man help"
+            opts="serve audit approvals doctor completions service schema man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -787,6 +826,62 @@ _ui__bridge() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ui__subcmd__bridge__subcmd__help__subcmd__service)
+            opts="install uninstall status"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__help__subcmd__service__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__help__subcmd__service__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__help__subcmd__service__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ui__subcmd__bridge__subcmd__man)
             opts="-h --out --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -839,6 +934,160 @@ _ui__bridge() {
                     return 0
                     ;;
                 --approver-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service)
+            opts="-h --approvals --help install uninstall status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__help)
+            opts="install uninstall status help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__help__subcmd__uninstall)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__install)
+            opts="-h --unit-dir --approvals --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --unit-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__status)
+            opts="-h --unit-dir --approvals --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --unit-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ui__subcmd__bridge__subcmd__service__subcmd__uninstall)
+            opts="-h --unit-dir --approvals --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --unit-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

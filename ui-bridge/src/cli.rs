@@ -119,6 +119,21 @@ pub enum Command {
         shell: ui_bridge::cli_docs::Shell,
     },
 
+    /// Install, remove or show the per-user service (systemd user units
+    /// with socket activation on Linux, a launchd agent on macOS).
+    ///
+    /// `install` writes ui-bridge.service and ui-bridge.socket (the bridge
+    /// then starts on the first request) and prints the systemctl command
+    /// that enables them; `uninstall` removes them; `status` lists them.
+    /// Files not written by `install` are never overwritten or removed.
+    ///
+    /// Examples:
+    ///   ui-bridge service install
+    ///   ui-bridge service status
+    ///   ui-bridge service uninstall
+    #[command(verbatim_doc_comment)]
+    Service(ui_bridge::service::BridgeServiceArgs),
+
     /// Print the JSON Schema of the approvals file on stdout.
     ///
     /// Generated from the types the loader reads. Point an editor at it

@@ -25,6 +25,7 @@ pub mod exec;
 pub mod exit;
 pub mod host;
 pub mod serve;
+pub mod service;
 
 /// What `--version` prints after the program name: the crate version and
 /// the git commit it was built from ("unknown" outside a git checkout), so

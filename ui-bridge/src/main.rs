@@ -76,6 +76,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
             std::io::stdout().write_all(&script)?;
             Ok(Exit::Success)
         }
+        Command::Service(args) => ui_bridge::service::run(&args.command, &args.spec()?),
         Command::Schema => {
             let schema = approvals_ipc::approvals::json_schema();
             println!("{}", serde_json::to_string_pretty(&schema)?);

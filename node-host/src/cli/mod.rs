@@ -6,6 +6,7 @@ mod explain;
 pub mod identity;
 mod run;
 mod serve;
+mod service;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -122,6 +123,21 @@ enum Command {
     #[command(verbatim_doc_comment)]
     Doctor(doctor::NodeDoctorArgs),
 
+    /// Install, remove or show the node as a per-user service (a systemd
+    /// user unit on Linux, a launchd agent on macOS).
+    ///
+    /// `install` writes node-host.service running `node-host serve
+    /// --gateway URL` and prints the systemctl command that enables it;
+    /// `uninstall` removes it; `status` lists it. Files not written by
+    /// `install` are never overwritten or removed.
+    ///
+    /// Examples:
+    ///   node-host service install --gateway wss://gw.example.net:18789 --token-file ~/.clawdbot/gateway.token
+    ///   node-host service status
+    ///   node-host service uninstall
+    #[command(verbatim_doc_comment)]
+    Service(service::NodeServiceArgs),
+
     /// Print the completion script for a shell on stdout.
     ///
     /// Examples:
@@ -181,6 +197,7 @@ pub fn main() -> ExitCode {
         Command::Identity(args) => identity::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Doctor(args) => doctor::run(args),
+        Command::Service(args) => service::run(args),
         Command::Completions { shell } => completions(shell),
         Command::Man { out } => man(&out),
     };
