@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 /// The exec host: serves the approvals socket, decides under your policy,
 /// and runs only what was checked.
 #[derive(Debug, Parser)]
-#[command(name = "ui-bridge", version, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
+#[command(name = "ui-bridge", version = ui_bridge::VERSION, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -90,6 +90,71 @@ pub enum Command {
     ///   ui-bridge approvals cancel-agent main --reason 'session ended'
     #[command(verbatim_doc_comment)]
     Approvals(ApprovalsArgs),
+
+    /// Check the setup for what is unsafe or broken, and say how to fix it.
+    ///
+    /// Looks at the state directory and the approvals file (owner, mode,
+    /// symbolic links, whether it parses), the socket (live, stale, mode),
+    /// the token (present, long enough), allowlist entries that trust a
+    /// shell, an interpreter, a wrapper, `*`, a bare name or a
+    /// world-writable directory, safe bins that never apply, `ask: off`
+    /// with `security: full`, and the audit log's hash chain. Each finding
+    /// says what is wrong and how to fix it. Exit status: 0 nothing wrong,
+    /// 1 something is wrong, 64 usage error.
+    ///
+    /// Examples:
+    ///   ui-bridge doctor
+    ///   ui-bridge doctor --fix
+    ///   ui-bridge doctor --json --approvals ./exec-approvals.json
+    #[command(verbatim_doc_comment)]
+    Doctor(ui_bridge::doctor::DoctorArgs),
+
+    /// Print the completion script for a shell on stdout.
+    ///
+    /// Examples:
+    ///   ui-bridge completions bash > ~/.local/share/bash-completion/completions/ui-bridge
+    ///   ui-bridge completions zsh > ~/.zfunc/_ui-bridge
+    ///   ui-bridge completions fish > ~/.config/fish/completions/ui-bridge.fish
+    #[command(verbatim_doc_comment)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: ui_bridge::cli_docs::Shell,
+    },
+
+    /// Install, remove or show the per-user service (systemd user units
+    /// with socket activation on Linux, a launchd agent on macOS).
+    ///
+    /// `install` writes ui-bridge.service and ui-bridge.socket (the bridge
+    /// then starts on the first request) and prints the systemctl command
+    /// that enables them; `uninstall` removes them; `status` lists them.
+    /// Files not written by `install` are never overwritten or removed.
+    ///
+    /// Examples:
+    ///   ui-bridge service install
+    ///   ui-bridge service status
+    ///   ui-bridge service uninstall
+    #[command(verbatim_doc_comment)]
+    Service(ui_bridge::service::BridgeServiceArgs),
+
+    /// Print the JSON Schema of the approvals file on stdout.
+    ///
+    /// Generated from the types the loader reads. Point an editor at it
+    /// with a "$schema" key in the file (kept on save, ignored by the
+    /// loader) to get validation and completion; the repository keeps a
+    /// copy in docs/exec-approvals.schema.json.
+    ///
+    /// Examples:
+    ///   ui-bridge schema > ~/.clawdbot/exec-approvals.schema.json
+    #[command(verbatim_doc_comment)]
+    Schema,
+
+    /// Write the man pages (ui-bridge.1 and one per subcommand) into a directory.
+    Man {
+        /// Where to write them.
+        #[arg(long, value_name = "DIR", default_value = "docs/man")]
+        out: PathBuf,
+    },
 }
 
 /// Flags of `ui-bridge serve`.

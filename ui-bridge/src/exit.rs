@@ -36,6 +36,9 @@ pub enum Exit {
     /// The command was killed by a signal, so it has no status to pass
     /// through (1, the generic failure).
     Signalled,
+    /// `doctor` found something wrong that is still unfixed (1, the
+    /// generic failure, as linters and `systemctl is-active` use it).
+    Unhealthy,
     /// Refused: by the policy (askFallback included, when nobody
     /// answered), a person, the approvals file (a stale edit, an absent
     /// entry) or the bridge (an unknown approval) (126, a shell's "found
@@ -67,7 +70,7 @@ impl Exit {
         match self {
             Exit::Success => 0,
             Exit::Command(code) => code,
-            Exit::Signalled => 1,
+            Exit::Signalled | Exit::Unhealthy => 1,
             Exit::Usage => 64,
             Exit::FileError => 66,
             Exit::Unreachable => 69,
@@ -195,7 +198,8 @@ impl Failure {
 pub const HELP_TABLE: &str = "\
 Exit status:
   0    done (node-host run: the command's own status, passed through)
-  1    node-host run: the command was killed by a signal
+  1    node-host run: the command was killed by a signal;
+       doctor: something is wrong (each finding says how to fix it)
   64   usage error: a bad flag or value
   66   file error: the approvals file, audit log or socket path is missing,
        unreadable, malformed or unsafe, or the audit chain is broken
@@ -217,6 +221,7 @@ mod tests {
             (Exit::Success, 0),
             (Exit::Command(3), 3),
             (Exit::Signalled, 1),
+            (Exit::Unhealthy, 1),
             (Exit::Usage, 64),
             (Exit::FileError, 66),
             (Exit::Unreachable, 69),

@@ -11,15 +11,30 @@
 // inherit cannot change after start (`set_var` needs `unsafe`). Denied
 // rather than forbidden only so that one module, `exec::contain::session`,
 // may run `setsid` and a cgroup move between fork and exec (`pre_exec`);
-// it allows `unsafe` for that alone, with a `SAFETY:` line per block.
+// it allows `unsafe` for that alone, with a `SAFETY:` line per block; and
+// `serve::activation`, which takes ownership of the socket systemd passes
+// as fd 3.
 #![deny(unsafe_code)]
 
 pub mod approvers;
 pub mod audit;
 pub mod broker;
+pub mod cli_docs;
 pub mod control;
+pub mod doctor;
 pub mod exec;
 pub mod exit;
 pub mod host;
 pub mod serve;
 pub mod web;
+pub mod service;
+
+/// What `--version` prints after the program name: the crate version and
+/// the git commit it was built from ("unknown" outside a git checkout), so
+/// a bug report names the exact build.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("GIT_COMMIT"),
+    ")"
+);

@@ -65,6 +65,37 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
         // stdout was flushed by the subcommand; nothing else is pending.
         Command::Audit(args) => cli::audit::run(args),
         Command::Approvals(args) => approvals(&args).map(|()| Exit::Success),
+        Command::Doctor(args) => {
+            let report = ui_bridge::doctor::run(&args.options()?);
+            Ok(ui_bridge::doctor::print(&report, args.json)?)
+        }
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            use std::io::Write as _;
+            let script = ui_bridge::cli_docs::completions(Cli::command(), shell);
+            std::io::stdout().write_all(&script)?;
+            Ok(Exit::Success)
+        }
+        Command::Service(args) => ui_bridge::service::run(&args.command, &args.spec()?),
+        Command::Schema => {
+            let schema = approvals_ipc::approvals::json_schema();
+            println!("{}", serde_json::to_string_pretty(&schema)?);
+            Ok(Exit::Success)
+        }
+        Command::Man { out } => {
+            use clap::CommandFactory as _;
+            for path in
+                ui_bridge::cli_docs::write_man_pages(Cli::command(), &out).map_err(|error| {
+                    Failure::file(format!(
+                        "cannot write man pages into {}: {error}",
+                        out.display()
+                    ))
+                })?
+            {
+                println!("{}", path.display());
+            }
+            Ok(Exit::Success)
+        }
     }
 }
 

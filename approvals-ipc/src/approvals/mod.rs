@@ -33,6 +33,7 @@ mod load;
 mod model;
 mod paths;
 mod resolve;
+mod schema;
 mod store;
 mod token;
 
@@ -49,6 +50,7 @@ pub use resolve::{
     BUILTIN_APPROVAL_TIMEOUT_MS, BUILTIN_ASK, BUILTIN_ASK_FALLBACK, BUILTIN_SAFE_BINS,
     BUILTIN_SECURITY, PolicySources, ResolvedPolicy,
 };
+pub use schema::json_schema;
 pub use store::{
     ApprovalsStore, DIR_MODE, FILE_MODE, FileStamp, HeldDir, MAX_FILE_BYTES, MAX_LINKS, Snapshot,
 };

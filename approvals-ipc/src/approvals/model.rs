@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -18,7 +19,9 @@ use super::token::Token;
 
 /// How much may run at all; ordered from strictest to loosest, so "stricter
 /// wins" is `min`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Security {
     /// Nothing runs.
@@ -31,7 +34,9 @@ pub enum Security {
 
 /// When a person is asked; ordered from loosest to strictest, so "stricter
 /// wins" is `max`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ask {
     /// Never ask: a miss is refused.
@@ -45,7 +50,18 @@ pub enum Ask {
 /// What an allow-always decision persists, so a user can forbid path-wide
 /// trust; ordered from narrowest to widest.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    Serialize,
+    Deserialize,
+    JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum AllowAlwaysScope {
@@ -58,10 +74,11 @@ pub enum AllowAlwaysScope {
 }
 
 /// The whole approvals file, as it is on disk after load-time normalization.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalsFile {
     /// Format version. Invariant: always 1 (the loader refuses anything else).
+    #[schemars(range(min = 1, max = 1))]
     pub version: u32,
     /// Where the UI bridge listens and the secret clients sign with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -108,7 +125,7 @@ impl ApprovalsFile {
 /// The `audit` object: fleet logging and rotation of the audit log. The
 /// values are checked where they are used (an unknown sink refuses every
 /// run, naming this file), so the loader keeps them as written.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditConfig {
     /// Also send each record to `journald` or `syslog`, optionally
@@ -131,7 +148,7 @@ pub struct AuditConfig {
 
 /// The `socket` object: where the bridge listens and how clients prove
 /// they may talk to it.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SocketConfig {
     /// Unix socket path; `~` is expanded by the user of the value.
@@ -141,6 +158,7 @@ pub struct SocketConfig {
     /// Shared secret for the socket HMAC. Invariant: trimmed and non-empty
     /// after load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<String>")]
     pub token: Option<Token>,
     /// Refuse nonces a client made up: only our own challenge nonces count.
     /// For machines without OpenClaw's legacy node host, which never reads
@@ -176,7 +194,7 @@ impl PartialEq for SocketConfig {
 
 /// The policy knobs shared by `defaults` and every agent; `None` means
 /// "not set here", so a less specific layer decides.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyLayer {
     /// How much may run; an invalid value is dropped at load with a warning.
@@ -185,6 +203,7 @@ pub struct PolicyLayer {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient::known_value"
     )]
+    #[schemars(with = "Option<Security>")]
     pub security: Option<Security>,
     /// When a person is asked; an invalid value is dropped at load.
     #[serde(
@@ -192,6 +211,7 @@ pub struct PolicyLayer {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient::known_value"
     )]
+    #[schemars(with = "Option<Ask>")]
     pub ask: Option<Ask>,
     /// What decides when a person was asked but nobody answered in time.
     #[serde(
@@ -199,6 +219,7 @@ pub struct PolicyLayer {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient::known_value"
     )]
+    #[schemars(with = "Option<Security>")]
     pub ask_fallback: Option<Security>,
     /// Treat skill CLIs announced by the gateway as allowlisted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -219,6 +240,7 @@ pub struct PolicyLayer {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient::denylist"
     )]
+    #[schemars(with = "Option<Vec<DenylistEntry>>")]
     pub denylist: Option<Vec<DenylistEntry>>,
     /// Built-in argument guards (`git -c`, `find -exec` …); on by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -229,6 +251,7 @@ pub struct PolicyLayer {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "lenient::known_value"
     )]
+    #[schemars(with = "Option<AllowAlwaysScope>")]
     pub allow_always_scope: Option<AllowAlwaysScope>,
     /// How long a pending approval waits for a person (extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -247,7 +270,7 @@ pub struct PolicyLayer {
 }
 
 /// One agent's object: the policy knobs plus its allowlist.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AgentLayer {
     /// The knobs this agent sets (and the unknown fields of the object).
@@ -257,11 +280,24 @@ pub struct AgentLayer {
     /// Bare strings are accepted and become objects; entries without a
     /// pattern are dropped at load with a warning.
     #[serde(default, deserialize_with = "lenient::allowlist")]
+    #[schemars(with = "Vec<AllowlistItem>")]
     pub allowlist: Vec<AllowlistEntry>,
 }
 
+/// How an allowlist item may be written: a bare pattern string (made an
+/// object at load) or an object. Only the schema uses it.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum AllowlistItem {
+    /// A path glob, as OpenClaw's older files wrote entries.
+    Pattern(String),
+    /// An entry with its metadata.
+    Entry(Box<AllowlistEntry>),
+}
+
 /// One allowlist entry, with the last-use metadata the UI shows.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AllowlistEntry {
     /// Stable identity for editors. Invariant: non-empty after load (a
@@ -311,7 +347,7 @@ impl AllowlistEntry {
 }
 
 /// One denylist entry: a command refused even under `security: full`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DenylistEntry {
     /// Optional identity for editors.

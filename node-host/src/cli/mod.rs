@@ -1,10 +1,12 @@
 //! The `node-host` command line: one module per subcommand.
 
 mod approvals;
+mod doctor;
 mod explain;
 pub mod identity;
 mod run;
 mod serve;
+mod service;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,7 +18,7 @@ use ui_bridge::exit::Exit;
 /// Runs shell commands for an AI agent only when your exec-approvals policy
 /// says so.
 #[derive(Debug, Parser)]
-#[command(name = "node-host", version, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
+#[command(name = "node-host", version = crate::VERSION, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -114,6 +116,56 @@ enum Command {
     ///   node-host serve --gateway ws://127.0.0.1:18789 --exec-host local --display-name build-01
     #[command(verbatim_doc_comment)]
     Serve(serve::ServeArgs),
+
+    /// Check the setup for what is unsafe or broken, and say how to fix it.
+    ///
+    /// Runs the checks of `ui-bridge doctor` (state directory, approvals
+    /// file, socket, token, risky allowlist entries, safe bins, ask off
+    /// with security full, the audit chain) and, with --gateway, whether
+    /// the gateway answers a WebSocket handshake. Exit status: 0 nothing
+    /// wrong, 1 something is wrong, 64 usage error.
+    ///
+    /// Examples:
+    ///   node-host doctor
+    ///   node-host doctor --gateway wss://gw.example.net:18789
+    ///   node-host doctor --fix --json
+    #[command(verbatim_doc_comment)]
+    Doctor(doctor::NodeDoctorArgs),
+
+    /// Install, remove or show the node as a per-user service (a systemd
+    /// user unit on Linux, a launchd agent on macOS).
+    ///
+    /// `install` writes node-host.service running `node-host serve
+    /// --gateway URL` and prints the systemctl command that enables it;
+    /// `uninstall` removes it; `status` lists it. Files not written by
+    /// `install` are never overwritten or removed.
+    ///
+    /// Examples:
+    ///   node-host service install --gateway wss://gw.example.net:18789 --token-file ~/.clawdbot/gateway.token
+    ///   node-host service status
+    ///   node-host service uninstall
+    #[command(verbatim_doc_comment)]
+    Service(service::NodeServiceArgs),
+
+    /// Print the completion script for a shell on stdout.
+    ///
+    /// Examples:
+    ///   node-host completions bash > ~/.local/share/bash-completion/completions/node-host
+    ///   node-host completions zsh > ~/.zfunc/_node-host
+    ///   node-host completions fish > ~/.config/fish/completions/node-host.fish
+    #[command(verbatim_doc_comment)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: ui_bridge::cli_docs::Shell,
+    },
+
+    /// Write the man pages (node-host.1 and one per subcommand) into a directory.
+    Man {
+        /// Where to write them.
+        #[arg(long, value_name = "DIR", default_value = "docs/man")]
+        out: PathBuf,
+    },
 }
 
 /// Where the approvals file is, from a flag or the defaults.
@@ -166,6 +218,10 @@ pub fn main() -> ExitCode {
         Command::Approvals(args) => approvals::run(args),
         Command::Identity(args) => identity::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Doctor(args) => doctor::run(args),
+        Command::Service(args) => service::run(args),
+        Command::Completions { shell } => completions(shell),
+        Command::Man { out } => man(&out),
     };
     match result {
         Ok(exit) => exit.into(),
@@ -177,6 +233,30 @@ pub fn main() -> ExitCode {
             Exit::of_error(err.chain()).into()
         }
     }
+}
+
+/// Prints the completion script for `shell`.
+fn completions(shell: ui_bridge::cli_docs::Shell) -> anyhow::Result<Exit> {
+    use clap::CommandFactory as _;
+    use std::io::Write as _;
+    let script = ui_bridge::cli_docs::completions(Cli::command(), shell);
+    std::io::stdout().write_all(&script)?;
+    Ok(Exit::Success)
+}
+
+/// Writes the man pages into `out` and lists them.
+fn man(out: &std::path::Path) -> anyhow::Result<Exit> {
+    use clap::CommandFactory as _;
+    let written = ui_bridge::cli_docs::write_man_pages(Cli::command(), out).map_err(|error| {
+        ui_bridge::exit::Failure::file(format!(
+            "cannot write man pages into {}: {error}",
+            out.display()
+        ))
+    })?;
+    for path in written {
+        println!("{}", path.display());
+    }
+    Ok(Exit::Success)
 }
 
 /// Prints clap's message; `--help` and `--version` succeed, anything else

@@ -28,6 +28,7 @@
 //! The token is read once at start: after rotating it in the file, restart
 //! the bridge. Policy edits, by contrast, apply to the next request.
 
+mod activation;
 mod handler;
 mod limits;
 mod socket;
@@ -47,6 +48,7 @@ use crate::approvers::terminal::{self, Tty};
 use crate::broker::Broker;
 use crate::host::{BrokerApprovals, ExecHost, ExecHostConfig};
 
+pub use activation::ActivationError;
 pub use handler::BridgeHandler;
 pub use limits::{Limited, Limits};
 pub use socket::{BoundSocket, SOCKET_DIR_MODE, SOCKET_MODE, SocketError, bind};
@@ -202,7 +204,13 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     // The instance starts before its socket can be reached: a client that
     // connects the moment it is bound and signs at once signed after this.
     let started_ms = ipc::auth::wall_clock_ms();
-    let (listener, bound) = socket::bind(&socket_path)?;
+    // Socket activation (systemd ListenStream=, or a wrapper) hands over a
+    // listening socket; otherwise bind it here. Both go through the same
+    // directory and mode checks.
+    let (listener, bound) = match activation::inherited(&socket_path)? {
+        Some(passed) => passed,
+        None => socket::bind(&socket_path)?,
+    };
     if let Some(timeout) = options.approval_timeout {
         host = host.with_approval_timeout(timeout);
     }

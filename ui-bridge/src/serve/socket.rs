@@ -78,6 +78,9 @@ pub enum SocketError {
     /// The path is a regular file or something else that is not a socket.
     #[error("socket path {} exists and is not a socket; refusing to remove it", .0.display())]
     NotSocket(PathBuf),
+    /// A socket passed by socket activation was refused.
+    #[error(transparent)]
+    Activation(#[from] super::activation::ActivationError),
     /// Binding, inspecting or removing the socket failed.
     #[error("cannot {op} socket {}: {source}", path.display())]
     Io {
@@ -97,11 +100,28 @@ pub struct BoundSocket {
     pub path: PathBuf,
     dev: u64,
     ino: u64,
+    /// Passed by socket activation: the service manager owns the file and
+    /// keeps listening on it, so it is not removed on the way out.
+    inherited: bool,
 }
 
 impl BoundSocket {
-    /// Removes the socket file if the path still holds the socket we bound.
+    /// A socket passed by socket activation, left in place on exit.
+    pub(super) fn inherited(path: PathBuf, dev: u64, ino: u64) -> Self {
+        Self {
+            path,
+            dev,
+            ino,
+            inherited: true,
+        }
+    }
+
+    /// Removes the socket file if the path still holds the socket we bound
+    /// (never one passed by socket activation).
     pub fn remove(&self) {
+        if self.inherited {
+            return;
+        }
         match std::fs::symlink_metadata(&self.path) {
             Ok(meta) if meta.dev() == self.dev && meta.ino() == self.ino => {
                 if let Err(error) = std::fs::remove_file(&self.path) {
@@ -146,13 +166,14 @@ pub fn bind(path: &Path) -> Result<(UnixListener, BoundSocket), SocketError> {
         dev: meta.dev(),
         ino: meta.ino(),
         path,
+        inherited: false,
     };
     Ok((listener, bound))
 }
 
 /// Creates `dir` (mode 0700) when missing, then checks it is a plain
 /// directory of ours that nobody else may enter.
-fn prepare_dir(dir: &Path) -> Result<(), SocketError> {
+pub(super) fn prepare_dir(dir: &Path) -> Result<(), SocketError> {
     let dir_error = |source| SocketError::Dir {
         path: dir.to_owned(),
         source,

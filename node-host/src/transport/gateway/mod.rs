@@ -265,3 +265,36 @@ fn refused(
         }
     }
 }
+
+/// Checks that a gateway answers a WebSocket handshake at `url` (TCP, TLS
+/// when `wss://`, then the HTTP upgrade) and closes again, for `node-host
+/// doctor`; the error says which step failed, in words a user can act on.
+pub async fn probe(url: &str, insecure: bool, tls_pin: Option<&str>) -> Result<(), String> {
+    let endpoint =
+        endpoint::Endpoint::parse(url, insecure, tls_pin).map_err(|error| error.to_string())?;
+    let tls = endpoint
+        .tls
+        .as_ref()
+        .map(tls::client_config)
+        .transpose()
+        .map_err(|error| error.to_string())?;
+    let tcp = endpoint
+        .connect_tcp()
+        .await
+        .map_err(|error| format!("cannot reach {}:{}: {error}", endpoint.host, endpoint.port))?;
+    let connector = match tls {
+        Some(config) => tokio_tungstenite::Connector::Rustls(config),
+        None => tokio_tungstenite::Connector::Plain,
+    };
+    let (mut socket, _response) = tokio_tungstenite::client_async_tls_with_config(
+        endpoint.url.as_str(),
+        tcp,
+        None,
+        Some(connector),
+    )
+    .await
+    .map_err(|error| format!("WebSocket handshake with {} failed: {error}", endpoint.url))?;
+    // The handshake answered; how the close goes does not matter.
+    let _ = socket.close(None).await;
+    Ok(())
+}
