@@ -122,6 +122,7 @@ fn known_cause(cause: &(dyn Error + 'static)) -> Option<Exit> {
             ServeError::NoToken(_) | ServeError::NoHome(_) | ServeError::Socket(_) => {
                 Exit::FileError
             }
+            ServeError::Hook { .. } => Exit::Usage,
             ServeError::Io { .. } => Exit::Internal,
         });
     }
