@@ -306,10 +306,18 @@ fn a_60x15_pane_keeps_the_id_countdown_command_and_keys_and_the_keys_work() {
         // Never cut inside a word: every step word shows whole.
         assert!(!line.ends_with("step-"), "{line:?} was cut mid-word");
     }
-    // The segments are folded, and `e` unfolds them.
-    screen.wait_for(&["press e to show them in full"]);
+    // The segments are folded, and `e` unfolds them; `j` scrolls to them,
+    // one row per key (each waited for, so no two keys arrive as one).
+    screen.wait_for(&["0 above", "e: full segments"]);
     screen.press("e");
-    screen.wait_for(&["  resolved: ", "j/k scroll"]);
+    screen.wait_for(&["e: fold segments"]);
+    let mut scrolled = 0;
+    while !screen.capture().contains("  resolved: ") {
+        scrolled += 1;
+        assert!(scrolled < 30, "scrolling never reached the segments");
+        screen.press("j");
+        screen.wait_for(&[&format!("-- {scrolled} above")]);
+    }
     // The keys still answer: the waiting `node-host run` gets the outcome.
     screen.press("o");
     let (code, stdout, stderr) = finish(child);
@@ -330,7 +338,7 @@ fn a_resized_terminal_is_redrawn_at_its_new_size() {
     // Roomy: every segment in full.
     screen.wait_for(&["segment 8: [echo] [step-eight-is-last]", KEYS_LINE]);
     screen.resize((60, 15));
-    let pane = screen.wait_for(&["press e to show them in full", KEYS_LINE]);
+    let pane = screen.wait_for(&["e: full segments", KEYS_LINE]);
     assert!(pane.contains("step-eight-is-last"), "{pane}");
     screen.press("d");
     let (code, _, stderr) = finish(child);

@@ -132,13 +132,18 @@ pub(super) fn render(pending: &[PendingApproval], view: View<'_>) -> Frame {
         let from = view.scroll.min(max_scroll);
         rows.extend_from_slice(&rest[from..from + lines]);
         let below = rest.len() - from - lines;
+        let segments = match (fold, view.expanded && !d.segments.is_empty()) {
+            (true, _) => "; e: full segments",
+            (false, true) => "; e: fold segments",
+            (false, false) => "",
+        };
         let more = if queued.is_empty() {
             String::new()
         } else {
             format!(", {} more waiting", queued.len())
         };
         rows.push(clip(
-            &format!("-- {below} more rows below, {from} above: j/k scroll{more} --"),
+            &format!("-- {from} above, {below} below (j/k scroll{segments}){more} --"),
             cols,
         ));
     }
