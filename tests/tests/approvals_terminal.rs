@@ -345,3 +345,29 @@ fn a_resized_terminal_is_redrawn_at_its_new_size() {
     assert_eq!(code, Some(126), "{stderr}");
     assert!(stderr.contains("user denied"), "{stderr}");
 }
+
+#[test]
+fn log_lines_written_while_the_prompt_shows_appear_after_it() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start_bridge(&home, "");
+    let (code, _, stderr) = ask_and_press(
+        &home,
+        &screen,
+        &["printf", "%s", "logged"],
+        "printf %s logged",
+        "o",
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // The answer is logged while the prompt is still drawn: held, then
+    // written on the normal screen (not lost on the alternate one).
+    let pane = screen.wait_for(&["terminal: allow-once printf %s logged", "approval answered"]);
+    assert_eq!(
+        pane.matches("approval answered").count(),
+        1,
+        "logged more than once:\n{pane}"
+    );
+}

@@ -12,7 +12,8 @@
 //! It also decides who may answer approvals (DESIGN.md section 7): the
 //! terminal approver when stdin is a TTY, the command hook when
 //! `--approver-command` or the policy's `defaults.approverCommand` names one
-//! (the flag wins). All run at once against one broker; the first answer
+//! (the flag wins; a hook that cannot work is refused before the socket is
+//! bound, see `hook::check`). All run at once against one broker; the first answer
 //! wins. With no approver at all, nobody is waited for and the ask fallback
 //! decides at once. On shutdown every pending approval is denied and the
 //! terminal is restored before `run` returns.
