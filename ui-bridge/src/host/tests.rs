@@ -516,6 +516,20 @@ async fn last_use_is_not_written_on_an_entry_a_person_approved_past() {
         .await
         .unwrap();
     assert_eq!(entry(&fixture)["lastUsedCommand"], "printf alone");
+
+    // Under `ask: always` the entry matches every segment, but a person
+    // allowed the command: still not the entry's use.
+    let always = Fixture::new(&policy("allowlist", "always", "deny", &[&real("printf")]));
+    let host = always.host().with_approvals(approver.clone());
+    host.handle(request(&["printf", "asked"]), CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(*approver.1.lock().unwrap(), 2, "ask: always asked");
+    assert!(
+        entry(&always).get("lastUsedCommand").is_none(),
+        "{}",
+        entry(&always)
+    );
 }
 
 #[tokio::test]
