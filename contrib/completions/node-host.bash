@@ -724,7 +724,7 @@ _node__host() {
             return 0
             ;;
         node__subcmd__host__subcmd__run)
-            opts="-h --approvals --socket --exec-host --agent --session --cwd --env --timeout-ms --json --shell --help"
+            opts="-q -h --approvals --socket --exec-host --agent --session --cwd --env --timeout-ms --json --quiet --shell --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -26,8 +26,8 @@ end
 
 complete -c node-host -n "__fish_node_host_needs_command" -s h -l help -d 'Print help'
 complete -c node-host -n "__fish_node_host_needs_command" -s V -l version -d 'Print version'
-complete -c node-host -n "__fish_node_host_needs_command" -f -a "explain" -d 'Show what the policy decides for a command, and why, without running it'
-complete -c node-host -n "__fish_node_host_needs_command" -f -a "run" -d 'Run one command under the policy, through the UI bridge or the embedded exec host'
+complete -c node-host -n "__fish_node_host_needs_command" -f -a "explain" -d 'Show what the policy decides for a command, and why, without running it.'
+complete -c node-host -n "__fish_node_host_needs_command" -f -a "run" -d 'Run one command under the policy, through the UI bridge or the embedded exec host.'
 complete -c node-host -n "__fish_node_host_needs_command" -f -a "approvals" -d 'Read or edit the approvals file: get, allow, revoke, set.'
 complete -c node-host -n "__fish_node_host_needs_command" -f -a "identity" -d 'Print the device id a gateway pairs this node as.'
 complete -c node-host -n "__fish_node_host_needs_command" -f -a "serve" -d 'Join an OpenClaw gateway as a node and serve system.run under the policy, in the foreground (logs on stderr; RUST_LOG=debug for more).'
@@ -36,7 +36,7 @@ complete -c node-host -n "__fish_node_host_needs_command" -f -a "service" -d 'In
 complete -c node-host -n "__fish_node_host_needs_command" -f -a "completions" -d 'Print the completion script for a shell on stdout.'
 complete -c node-host -n "__fish_node_host_needs_command" -f -a "man" -d 'Write the man pages (node-host.1 and one per subcommand) into a directory'
 complete -c node-host -n "__fish_node_host_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c node-host -n "__fish_node_host_using_subcommand explain" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand explain" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand explain" -l agent -d 'The agent whose policy applies' -r
 complete -c node-host -n "__fish_node_host_using_subcommand explain" -l cwd -d 'The working directory the command would run in [default: the current one]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand explain" -l env -d 'An environment override the request carries, as NAME=VALUE (repeatable): only inert ones (LANG, TZ, RUST_LOG, …) are auto-allowed; a blocked one (PATH, LD_*, …) is refused by the host before the policy is consulted (env-override-rejected)' -r
@@ -44,7 +44,7 @@ complete -c node-host -n "__fish_node_host_using_subcommand explain" -l shell -d
 complete -c node-host -n "__fish_node_host_using_subcommand explain" -l batch -d 'Read one case per line from FILE (or - for stdin): {"argv":[...]} or {"shell":"..."}, with optional "agent", "cwd" and "env" (an object of overrides, {"NAME":"VALUE"}); write one JSON result per line' -r
 complete -c node-host -n "__fish_node_host_using_subcommand explain" -l json -d 'Print one JSON object (one per line with --batch) instead of text'
 complete -c node-host -n "__fish_node_host_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c node-host -n "__fish_node_host_using_subcommand run" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand run" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand run" -l socket -d 'The bridge socket [default: socket.path from the approvals file, else exec-approvals.sock beside it]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand run" -l exec-host -d 'Which exec host decides and runs the command' -r -f -a "auto\t'The UI bridge when one answers on the socket, else the embedded host'
 bridge\t'Only the UI bridge; fail closed when none runs'
@@ -56,6 +56,7 @@ complete -c node-host -n "__fish_node_host_using_subcommand run" -l env -d 'An e
 complete -c node-host -n "__fish_node_host_using_subcommand run" -l timeout-ms -d 'Kill the command (and everything it started) after this many ms' -r
 complete -c node-host -n "__fish_node_host_using_subcommand run" -l shell -d 'Run a shell script: the same as `-- /bin/sh -c SCRIPT`' -r
 complete -c node-host -n "__fish_node_host_using_subcommand run" -l json -d 'Print the exec-res payload (or error) as JSON instead of the output'
+complete -c node-host -n "__fish_node_host_using_subcommand run" -s q -l quiet -d 'Do not print the `node-host:` progress lines (waiting for approval, no bridge, no approvals file, load warnings) on stderr'
 complete -c node-host -n "__fish_node_host_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and not __fish_seen_subcommand_from get allow revoke set help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and not __fish_seen_subcommand_from get allow revoke set help" -f -a "get" -d 'Print the policy (never the socket token) and the file\'s hash'
@@ -63,17 +64,17 @@ complete -c node-host -n "__fish_node_host_using_subcommand approvals; and not _
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and not __fish_seen_subcommand_from get allow revoke set help" -f -a "revoke" -d 'Remove an allowlist entry of one agent'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and not __fish_seen_subcommand_from get allow revoke set help" -f -a "set" -d 'Replace the policy with FILE\'s content, if nobody changed it meanwhile'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and not __fish_seen_subcommand_from get allow revoke set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from get" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from get" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from get" -l json -d 'Print one JSON object instead of a summary'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from get" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from allow" -l agent -d 'The agent whose allowlist changes (`*` for every agent)' -r
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from allow" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -l agent -d 'The agent whose allowlist changes (`*` for every agent)' -r
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from set" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
-complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from set" -l base-hash -d 'The hash printed by `approvals get` when FILE was made (64 hex digits)' -r
+complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from set" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from set" -l base-hash -d 'The hash printed by `approvals get` when FILE was made (64 hex digits); required unless FILE is `approvals get --json` output' -r
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from help" -f -a "get" -d 'Print the policy (never the socket token) and the file\'s hash'
 complete -c node-host -n "__fish_node_host_using_subcommand approvals; and __fish_seen_subcommand_from help" -f -a "allow" -d 'Add an allowlist entry (a glob over the executable\'s real path)'
@@ -89,7 +90,7 @@ complete -c node-host -n "__fish_node_host_using_subcommand serve" -l display-na
 complete -c node-host -n "__fish_node_host_using_subcommand serve" -l exec-host -d 'Which exec host decides and runs system.run: the UI bridge when one answers (auto), only the bridge (bridge), or this process (local)' -r -f -a "auto\t'The UI bridge when one answers on the socket, else the embedded host'
 bridge\t'Only the UI bridge; fail closed when none runs'
 local\t'The embedded exec host in this process'"
-complete -c node-host -n "__fish_node_host_using_subcommand serve" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
+complete -c node-host -n "__fish_node_host_using_subcommand serve" -l approvals -d 'The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json, else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing ~/.clawdbot/exec-approvals.json, else an existing ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand serve" -l socket -d 'The bridge socket [default: socket.path from the approvals file]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand serve" -l state-dir -d 'Where the device identity and tokens live [default: $CLAWDBOT_STATE_DIR/node, else ~/.clawdbot/node]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand serve" -l tls-fingerprint -d 'Trust a wss:// gateway by the sha256 of its certificate (hex) instead of the system\'s roots' -r
@@ -133,8 +134,8 @@ complete -c node-host -n "__fish_node_host_using_subcommand service; and __fish_
 complete -c node-host -n "__fish_node_host_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c node-host -n "__fish_node_host_using_subcommand man" -l out -d 'Where to write them' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand man" -s h -l help -d 'Print help'
-complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "explain" -d 'Show what the policy decides for a command, and why, without running it'
-complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "run" -d 'Run one command under the policy, through the UI bridge or the embedded exec host'
+complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "explain" -d 'Show what the policy decides for a command, and why, without running it.'
+complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "run" -d 'Run one command under the policy, through the UI bridge or the embedded exec host.'
 complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "approvals" -d 'Read or edit the approvals file: get, allow, revoke, set.'
 complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "identity" -d 'Print the device id a gateway pairs this node as.'
 complete -c node-host -n "__fish_node_host_using_subcommand help; and not __fish_seen_subcommand_from explain run approvals identity serve doctor service completions man help" -f -a "serve" -d 'Join an OpenClaw gateway as a node and serve system.run under the policy, in the foreground (logs on stderr; RUST_LOG=debug for more).'

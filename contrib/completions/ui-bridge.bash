@@ -489,13 +489,17 @@ _ui__bridge() {
             return 0
             ;;
         ui__subcmd__bridge__subcmd__audit__subcmd__query)
-            opts="-h --audit --since --agent --decision --risk --json --help"
+            opts="-h --audit --approvals --since --agent --decision --risk --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -523,13 +527,17 @@ _ui__bridge() {
             return 0
             ;;
         ui__subcmd__bridge__subcmd__audit__subcmd__tail)
-            opts="-n -f -h --audit --lines --follow --json --help"
+            opts="-n -f -h --audit --approvals --lines --follow --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -549,13 +557,21 @@ _ui__bridge() {
             return 0
             ;;
         ui__subcmd__bridge__subcmd__audit__subcmd__verify)
-            opts="-h --audit --help"
+            opts="-h --audit --approvals --expect-head --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --audit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approvals)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-head)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -915,7 +931,7 @@ _ui__bridge() {
             return 0
             ;;
         ui__subcmd__bridge__subcmd__serve)
-            opts="-h --approvals --socket --approval-timeout-ms --approver-command --accept-gateway-approvals --help"
+            opts="-h --approvals --socket --approval-timeout-ms --approver-command --accept-gateway-approvals --web --audit-sink --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -934,6 +950,14 @@ _ui__bridge() {
                     return 0
                     ;;
                 --approver-command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --web)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --audit-sink)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

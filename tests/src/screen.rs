@@ -24,8 +24,8 @@ pub fn tmux_available() -> bool {
     found
 }
 
-/// A workspace binary running in a 200x50 tmux pane; the tmux server is
-/// killed when this is dropped.
+/// A workspace binary running in a tmux pane (200x50 unless sized); the
+/// tmux server is killed when this is dropped.
 pub struct Screen {
     socket: String,
 }
@@ -35,6 +35,11 @@ impl Screen {
     /// shows `NAME-exited=STATUS` and whether the terminal is back in line
     /// mode (`icanon`, not `-icanon`).
     pub fn spawn(home: &TestHome, name: &str, args: &str) -> Self {
+        Self::spawn_sized(home, name, args, (200, 50))
+    }
+
+    /// As [`Screen::spawn`], in a pane of `(columns, rows)`.
+    pub fn spawn_sized(home: &TestHome, name: &str, args: &str, size: (u16, u16)) -> Self {
         let screen = Screen {
             socket: format!("approvals-e2e-{}", unique()),
         };
@@ -47,7 +52,15 @@ impl Screen {
         );
         let status = screen
             .tmux()
-            .args(["new-session", "-d", "-x", "200", "-y", "50", &script])
+            .args([
+                "new-session",
+                "-d",
+                "-x",
+                &size.0.to_string(),
+                "-y",
+                &size.1.to_string(),
+                &script,
+            ])
             .status()
             .expect("start tmux");
         assert!(status.success(), "tmux new-session failed");
@@ -57,7 +70,12 @@ impl Screen {
     /// Starts `ui-bridge serve ARGS` of `home` in a pane and waits for its
     /// socket.
     pub fn start_bridge(home: &TestHome, args: &str) -> Self {
-        let screen = Screen::spawn(home, "ui-bridge", &format!("serve {args}"));
+        Self::start_bridge_sized(home, args, (200, 50))
+    }
+
+    /// As [`Screen::start_bridge`], in a pane of `(columns, rows)`.
+    pub fn start_bridge_sized(home: &TestHome, args: &str, size: (u16, u16)) -> Self {
+        let screen = Screen::spawn_sized(home, "ui-bridge", &format!("serve {args}"), size);
         let path = home.state_dir().join("exec-approvals.sock");
         let deadline = Instant::now() + SCREEN_WAIT;
         while std::os::unix::net::UnixStream::connect(&path).is_err() {
@@ -82,6 +100,23 @@ impl Screen {
     pub fn capture(&self) -> String {
         let out = output(self.tmux().args(["capture-pane", "-p", "-J"]));
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Resizes the pane's window to `(columns, rows)`, as a person
+    /// dragging the terminal's corner would (the program gets SIGWINCH).
+    pub fn resize(&self, size: (u16, u16)) {
+        let status = self
+            .tmux()
+            .args([
+                "resize-window",
+                "-x",
+                &size.0.to_string(),
+                "-y",
+                &size.1.to_string(),
+            ])
+            .status()
+            .expect("tmux resize-window");
+        assert!(status.success(), "tmux resize-window failed");
     }
 
     /// The pane's terminal device (`/dev/pts/N`), for attacks on it.

@@ -313,3 +313,54 @@ fn with_approvers_listed_only_they_may_answer() {
     let ran = finish(node);
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
 }
+
+#[test]
+fn an_unparsable_approvals_file_is_reported_once() {
+    let home = TestHome::new();
+    std::fs::create_dir_all(home.state_dir()).expect("state dir");
+    std::fs::write(home.approvals(), "{\"version\": 1,\n  \"defaults\": [\n").expect("write");
+    let out = output(&mut approvals(&home, &["list"]));
+    let stderr = text(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("cannot use approvals file"), "{stderr}");
+    let file = home.approvals().display().to_string();
+    assert_eq!(
+        stderr.matches("cannot parse").count(),
+        1,
+        "the parse error is printed more than once:\n{stderr}"
+    );
+    assert!(stderr.contains(&file), "{stderr}");
+}
+
+#[test]
+fn list_shows_the_bridges_escapes_once() {
+    let home = TestHome::new();
+    let _bridge = start_bridge(&home);
+    let node = home
+        .command("node-host")
+        .args([
+            "run",
+            "--exec-host",
+            "bridge",
+            "--",
+            "echo",
+            "zero\u{200b}width",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start node-host");
+    let ids = wait_pending(&home, 1);
+    let out = output(&mut approvals(&home, &["list"]));
+    let table = text(&out.stdout);
+    assert!(table.contains(r"zero\u{200B}width"), "{table}");
+    assert!(!table.contains(r"\\u{200B}"), "escaped twice:\n{table}");
+    assert!(
+        !table.contains('\u{200b}'),
+        "the raw character reached the terminal"
+    );
+    let out = output(&mut approvals(&home, &["resolve", &ids[0], "deny"]));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(finish(node).status.code(), Some(126));
+}

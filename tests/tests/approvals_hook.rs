@@ -5,6 +5,7 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use approvals_tests::status::USAGE;
 use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
 
@@ -99,13 +100,111 @@ fn a_hook_that_denies_refuses_the_command() {
     assert!(stderr.contains("user denied"), "{stderr}");
 }
 
+/// The audit records of `home` about `marker`'s command, waiting until the
+/// `exec.denied` one is written.
+fn denied_records(home: &TestHome, marker: &str) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let text =
+            std::fs::read_to_string(home.state_dir().join("exec-audit.jsonl")).unwrap_or_default();
+        let records: Vec<Value> = text
+            .lines()
+            .filter(|line| line.contains(marker))
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        if records.iter().any(|r| r["event"] == "exec.denied") {
+            return records;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no exec.denied for {marker}: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
-fn a_crashing_hook_denies() {
+fn a_crashing_hook_answers_nothing_and_is_audited_as_hook_failed() {
     let home = TestHome::new();
     let _bridge = bridge_with_hook(&home, "echo allow-once; exit 3", &[]);
-    let (code, _, stderr) = run(&home, &["--", "printf", "x"]);
-    assert_eq!(code, Some(126));
-    assert!(stderr.contains("user denied"), "{stderr}");
+    let (code, stdout, stderr) = run(&home, &["--", "printf", "crash-marker"]);
+    assert_eq!(code, Some(126), "{stdout}{stderr}");
+    // Nobody else could answer (no terminal): denied at once, and said so,
+    // never as a person's deny.
+    assert!(stderr.contains("the approver hook failed"), "{stderr}");
+    assert!(!stderr.contains("user denied"), "{stderr}");
+    let records = denied_records(&home, "crash-marker");
+    let denied = records
+        .iter()
+        .find(|r| r["event"] == "exec.denied")
+        .expect("exec.denied");
+    assert_eq!(denied["reason"], "hook-failed", "{records:?}");
+    let decision = records
+        .iter()
+        .find(|r| r["event"] == "decision")
+        .expect("decision");
+    assert_eq!(decision["decidedBy"], "policy", "{decision}");
+    assert_eq!(decision["approver"], "hook", "{decision}");
+}
+
+#[test]
+fn a_hook_that_denies_is_audited_as_user_denied() {
+    let home = TestHome::new();
+    let _bridge = bridge_with_hook(&home, "echo deny", &[]);
+    let (code, _, stderr) = run(&home, &["--", "printf", "deny-marker"]);
+    assert_eq!(code, Some(126), "{stderr}");
+    let records = denied_records(&home, "deny-marker");
+    let denied = records
+        .iter()
+        .find(|r| r["event"] == "exec.denied")
+        .expect("exec.denied");
+    assert_eq!(denied["reason"], "user-denied", "{records:?}");
+    let decision = records
+        .iter()
+        .find(|r| r["event"] == "decision")
+        .expect("decision");
+    assert_eq!(decision["decidedBy"], "human:hook", "{decision}");
+}
+
+#[test]
+fn a_broken_hook_is_refused_at_start() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("on-miss", "deny", None));
+    let plain = home.path().join("hook-not-executable.sh");
+    std::fs::write(&plain, "#!/bin/sh\necho allow-once\n").expect("write hook");
+    let missing = home.path().join("no-such-hook.sh");
+    let cases = [
+        ("no-such-program-for-hooks --x", "is not on PATH"),
+        (missing.to_str().expect("utf-8"), "does not exist"),
+        (plain.to_str().expect("utf-8"), "is not executable"),
+        ("echo 'unclosed", "is not valid sh"),
+    ];
+    for (hook, why) in cases {
+        let out = output(
+            home.command("ui-bridge")
+                .args(["serve", "--approver-command", hook])
+                .stdin(Stdio::null()),
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(USAGE), "{hook}: {stderr}");
+        assert!(stderr.contains(why), "{hook}: {stderr}");
+        assert!(stderr.contains("--approver-command"), "{hook}: {stderr}");
+        assert!(
+            !home.state_dir().join("exec-approvals.sock").exists(),
+            "{hook}: a socket was left behind"
+        );
+    }
+    // From the policy file, the message names the file.
+    home.write_approvals(&policy(
+        "on-miss",
+        "deny",
+        Some("no-such-program-for-hooks"),
+    ));
+    let out = output(home.command("ui-bridge").arg("serve").stdin(Stdio::null()));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(USAGE), "{stderr}");
+    assert!(stderr.contains("defaults.approverCommand"), "{stderr}");
+    assert!(stderr.contains("exec-approvals.json"), "{stderr}");
 }
 
 #[test]

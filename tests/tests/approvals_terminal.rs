@@ -269,3 +269,105 @@ fn node_host_with_the_embedded_host_asks_at_its_own_terminal() {
     assert!(!pane.contains("-icanon"), "terminal left raw:\n{pane}");
     assert!(!pane.contains(KEYS_LINE), "{pane}");
 }
+
+/// A shell command of eight segments: too much for a 60x15 screen in full.
+const EIGHT_STEPS: &str = "echo step-one && echo step-two && echo step-three && \
+    echo step-four && echo step-five && echo step-six && echo step-seven && \
+    echo step-eight-is-last";
+
+#[test]
+fn a_60x15_pane_keeps_the_id_countdown_command_and_keys_and_the_keys_work() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start_bridge_sized(&home, "", (60, 15));
+    let child = request(&home, &["bash", "-c", EIGHT_STEPS]);
+    // The whole command, each word whole, the id and countdown, and the keys.
+    let pane = screen.wait_for(&[
+        "== approval requested (",
+        "expires in ",
+        "command:  bash -c",
+        "step-one",
+        "step-eight-is-last",
+        KEYS_LINE,
+        "[d] deny",
+    ]);
+    assert!(
+        pane.lines().count() <= 15,
+        "more rows than the pane:\n{pane}"
+    );
+    for line in pane.lines() {
+        assert!(
+            line.chars().count() <= 60,
+            "{line:?} is wider than the pane"
+        );
+        // Never cut inside a word: every step word shows whole.
+        assert!(!line.ends_with("step-"), "{line:?} was cut mid-word");
+    }
+    // The segments are folded, and `e` unfolds them; `j` scrolls to them,
+    // one row per key (each waited for, so no two keys arrive as one).
+    screen.wait_for(&["0 above", "e: full segments"]);
+    screen.press("e");
+    screen.wait_for(&["e: fold segments"]);
+    let mut scrolled = 0;
+    while !screen.capture().contains("  resolved: ") {
+        scrolled += 1;
+        assert!(scrolled < 30, "scrolling never reached the segments");
+        screen.press("j");
+        screen.wait_for(&[&format!("-- {scrolled} above")]);
+    }
+    // The keys still answer: the waiting `node-host run` gets the outcome.
+    screen.press("o");
+    let (code, stdout, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("step-one\n"), "{stdout}");
+    assert!(stdout.ends_with("step-eight-is-last\n"), "{stdout}");
+}
+
+#[test]
+fn a_resized_terminal_is_redrawn_at_its_new_size() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start_bridge(&home, "");
+    let child = request(&home, &["bash", "-c", EIGHT_STEPS]);
+    // Roomy: every segment in full.
+    screen.wait_for(&["segment 8: [echo] [step-eight-is-last]", KEYS_LINE]);
+    screen.resize((60, 15));
+    let pane = screen.wait_for(&["e: full segments", KEYS_LINE]);
+    assert!(pane.contains("step-eight-is-last"), "{pane}");
+    screen.press("d");
+    let (code, _, stderr) = finish(child);
+    assert_eq!(code, Some(126), "{stderr}");
+    assert!(stderr.contains("user denied"), "{stderr}");
+}
+
+#[test]
+fn log_lines_written_while_the_prompt_shows_appear_after_it() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start_bridge(&home, "");
+    let (code, _, stderr) = ask_and_press(
+        &home,
+        &screen,
+        &["printf", "%s", "logged"],
+        "printf %s logged",
+        "o",
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    // The answer is logged while the prompt is still drawn: held, then
+    // written on the normal screen (not lost on the alternate one).
+    let pane = screen.wait_for(&["terminal: allow-once printf %s logged", "approval answered"]);
+    assert_eq!(
+        pane.matches("approval answered").count(),
+        1,
+        "logged more than once:\n{pane}"
+    );
+}

@@ -308,3 +308,46 @@ fn tail_follow_prints_new_records_and_stops_on_sigint() {
     };
     assert_eq!(status.code(), Some(0), "tail -f exits 0 on SIGINT");
 }
+
+#[test]
+fn approvals_finds_the_log_beside_a_non_default_approvals_file() {
+    let home = TestHome::new();
+    let elsewhere = home.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("dir");
+    five_records(&elsewhere.join("exec-audit.jsonl"));
+    let approvals = elsewhere.join("exec-approvals.json");
+    let approvals = approvals.to_string_lossy();
+    // The default location has no log; --approvals finds the other one.
+    let out = audit(&home, &["verify", "--approvals", &approvals]);
+    assert_exit(&out, 0, "verify --approvals");
+    assert!(
+        text(&out.stdout).contains("5 record(s)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = audit(
+        &home,
+        &[
+            "query",
+            "--approvals",
+            &approvals,
+            "--agent",
+            "ops",
+            "--json",
+        ],
+    );
+    assert_exit(&out, 0, "query --approvals");
+    assert_eq!(seqs(&out).len(), 2);
+    let out = audit(
+        &home,
+        &["tail", "-n", "1", "--approvals", &approvals, "--json"],
+    );
+    assert_exit(&out, 0, "tail --approvals");
+    assert_eq!(seqs(&out).len(), 1);
+    // --audit and --approvals together are a usage error.
+    let out = audit(
+        &home,
+        &["verify", "--approvals", &approvals, "--audit", "/x.jsonl"],
+    );
+    assert_exit(&out, USAGE, "both flags");
+}

@@ -214,6 +214,66 @@ fn unsafe_socket_paths_and_a_malformed_file_refuse_to_start() {
 }
 
 #[test]
+fn sighup_is_a_clean_shutdown_that_removes_the_socket() {
+    let home = TestHome::new();
+    full(&home);
+    let mut bridge = Bridge::start(&home, &[]);
+    assert!(bridge.socket.exists());
+    bridge.signal("-HUP");
+    let status = bridge.wait_exit(Duration::from_secs(10));
+    assert_eq!(status.code(), Some(0), "{}", bridge.log_text());
+    assert!(
+        !bridge.socket.exists(),
+        "SIGHUP left the socket file behind"
+    );
+    assert!(
+        bridge.log_text().contains("SIGHUP"),
+        "{}",
+        bridge.log_text()
+    );
+}
+
+#[test]
+fn socket_creates_only_its_own_directory_under_a_parent_we_own() {
+    let home = TestHome::new();
+    full(&home);
+    // Two missing levels: refused, and nothing is created.
+    let missing = home.path().join(format!("missing-{}", unique()));
+    let deep = missing.join("sub").join("s.sock");
+    let stderr = refused_start(&home, &["--socket", &deep.to_string_lossy()]);
+    assert!(
+        stderr.contains("does not exist, and neither does"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&missing.display().to_string()), "{stderr}");
+    assert!(stderr.contains("hint:"), "{stderr}");
+    assert!(!missing.exists(), "a directory was created anyway");
+    // At the root of the file system too (as root the parent `/` is ours,
+    // so the grandparent is what is missing).
+    let at_root = format!("/h2-missing-{}/sub/s.sock", unique());
+    let stderr = refused_start(&home, &["--socket", &at_root]);
+    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(!Path::new(&at_root).parent().expect("parent").exists());
+
+    // A parent we do not own: refused (as root every directory is ours).
+    if !nix_is_root() {
+        let stderr = refused_start(&home, &["--socket", "/h2-not-ours/s.sock"]);
+        assert!(stderr.contains("belongs to uid 0"), "{stderr}");
+        assert!(!Path::new("/h2-not-ours").exists());
+    }
+}
+
+/// Whether the tests run as root (CI does).
+fn nix_is_root() -> bool {
+    std::fs::metadata("/proc/self")
+        .map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            m.uid() == 0
+        })
+        .unwrap_or(false)
+}
+
+#[test]
 fn help_teaches_serve() {
     let home = TestHome::new();
     let top = output(home.command("ui-bridge").arg("--help"));
@@ -225,6 +285,7 @@ fn help_teaches_serve() {
         "--socket",
         "--approval-timeout-ms",
         "SIGTERM",
+        "SIGHUP",
     ] {
         assert!(text.contains(flag), "serve --help lacks {flag}: {text}");
     }

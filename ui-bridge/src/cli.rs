@@ -38,11 +38,12 @@ pub enum Command {
     /// without a restart.
     ///
     /// Approvals: when stdin is a terminal, a prompt on it asks you (keys o
-    /// allow once, a allow always, d deny); with --web a page in your
-    /// browser asks too; with --approver-command a program answers too.
-    /// The first answer wins. With none, askFallback decides.
+    /// allow once, a allow always, d deny; e unfolds segments, j/k scroll on
+    /// a small screen); with --web a page in your browser asks too; with
+    /// --approver-command a program answers too. The first answer wins.
+    /// With none, askFallback decides.
     ///
-    /// Stops on SIGINT or SIGTERM: cancels requests in flight (their
+    /// Stops on SIGINT, SIGTERM or SIGHUP: cancels requests in flight (their
     /// processes are killed), removes the socket and exits 0. Logs go to
     /// stderr; set RUST_LOG (e.g. RUST_LOG=debug) for more.
     ///
@@ -166,7 +167,8 @@ pub struct ServeArgs {
     pub approvals: Option<PathBuf>,
     /// The socket to listen on [default: socket.path from the approvals
     /// file, else exec-approvals.sock beside it]. Its directory must be
-    /// yours with mode 0700; it is created so when missing.
+    /// yours with mode 0700; when missing it is created so, but only under
+    /// an existing parent directory you own.
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
     /// How long an approval prompt waits before askFallback decides
@@ -175,8 +177,11 @@ pub struct ServeArgs {
     pub approval_timeout_ms: Option<u64>,
     /// A program that answers approvals: run as `/bin/sh -c CMD` with the
     /// approval as one JSON line on stdin; it prints allow-once,
-    /// allow-always or deny and exits 0. Anything else denies
-    /// [default: approverCommand from the policy defaults]
+    /// allow-always or deny and exits 0. Checked at start (sh syntax, and its
+    /// program must exist and be executable). A hook that fails answers
+    /// nothing (`hook-failed`): the terminal prompt stays; with no terminal
+    /// the request is denied [default: approverCommand from the policy
+    /// defaults]
     #[arg(long, value_name = "CMD")]
     pub approver_command: Option<String>,
     /// Count an approval that `node-host serve` relays from its gateway's

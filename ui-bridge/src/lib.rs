@@ -26,8 +26,8 @@ pub mod exec;
 pub mod exit;
 pub mod host;
 pub mod serve;
-pub mod web;
 pub mod service;
+pub mod web;
 
 /// What `--version` prints after the program name: the crate version and
 /// the git commit it was built from ("unknown" outside a git checkout), so

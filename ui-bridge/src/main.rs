@@ -131,13 +131,14 @@ fn approvals(args: &ApprovalsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Logs to stderr, `info` unless `RUST_LOG` says otherwise.
+/// Logs to stderr, `info` unless `RUST_LOG` says otherwise; held back
+/// while the terminal approver's prompt is drawn, and repeats counted.
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(ui_bridge::approvers::terminal::PromptAwareStderr)
         .with_target(false)
         .with_ansi(std::io::stderr().is_terminal())
         .init();

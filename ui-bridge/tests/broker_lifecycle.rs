@@ -247,3 +247,38 @@ async fn a_lagging_subscriber_does_not_block_the_broker_and_can_catch_up() {
     ));
     assert_eq!(broker.list().len(), pendings.len());
 }
+
+#[tokio::test]
+async fn a_failing_approver_ends_an_approval_only_when_nobody_else_is_attached() {
+    let broker = Broker::new();
+    let _hook = broker.attach("hook");
+    // A person is attached: the failure is noted, the approval stays.
+    let terminal = broker.attach("terminal");
+    let pending = broker.submit(display("main"), LONG);
+    assert!(!broker.fail(&pending.id, "hook", "exit 3"));
+    assert_eq!(
+        broker.list().len(),
+        1,
+        "the approval must stay for the person"
+    );
+    broker
+        .resolve(&pending.id, Decision::Deny, "terminal")
+        .expect("the person still answers");
+    assert!(matches!(
+        pending.wait().await,
+        Outcome::Decided { approver, .. } if approver == "terminal"
+    ));
+    // The person left: the next failure ends the approval as failed.
+    drop(terminal);
+    let pending = broker.submit(display("main"), LONG);
+    assert!(broker.fail(&pending.id, "hook", "exit 3"));
+    assert!(broker.list().is_empty());
+    assert_eq!(
+        pending.wait().await,
+        Outcome::Failed {
+            approver: "hook".into(),
+            why: "exit 3".into()
+        }
+    );
+    assert!(broker.has_approver(), "the hook is still attached");
+}

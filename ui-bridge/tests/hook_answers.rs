@@ -1,5 +1,6 @@
 //! The command hook's answers, with real `/bin/sh` hooks: what it prints
-//! decides, and anything broken denies.
+//! decides, and a broken hook answers nothing (alone, it ends the approval
+//! as failed; with a person at the terminal, it leaves it to them).
 
 use std::time::Duration;
 
@@ -99,8 +100,13 @@ async fn the_hooks_answer_decides() {
     }
 }
 
+/// Whether the hook failed and, nobody else attached, ended the approval.
+fn failed_hook(outcome: &Outcome) -> bool {
+    matches!(outcome, Outcome::Failed { approver, .. } if approver == "hook")
+}
+
 #[tokio::test]
-async fn a_broken_hook_denies() {
+async fn a_broken_hook_answers_nothing_and_alone_ends_the_approval_as_failed() {
     let cases = [
         "exit 3",
         "echo allow-once; exit 1",
@@ -114,23 +120,30 @@ async fn a_broken_hook_denies() {
     ];
     for command in cases {
         let outcome = decide(command, &all()).await;
-        assert!(
-            decided_by_hook(Decision::Deny)(&outcome),
-            "{command}: {outcome:?}"
-        );
+        assert!(failed_hook(&outcome), "{command}: {outcome:?}");
     }
 }
 
 #[tokio::test]
-async fn a_decision_the_approval_does_not_offer_is_refused_and_the_hook_denies() {
+async fn a_decision_the_approval_does_not_offer_is_a_failure_not_an_answer() {
     let offered = [Decision::AllowOnce, Decision::Deny];
     for command in ["echo allow-always", "echo always"] {
         let outcome = decide(command, &offered).await;
-        assert!(
-            decided_by_hook(Decision::Deny)(&outcome),
-            "{command}: {outcome:?}"
-        );
+        assert!(failed_hook(&outcome), "{command}: {outcome:?}");
     }
+}
+
+#[tokio::test]
+async fn a_broken_hook_never_beats_the_person_at_the_terminal() {
+    let running = start("exit 3");
+    // A person is at the terminal: the approval stays for them.
+    let _terminal = running.broker.attach("terminal");
+    let pending = running
+        .broker
+        .submit(display(&all()), Duration::from_millis(1500));
+    let outcome = pending.wait().await;
+    running.stop().await;
+    assert_eq!(outcome, Outcome::TimedOut);
 }
 
 #[tokio::test]

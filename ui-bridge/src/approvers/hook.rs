@@ -9,11 +9,17 @@
 //! or a one-line JSON object `{"decision": "…"}`. The answer counts only
 //! when the hook exits 0.
 //!
-//! It fails closed: a hook that cannot start, exits non-zero, prints nothing
-//! or prints anything else denies the approval (approver `hook`). A decision
-//! the approval does not offer (say `allow-always` under `ask: always`) is
-//! refused by the broker, and the hook then denies: a hook that cannot
-//! answer correctly does not get a second try at allowing. A hook that does
+//! A broken hook answers nothing: a hook that cannot start, exits non-zero,
+//! prints nothing, prints anything else, or gives a decision the approval
+//! does not offer (say `allow-always` under `ask: always`) is reported to the
+//! broker as failed (`hook-failed`, logged with the cause). It never beats
+//! the person at the terminal: while the terminal approver is attached the
+//! approval stays for it (and for the timeout); with nobody else to answer,
+//! the approval ends as failed and the request is denied, never as "user
+//! denied" and never through `askFallback`. A hook that cannot answer
+//! correctly does not get a second try at allowing. [`check`] refuses, at
+//! start, a hook whose program does not exist or whose text `sh` cannot
+//! parse. A hook that does
 //! not finish within its timeout is killed, with every process it started,
 //! and resolves nothing: the approval stays for other approvers or for the
 //! broker's timeout (then `askFallback`). A hook still running when the
@@ -50,6 +56,10 @@ use tokio::task::JoinSet;
 
 use crate::broker::{Broker, BrokerEvent, PendingApproval, ResolveError, decision_word};
 use crate::exec::contain::{ContainError, Scope};
+
+mod check;
+
+pub use check::{HookCheckError, check};
 
 /// How long a hook may take when the configuration does not say.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -139,8 +149,9 @@ enum HookError {
 }
 
 impl HookError {
-    /// Whether the approval is denied (a broken hook) or left to others.
-    fn denies(&self) -> bool {
+    /// Whether the hook is broken (reported as `hook-failed`) rather than
+    /// slow or no longer needed (left to others without a word).
+    fn fails(&self) -> bool {
         !matches!(self, Self::TimedOut(_) | Self::Superseded)
     }
 }
@@ -154,6 +165,7 @@ impl HookError {
 /// its hook's process group as it is dropped.
 pub async fn run(config: HookConfig, broker: Broker, shutdown: impl Future<Output = ()>) {
     let config = Arc::new(config);
+    let _attached = broker.attach(APPROVER);
     let mut events = broker.subscribe();
     let mut hooks = Hooks {
         config,
@@ -221,8 +233,9 @@ impl Hooks {
     }
 }
 
-/// Runs the hook for one approval and resolves the broker with its answer,
-/// or with `deny` when the hook is broken.
+/// Runs the hook for one approval and resolves the broker with its answer;
+/// a broken hook answers nothing and is reported to the broker as failed
+/// (`hook-failed`), which never beats a person at the terminal.
 async fn answer(
     config: Arc<HookConfig>,
     broker: Broker,
@@ -242,24 +255,18 @@ async fn answer(
                     id,
                     decision = decision_word(decision),
                     %refused,
-                    "hook answer refused; denying"
+                    "hook answer refused"
                 );
-                refused.to_string()
+                format!("its answer was refused: {refused}")
             }
         },
-        Err(error) if error.denies() => {
-            tracing::warn!(id, %error, "hook failed; denying");
-            error.to_string()
-        }
+        Err(error) if error.fails() => error.to_string(),
         Err(error) => {
             tracing::info!(id, %error, "hook stopped without answering");
             return;
         }
     };
-    match broker.resolve(&id, Decision::Deny, APPROVER) {
-        Ok(_) | Err(ResolveError::NotFound) => {}
-        Err(refused) => tracing::error!(id, %refused, cause = error, "hook cannot deny"),
-    }
+    broker.fail(&id, APPROVER, &error);
 }
 
 /// Runs the hook and returns its decision; kills the group on timeout or
@@ -515,9 +522,9 @@ mod tests {
     }
 
     #[test]
-    fn only_timeouts_and_answers_elsewhere_leave_the_approval_pending() {
+    fn only_timeouts_and_answers_elsewhere_are_not_failures() {
         let leave = [HookError::TimedOut(DEFAULT_TIMEOUT), HookError::Superseded];
-        assert!(leave.iter().all(|error| !error.denies()));
+        assert!(leave.iter().all(|error| !error.fails()));
         let deny = [
             HookError::NoAnswer,
             HookError::Garbage("x".into()),
@@ -525,6 +532,6 @@ mod tests {
             HookError::Contain(ContainError::UnknownMode { value: "x".into() }),
             HookError::Io(io::Error::other("x")),
         ];
-        assert!(deny.iter().all(HookError::denies));
+        assert!(deny.iter().all(HookError::fails));
     }
 }

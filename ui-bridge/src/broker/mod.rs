@@ -68,6 +68,15 @@ pub enum Outcome {
         /// Why, as a lowercase phrase.
         reason: String,
     },
+    /// Every approver that could answer failed (a broken command hook, and
+    /// no person at a terminal): nobody decided, and the requester denies
+    /// without falling back.
+    Failed {
+        /// The approver that failed (`hook`).
+        approver: String,
+        /// What went wrong, for the log and the requester's message.
+        why: String,
+    },
 }
 
 /// What approvers hear about; every subscriber receives every event.
@@ -98,6 +107,9 @@ pub struct Broker {
 struct Inner {
     state: Mutex<State>,
     events: broadcast::Sender<BrokerEvent>,
+    /// Approvers that answer in person (the terminal), by name: while one
+    /// is attached, a failing approver never ends an approval.
+    attached: Mutex<Vec<String>>,
 }
 
 #[derive(Debug, Default)]
@@ -136,6 +148,7 @@ impl Broker {
             inner: Arc::new(Inner {
                 state: Mutex::new(State::default()),
                 events,
+                attached: Mutex::new(Vec::new()),
             }),
         }
     }
@@ -261,6 +274,59 @@ impl Broker {
         Ok(entry.approval)
     }
 
+    /// Says that `approver` answers approvals until the returned guard is
+    /// dropped; a failure of any other approver then leaves approvals to it.
+    pub fn attach(&self, approver: &str) -> Attached {
+        self.inner.attached().push(approver.to_owned());
+        Attached {
+            inner: Arc::clone(&self.inner),
+            name: approver.to_owned(),
+        }
+    }
+
+    /// Whether any approver is attached.
+    pub fn has_approver(&self) -> bool {
+        !self.inner.attached().is_empty()
+    }
+
+    /// Whether an approver other than `except` is attached.
+    pub fn has_other_approver(&self, except: &str) -> bool {
+        self.inner.attached().iter().any(|name| name != except)
+    }
+
+    /// Reports that `approver` could not answer `id` (a broken hook). It
+    /// never decides: while another approver is attached the approval stays
+    /// for it (and for the timeout); with nobody else, the approval ends as
+    /// [`Outcome::Failed`], which the requester denies. Returns whether the
+    /// approval ended.
+    pub fn fail(&self, id: &str, approver: &str, why: &str) -> bool {
+        if self.has_other_approver(approver) {
+            tracing::warn!(
+                id,
+                approver,
+                why,
+                reason = "hook-failed",
+                "approver failed; the approval stays for the others"
+            );
+            return false;
+        }
+        let outcome = Outcome::Failed {
+            approver: approver.to_owned(),
+            why: why.to_owned(),
+        };
+        let ended = self.inner.end(id, outcome);
+        if ended {
+            tracing::warn!(
+                id,
+                approver,
+                why,
+                reason = "hook-failed",
+                "approver failed and nobody else can answer; denied"
+            );
+        }
+        ended
+    }
+
     /// Every approval still waiting, oldest first; how a lagging or late
     /// subscriber catches up.
     pub fn list(&self) -> Vec<PendingApproval> {
@@ -327,6 +393,11 @@ impl Broker {
 }
 
 impl Inner {
+    /// The attached approvers; a poisoned lock still holds a valid list.
+    fn attached(&self) -> MutexGuard<'_, Vec<String>> {
+        self.attached.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Takes the state lock; a poisoned lock still holds consistent state,
     /// since every critical section only inserts or removes whole entries.
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -351,6 +422,22 @@ impl Inner {
                 true
             }
             None => false,
+        }
+    }
+}
+
+/// An attached approver (see [`Broker::attach`]); detaches on drop.
+#[derive(Debug)]
+pub struct Attached {
+    inner: Arc<Inner>,
+    name: String,
+}
+
+impl Drop for Attached {
+    fn drop(&mut self) {
+        let mut attached = self.inner.attached();
+        if let Some(at) = attached.iter().position(|name| *name == self.name) {
+            attached.remove(at);
         }
     }
 }

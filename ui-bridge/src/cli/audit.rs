@@ -2,7 +2,7 @@
 //! terminal.
 //!
 //! It decides where the log is (`--audit`, else `exec-audit.jsonl` beside
-//! the default approvals file) and how records look: one escaped line per
+//! the `--approvals` file, else beside the default approvals file) and how records look: one escaped line per
 //! record (agent-controlled text never reaches the terminal raw), or one
 //! compact JSON object per line with `--json`. It refuses filter values it
 //! does not understand and never writes to the log. `verify` upholds the
@@ -80,6 +80,7 @@ enum Action {
     ///   ui-bridge audit verify
     ///   ui-bridge audit verify --audit /backup/exec-audit.jsonl
     ///   ui-bridge audit verify --expect-head 1042:5f0c…e9
+    ///   ui-bridge audit verify --approvals ./exec-approvals.json
     #[command(verbatim_doc_comment)]
     Verify(VerifyArgs),
 }
@@ -98,10 +99,15 @@ struct VerifyArgs {
 
 #[derive(Debug, clap::Args)]
 struct LogArg {
-    /// The audit log [default: exec-audit.jsonl beside the approvals file:
-    /// $CLAWDBOT_STATE_DIR, else ~/.clawdbot]
-    #[arg(long, value_name = "FILE")]
+    /// The audit log [default: exec-audit.jsonl beside the approvals file]
+    #[arg(long, value_name = "FILE", conflicts_with = "approvals")]
     audit: Option<PathBuf>,
+
+    /// The approvals file whose log to read (exec-audit.jsonl beside it),
+    /// as `serve --approvals` was given [default: $CLAWDBOT_STATE_DIR, else
+    /// ~/.clawdbot]
+    #[arg(long, value_name = "FILE")]
+    approvals: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -163,12 +169,16 @@ pub fn run(args: AuditArgs) -> anyhow::Result<Exit> {
 }
 
 impl LogArg {
-    /// The log to read: `--audit`, else beside the default approvals file.
+    /// The log to read: `--audit`, else beside `--approvals`, else beside
+    /// the default approvals file.
     fn path(&self) -> anyhow::Result<PathBuf> {
         if let Some(path) = &self.audit {
             return Ok(path.clone());
         }
-        let approvals = approvals_ipc::approvals::default_approvals_path_from_env()?;
+        let approvals = match &self.approvals {
+            Some(path) => path.clone(),
+            None => approvals_ipc::approvals::default_approvals_path_from_env()?,
+        };
         let dir = approvals.parent().unwrap_or(Path::new("."));
         Ok(default_audit_path(dir))
     }

@@ -45,13 +45,14 @@ pub enum ControlError {
     /// The approvals file has no token, so no bridge ever served it.
     #[error("{} has no socket token: no ui-bridge has started with it\nhint: start one with `ui-bridge serve`", .0.display())]
     NoToken(PathBuf),
-    /// The approvals file cannot be read or parsed.
-    #[error("cannot use approvals file {}: {source}", .path.display())]
+    /// The approvals file cannot be read or parsed. The cause is part of
+    /// the message, not a `source`, so it is printed once.
+    #[error("cannot use approvals file {}: {error}", .path.display())]
     Approvals {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: approvals_ipc::approvals::ApprovalsError,
+        error: approvals_ipc::approvals::ApprovalsError,
     },
     /// `socket.path` starts with `~` and there is no home directory.
     #[error("cannot expand ~ in socket.path of {}: no home directory", .0.display())]
@@ -62,9 +63,9 @@ pub enum ControlError {
     /// The bridge refused the request (ambiguous prefix, decision not offered, bad text …).
     #[error("refused: {}", .0.message)]
     Refused(ErrorBody),
-    /// The socket conversation failed.
+    /// The socket conversation failed (the cause is in the message, once).
     #[error("talking to the ui-bridge failed: {0}")]
-    Client(#[source] ClientError),
+    Client(ClientError),
 }
 
 impl ControlTarget {
@@ -72,9 +73,9 @@ impl ControlTarget {
     fn resolve(&self) -> Result<(PathBuf, String), ControlError> {
         let snapshot = ApprovalsStore::open(&self.approvals_path)
             .load()
-            .map_err(|source| ControlError::Approvals {
+            .map_err(|error| ControlError::Approvals {
                 path: self.approvals_path.clone(),
-                source,
+                error,
             })?;
         let socket_config = snapshot.file.socket.as_ref();
         let token = socket_config

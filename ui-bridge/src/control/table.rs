@@ -2,10 +2,12 @@
 //! pending approvals and a one-line confirmation of an answer.
 //!
 //! It decides the layout only. It refuses to let text from a request reach
-//! the terminal raw: the command, agent and id go through
-//! `escape_for_display`, so control, invisible and bidi characters show as
-//! escapes (DESIGN.md principle 3: the human sees exactly what will run;
-//! openclaw.md section 10 on confusable prompts).
+//! the terminal raw: the command, agent and id go through [`shown`], so
+//! control, invisible and bidi characters show as escapes (DESIGN.md
+//! principle 3: the human sees exactly what will run; openclaw.md section
+//! 10 on confusable prompts). The bridge already escaped its display
+//! fields, so backslashes pass as they are: its `\u{200B}` shows as
+//! `\u{200B}`, not `\\u{200B}`.
 
 use std::fmt::Write as _;
 
@@ -13,6 +15,22 @@ use approvals_ipc::policy::unicode::escape_for_display;
 use serde_json::Value;
 
 use crate::broker::PendingApproval;
+
+/// `text` with every character `escape_for_display` escapes shown as its
+/// escape, except the backslash: the bridge's fields are escaped already,
+/// and escaping its escapes again would show `\\u{200B}`.
+pub fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut buf = [0u8; 4];
+    for ch in text.chars() {
+        if ch == '\\' {
+            out.push(ch);
+        } else {
+            out.push_str(&escape_for_display(ch.encode_utf8(&mut buf)));
+        }
+    }
+    out
+}
 
 /// The table for `approvals list`, oldest first, times relative to `now_ms`.
 pub fn render_list(approvals: &[PendingApproval], now_ms: i64) -> String {
@@ -23,12 +41,12 @@ pub fn render_list(approvals: &[PendingApproval], now_ms: i64) -> String {
         .iter()
         .map(|a| {
             [
-                escape_for_display(a.shown_id()),
+                shown(a.shown_id()),
                 duration(now_ms.saturating_sub(a.created_at_ms)),
                 expires(a.expires_at_ms.saturating_sub(now_ms)),
-                escape_for_display(&a.display.agent_id),
-                escape_for_display(&a.display.risk_level),
-                escape_for_display(&a.display.command_text),
+                shown(&a.display.agent_id),
+                shown(&a.display.risk_level),
+                shown(&a.display.command_text),
             ]
         })
         .collect();
@@ -57,7 +75,7 @@ pub fn render_list(approvals: &[PendingApproval], now_ms: i64) -> String {
 
 /// The confirmation for `approvals resolve|answer`: what was decided, for which command.
 pub fn render_resolved(payload: &Value) -> String {
-    let text = |v: &Value| escape_for_display(v.as_str().unwrap_or("?"));
+    let text = |v: &Value| shown(v.as_str().unwrap_or("?"));
     let approval = &payload["approval"];
     format!(
         "{} {} (agent {}): {}\n",
@@ -170,6 +188,13 @@ ID         AGE  EXPIRES IN  AGENT  RISK  COMMAND
         );
         assert!(!table.contains('\u{202E}') && !table.contains('\u{1b}'));
         assert_eq!(table.lines().count(), 2, "one row per approval: {table}");
+    }
+
+    #[test]
+    fn the_bridges_escapes_are_not_escaped_again() {
+        let table = render_list(&[approval("x", r"echo zero\u{200B}width", 0, 1)], 0);
+        assert!(table.contains(r"echo zero\u{200B}width"), "{table}");
+        assert!(!table.contains(r"\\u"), "{table}");
     }
 
     #[test]

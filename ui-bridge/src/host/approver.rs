@@ -2,8 +2,9 @@
 //! (DESIGN.md section 7) can plug in without touching the pipeline.
 //!
 //! It decides nothing itself: an [`Approvals`] implementation returns what a
-//! person answered, or `None` when nobody did, and the exec host then
-//! applies the ask fallback. The default, [`NoApprovers`], never answers, so
+//! person answered ([`Asked`]), why nobody did (the exec host then applies
+//! the ask fallback), or why the ask was withdrawn (denied, never through
+//! the fallback). The default, [`NoApprovers`], never answers, so
 //! until a broker is configured every ask is decided by `askFallback`. A
 //! decision carried inside the request (`approvalDecision`) never reaches
 //! this step: a same-UID client must not approve itself (openclaw.md
@@ -17,7 +18,63 @@ use approvals_ipc::ipc::ExecRequest;
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 
 /// The future an approver returns; boxed so approvers can be chosen at run time.
-pub type AskFuture<'a> = Pin<Box<dyn Future<Output = Option<Answer>> + Send + 'a>>;
+pub type AskFuture<'a> = Pin<Box<dyn Future<Output = Asked> + Send + 'a>>;
+
+/// How an ask ended: the reason it gives is what the audit log records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    /// Someone answered.
+    Answered(Answer),
+    /// Nobody answered in time; the ask fallback decides.
+    Unanswered(NobodyAnswered),
+    /// The ask ended without anyone deciding and must not fall back to an
+    /// allowing `askFallback`: the request is denied.
+    Withdrawn(Withdrawn),
+}
+
+/// Why nobody answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NobodyAnswered {
+    /// Approvers were there, but the approval expired (`timeout`).
+    TimedOut,
+    /// No approver was attached at all (`no-approver`).
+    NoApprover,
+}
+
+impl NobodyAnswered {
+    /// The reason code the audit log records.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::TimedOut => "timeout",
+            Self::NoApprover => "no-approver",
+        }
+    }
+}
+
+/// Why an ask ended with no decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Withdrawn {
+    /// Cancelled (the requester left, the bridge stopped, the policy or
+    /// session changed); `cancelled`.
+    Cancelled(String),
+    /// The only approver that could answer failed; `hook-failed` for the hook.
+    ApproverFailed {
+        /// Which approver.
+        approver: String,
+        /// What went wrong.
+        why: String,
+    },
+}
+
+impl Withdrawn {
+    /// The reason code the audit log records.
+    pub fn code(&self) -> String {
+        match self {
+            Self::Cancelled(_) => "cancelled".to_owned(),
+            Self::ApproverFailed { approver, .. } => format!("{approver}-failed"),
+        }
+    }
+}
 
 /// A person's answer, with who gave it and which approval it answered (the
 /// approval id becomes the run id of the lifecycle events).
@@ -34,7 +91,7 @@ pub struct Answer {
 /// Whoever may answer an ask: the broker and its approvers, or nobody.
 pub trait Approvals: Send + Sync {
     /// Asks about one evaluated request for at most `timeout` (shown to
-    /// people as the approval's expiry); `None` means nobody answered in time.
+    /// people as the approval's expiry).
     ///
     /// # Cancel safety
     ///
@@ -49,12 +106,15 @@ pub trait Approvals: Send + Sync {
     ) -> AskFuture<'a>;
 }
 
-/// The approver used until a broker is configured: never answers, so the ask fallback decides.
+/// The approver used until a broker is configured: there is nobody to ask
+/// (`no-approver`), so the ask fallback decides.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoApprovers;
 
 impl Approvals for NoApprovers {
     fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest, _: Duration) -> AskFuture<'a> {
-        Box::pin(std::future::ready(None))
+        Box::pin(std::future::ready(Asked::Unanswered(
+            NobodyAnswered::NoApprover,
+        )))
     }
 }

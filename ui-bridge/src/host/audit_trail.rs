@@ -313,14 +313,9 @@ impl Trail<'_> {
             self.decision_record(Err(&error), decider, latency),
             AuditRecord {
                 decision: Some(AuditDecision::Deny),
-                reason: Some(
-                    self.masked(
-                        error
-                            .reason
-                            .clone()
-                            .unwrap_or_else(|| error.message.clone()),
-                    ),
-                ),
+                // What happened (`user-denied`, `cancelled`, `hook-failed`…),
+                // not only the wire's coarser OpenClaw name.
+                reason: Some(self.masked(refusal.audit_reason())),
                 ..outcome_of(&self.record(AuditEvent::ExecDenied), AuditEvent::ExecDenied)
             },
         ];

@@ -3,10 +3,12 @@
 //! web UI) sees at once.
 //!
 //! What a person is shown is `crate::broker::approval_display`'s work. This
-//! module maps the broker's outcome back: an answer is returned, a timeout is
-//! `None` (the ask fallback decides), and a cancellation — the bridge
-//! shutting down, or a session or policy change — is an explicit deny, so no
-//! withdrawn approval can reach an allowing fallback. Dropping the future
+//! module maps the broker's outcome back: an answer is returned; a timeout
+//! is unanswered (`timeout`, or `no-approver` when no approver was attached;
+//! the ask fallback decides); a cancellation — the bridge shutting down, or
+//! a session or policy change — and a failed hook with nobody else to answer
+//! are withdrawn, which the exec host denies, so neither can reach an
+//! allowing fallback, and neither is recorded as a person's decision. Dropping the future
 //! drops the broker's `Pending`, which withdraws the approval.
 //!
 //! A request served over the socket is told its approval's short id and
@@ -19,7 +21,7 @@ use std::time::Duration;
 use approvals_ipc::ipc::{Decision, ExecRequest, Notices, PendingNotice};
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 
-use super::approver::{Answer, Approvals, AskFuture};
+use super::approver::{Answer, Approvals, AskFuture, Asked, NobodyAnswered, Withdrawn};
 use crate::broker::{Broker, Outcome, approval_display};
 
 tokio::task_local! {
@@ -67,13 +69,16 @@ impl Approvals for BrokerApprovals {
                     expires_at_ms: pending.expires_at_ms,
                 });
             });
-            answer_of(&id, pending.wait().await)
+            let outcome = pending.wait().await;
+            let attached = self.broker.has_approver();
+            answer_of(&id, outcome, attached)
         })
     }
 }
 
-/// What the broker's outcome means for the exec host.
-fn answer_of(id: &str, outcome: Outcome) -> Option<Answer> {
+/// What the broker's outcome means for the exec host; `attached` says
+/// whether any approver was there to answer.
+fn answer_of(id: &str, outcome: Outcome, attached: bool) -> Asked {
     let answer = |decision, approver: &str| Answer {
         decision,
         approver: approver.to_owned(),
@@ -83,20 +88,26 @@ fn answer_of(id: &str, outcome: Outcome) -> Option<Answer> {
         Outcome::Decided {
             decision, approver, ..
         } => {
-            tracing::info!(id, approver, ?decision, "approval answered");
+            // The broker logged the answer already.
+            tracing::debug!(id, approver, ?decision, "approval answered");
             let decision = match decision {
                 Decision::AllowOnce => ApprovalDecision::AllowOnce,
                 Decision::AllowAlways => ApprovalDecision::AllowAlways,
                 Decision::Deny => ApprovalDecision::Deny,
             };
-            Some(answer(decision, &approver))
+            Asked::Answered(answer(decision, &approver))
         }
-        Outcome::TimedOut => None,
+        Outcome::TimedOut if attached => Asked::Unanswered(NobodyAnswered::TimedOut),
+        Outcome::TimedOut => Asked::Unanswered(NobodyAnswered::NoApprover),
         Outcome::Cancelled { reason } => {
             // Fail closed: a withdrawn approval must never fall back to an
             // allowing askFallback.
-            tracing::info!(id, reason, "approval cancelled; denying");
-            Some(answer(ApprovalDecision::Deny, "broker:cancelled"))
+            tracing::debug!(id, reason, "approval cancelled; denying");
+            Asked::Withdrawn(Withdrawn::Cancelled(reason))
+        }
+        Outcome::Failed { approver, why } => {
+            tracing::debug!(id, approver, why, "approver failed; denying");
+            Asked::Withdrawn(Withdrawn::ApproverFailed { approver, why })
         }
     }
 }
@@ -107,49 +118,67 @@ mod tests {
     use crate::broker::SHUTDOWN_REASON;
 
     #[test]
-    fn every_cancellation_denies_and_only_a_timeout_lets_the_fallback_decide() {
+    fn every_cancellation_and_failure_is_withdrawn_and_only_a_timeout_falls_back() {
+        let deny = |decision| {
+            Asked::Answered(Answer {
+                decision,
+                approver: "hook".to_owned(),
+                approval_id: Some("id".to_owned()),
+            })
+        };
+        let decided = |decision, approver: &str| Outcome::Decided {
+            decision,
+            approver: approver.to_owned(),
+            latency_ms: 1,
+        };
         let cases = [
-            (Outcome::TimedOut, None),
+            (
+                Outcome::TimedOut,
+                true,
+                Asked::Unanswered(NobodyAnswered::TimedOut),
+            ),
+            (
+                Outcome::TimedOut,
+                false,
+                Asked::Unanswered(NobodyAnswered::NoApprover),
+            ),
             (
                 Outcome::Cancelled {
                     reason: SHUTDOWN_REASON.to_owned(),
                 },
-                Some(ApprovalDecision::Deny),
+                true,
+                Asked::Withdrawn(Withdrawn::Cancelled(SHUTDOWN_REASON.to_owned())),
             ),
             (
-                Outcome::Cancelled {
-                    reason: "policy changed".to_owned(),
-                },
-                Some(ApprovalDecision::Deny),
-            ),
-            (
-                Outcome::Decided {
-                    decision: Decision::AllowAlways,
-                    approver: "terminal".to_owned(),
-                    latency_ms: 1,
-                },
-                Some(ApprovalDecision::AllowAlways),
-            ),
-            (
-                Outcome::Decided {
-                    decision: Decision::AllowOnce,
+                Outcome::Failed {
                     approver: "hook".to_owned(),
-                    latency_ms: 1,
+                    why: "exit 3".to_owned(),
                 },
-                Some(ApprovalDecision::AllowOnce),
+                false,
+                Asked::Withdrawn(Withdrawn::ApproverFailed {
+                    approver: "hook".to_owned(),
+                    why: "exit 3".to_owned(),
+                }),
             ),
             (
-                Outcome::Decided {
-                    decision: Decision::Deny,
-                    approver: "hook".to_owned(),
-                    latency_ms: 1,
-                },
-                Some(ApprovalDecision::Deny),
+                decided(Decision::AllowOnce, "hook"),
+                true,
+                deny(ApprovalDecision::AllowOnce),
+            ),
+            (
+                decided(Decision::AllowAlways, "hook"),
+                true,
+                deny(ApprovalDecision::AllowAlways),
+            ),
+            (
+                decided(Decision::Deny, "hook"),
+                false,
+                deny(ApprovalDecision::Deny),
             ),
         ];
-        for (outcome, want) in cases {
+        for (outcome, attached, want) in cases {
             assert_eq!(
-                answer_of("id", outcome.clone()).map(|a| a.decision),
+                answer_of("id", outcome.clone(), attached),
                 want,
                 "{outcome:?}"
             );

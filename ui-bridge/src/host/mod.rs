@@ -43,7 +43,7 @@ use crate::exec::{ChildEnv, ExecLimits, run_masked};
 pub use crate::audit::AuditTrail;
 use crate::audit::DecidedBy;
 pub use crate::broker::approval_display;
-pub use approver::{Answer, Approvals, AskFuture, NoApprovers};
+pub use approver::{Answer, Approvals, AskFuture, Asked, NoApprovers, NobodyAnswered, Withdrawn};
 use audit_trail::{Decider, Trail};
 pub use broker_approvals::{BrokerApprovals, with_notices};
 pub use policy_cache::{PolicyCache, PolicyVersion, Unusable};
@@ -557,10 +557,30 @@ impl ExecHost {
                 let asked = self.approvals.ask(evaluation, request, timeout);
                 // The approvers time out on their own; the grace lets their
                 // `TimedOut` (not a withdrawal) end the approval.
-                let answer = tokio::select! {
-                    answer = tokio::time::timeout(timeout + ASK_GRACE, asked) => answer.ok().flatten(),
+                let asked = tokio::select! {
+                    asked = tokio::time::timeout(timeout + ASK_GRACE, asked) => {
+                        asked.unwrap_or(Asked::Unanswered(NobodyAnswered::TimedOut))
+                    }
                     () = cancelled.cancelled() => {
                         return (Err(HostRefusal::CancelledWhileAsking), Decider::of(DecidedBy::Policy));
+                    }
+                };
+                let (answer, unanswered) = match asked {
+                    Asked::Answered(answer) => (Some(answer), None),
+                    Asked::Unanswered(why) => (None, Some(why)),
+                    Asked::Withdrawn(why) => {
+                        // Nobody decided: not a person's deny, and never the fallback.
+                        let decider = Decider {
+                            by: DecidedBy::Policy,
+                            approver: match &why {
+                                Withdrawn::ApproverFailed { approver, .. } => {
+                                    Some(approver.clone())
+                                }
+                                Withdrawn::Cancelled(_) => None,
+                            },
+                            approval_id: None,
+                        };
+                        return (Err(HostRefusal::Withdrawn(why)), decider);
                     }
                 };
                 if answer.is_none()
@@ -579,6 +599,12 @@ impl ExecHost {
                         approval_id: a.approval_id.clone(),
                     },
                     None => Decider::of(DecidedBy::Fallback),
+                };
+                let refused = |not| match (refused(not), unanswered) {
+                    (HostRefusal::NoAnswer { reason, code, .. }, Some(why)) => {
+                        HostRefusal::NoAnswer { reason, code, why }
+                    }
+                    (other, _) => other,
                 };
                 (
                     evaluation

@@ -1,7 +1,11 @@
 //! What an allowed run changes in the approvals file, saved before it
-//! runs: last use of every matched entry, and the entries an allow-always
-//! persists. Only a [`Grant::AllowAlways`] persists anything; the policy
-//! grants it only when allow-always was on offer (DESIGN.md invariant 5).
+//! runs: last use (`lastUsed*`) of the entries that allowed it, and the
+//! entries an allow-always persists. Only a [`Grant::AllowAlways`] persists
+//! anything; the policy grants it only when allow-always was on offer
+//! (DESIGN.md invariant 5). Last use is recorded only when the entries
+//! themselves allowed the command (every segment satisfied, and no person
+//! had to approve it): an entry that matched one segment of a command a
+//! person approved past did not allow that command, so it never shows it.
 
 use approvals_ipc::approvals::ApprovalsFile;
 use approvals_ipc::policy::{Evaluation, Grant, SatisfiedBy};
@@ -30,17 +34,18 @@ impl StateEdit {
             ),
             _ => (Vec::new(), Vec::new()),
         };
-        if evaluation.matched_patterns().is_empty()
-            && persist.is_empty()
-            && persist_prefixes.is_empty()
-        {
+        let uses: Vec<(String, Option<String>)> = if allowed_by_entries(evaluation, grant) {
+            evaluation
+                .matched_patterns()
+                .iter()
+                .map(|pattern| (pattern.clone(), resolved_path_for(evaluation, pattern)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if uses.is_empty() && persist.is_empty() && persist_prefixes.is_empty() {
             return None;
         }
-        let uses = evaluation
-            .matched_patterns()
-            .iter()
-            .map(|pattern| (pattern.clone(), resolved_path_for(evaluation, pattern)))
-            .collect();
         Some(StateEdit {
             agent_id: agent_id.to_owned(),
             command_text: evaluation.command_text().to_owned(),
@@ -74,6 +79,16 @@ impl StateEdit {
             );
         }
     }
+}
+
+/// Whether the policy's entries allowed the run by themselves: no person
+/// approved it, and every segment was satisfied (by the allowlist, a safe
+/// bin or a skill).
+fn allowed_by_entries(evaluation: &Evaluation, grant: Grant) -> bool {
+    let segments = &evaluation.analysis.segments;
+    matches!(grant, Grant::Policy | Grant::Fallback)
+        && !segments.is_empty()
+        && segments.iter().all(|s| s.satisfied_by.is_some())
 }
 
 /// The real path a pattern allowed: the allowlisted segment whose real path

@@ -10,6 +10,8 @@ use approvals_ipc::ipc::{ErrorBody, ErrorCode};
 use approvals_ipc::policy::env::EnvRefusal;
 use approvals_ipc::policy::{NotGranted, Reason};
 
+use super::approver::{NobodyAnswered, Withdrawn};
+
 /// The wire reason of [`HostRefusal::NotFound`], which `node-host run`
 /// reports as exit status 127, as shells do.
 pub const NOT_FOUND: &str = "not-found";
@@ -40,7 +42,12 @@ pub enum HostRefusal {
         reason: Option<Reason>,
         /// The fallback's reason code.
         code: &'static str,
+        /// Why nobody answered.
+        why: NobodyAnswered,
     },
+    /// The ask ended without a decision (cancelled, or the only approver
+    /// failed); denied without the fallback.
+    Withdrawn(Withdrawn),
     /// Asked, but this host asks nobody itself and the request carried no
     /// approval (a node joined to a gateway): the gateway must ask its
     /// operators and send the approval with the request.
@@ -68,12 +75,34 @@ impl HostRefusal {
             NotGranted::NoAnswer { code } => Self::NoAnswer {
                 reason: reason.cloned(),
                 code,
+                why: NobodyAnswered::TimedOut,
             },
             NotGranted::NotFound { word } => Self::NotFound(word),
         }
     }
 
-    /// The error sent to the requester.
+    /// What happened, as the audit log's `exec.denied` records it: the
+    /// reasons OpenClaw's wire set has no name for (`user-denied`,
+    /// `cancelled`, `hook-failed`, `no-approver`, `timeout`), else the wire
+    /// reason.
+    pub fn audit_reason(&self) -> String {
+        match self {
+            Self::UserDenied => "user-denied".to_owned(),
+            Self::NoAnswer { why, .. } => why.code().to_owned(),
+            Self::Withdrawn(why) => why.code(),
+            Self::CancelledWhileAsking | Self::CancelledWhileRunning | Self::ShuttingDown => {
+                "cancelled".to_owned()
+            }
+            other => {
+                let wire = other.to_wire();
+                wire.reason.unwrap_or(wire.message)
+            }
+        }
+    }
+
+    /// The error sent to the requester; `reason` is one of OpenClaw's
+    /// names (what its node host understands), the message says exactly
+    /// what happened.
     pub fn to_wire(&self) -> ErrorBody {
         let denied = |message: String, reason: &str| {
             ErrorBody::new(
@@ -121,18 +150,34 @@ impl HostRefusal {
                     .map_or_else(|| "denied by policy".to_owned(), ToString::to_string);
                 denied(message, code)
             }
-            Self::UserDenied => denied("user denied".to_owned(), "approval-required"),
-            Self::NoAnswer { reason, code } => {
-                let why = reason
+            Self::UserDenied => denied("user denied".to_owned(), "user-denied"),
+            Self::NoAnswer { reason, code, why } => {
+                let asked = reason
                     .as_ref()
                     .map_or_else(|| "approval required".to_owned(), ToString::to_string);
+                let nobody = match why {
+                    NobodyAnswered::TimedOut => "no approver answered in time",
+                    NobodyAnswered::NoApprover => {
+                        "no approver answered (none is attached: no terminal, no approverCommand)"
+                    }
+                };
                 denied(
                     format!(
-                        "approval required ({why}); no approver answered and askFallback does not allow it"
+                        "approval required ({asked}); {nobody} and askFallback does not allow it"
                     ),
                     code,
                 )
             }
+            Self::Withdrawn(Withdrawn::Cancelled(why)) => denied(
+                format!("the approval was cancelled ({why}); nobody decided"),
+                "approval-required",
+            ),
+            Self::Withdrawn(Withdrawn::ApproverFailed { approver, why }) => denied(
+                format!(
+                    "the approver {approver} failed and nobody else could answer ({why}); nobody decided"
+                ),
+                "approval-required",
+            ),
             Self::ApprovalRequired(reason) => denied(
                 match reason {
                     Some(why) => format!("approval required ({why})"),
@@ -241,16 +286,45 @@ mod tests {
             ),
             (
                 HostRefusal::UserDenied,
-                unavailable("approval-required", "user denied"),
+                unavailable("user-denied", "user denied"),
+            ),
+            (
+                HostRefusal::NoAnswer {
+                    reason: Some(miss.clone()),
+                    code: "approval-required",
+                    why: NobodyAnswered::TimedOut,
+                },
+                unavailable(
+                    "approval-required",
+                    "approval required (allowlist-miss: x was not found); no approver answered in time and askFallback does not allow it",
+                ),
             ),
             (
                 HostRefusal::NoAnswer {
                     reason: Some(miss),
                     code: "approval-required",
+                    why: NobodyAnswered::NoApprover,
                 },
                 unavailable(
                     "approval-required",
-                    "approval required (allowlist-miss: x was not found); no approver answered and askFallback does not allow it",
+                    "approval required (allowlist-miss: x was not found); no approver answered (none is attached: no terminal, no approverCommand) and askFallback does not allow it",
+                ),
+            ),
+            (
+                HostRefusal::Withdrawn(Withdrawn::Cancelled("bridge shutting down".into())),
+                unavailable(
+                    "approval-required",
+                    "the approval was cancelled (bridge shutting down); nobody decided",
+                ),
+            ),
+            (
+                HostRefusal::Withdrawn(Withdrawn::ApproverFailed {
+                    approver: "hook".into(),
+                    why: "hook exited with exit status: 3".into(),
+                }),
+                unavailable(
+                    "approval-required",
+                    "the approver hook failed and nobody else could answer (hook exited with exit status: 3); nobody decided",
                 ),
             ),
             (
@@ -312,6 +386,47 @@ mod tests {
     }
 
     #[test]
+    fn the_audit_reason_says_what_happened() {
+        let cases = [
+            (HostRefusal::UserDenied, "user-denied"),
+            (
+                HostRefusal::Withdrawn(Withdrawn::Cancelled("x".into())),
+                "cancelled",
+            ),
+            (
+                HostRefusal::Withdrawn(Withdrawn::ApproverFailed {
+                    approver: "hook".into(),
+                    why: "x".into(),
+                }),
+                "hook-failed",
+            ),
+            (
+                HostRefusal::NoAnswer {
+                    reason: None,
+                    code: "approval-required",
+                    why: NobodyAnswered::NoApprover,
+                },
+                "no-approver",
+            ),
+            (
+                HostRefusal::NoAnswer {
+                    reason: None,
+                    code: "approval-required",
+                    why: NobodyAnswered::TimedOut,
+                },
+                "timeout",
+            ),
+            (HostRefusal::CancelledWhileAsking, "cancelled"),
+            (HostRefusal::ShuttingDown, "cancelled"),
+            (HostRefusal::Policy(None), "approval-required"),
+            (HostRefusal::CommandRequired, "command required"),
+        ];
+        for (refusal, want) in cases {
+            assert_eq!(refusal.audit_reason(), want, "{refusal:?}");
+        }
+    }
+
+    #[test]
     fn a_refusal_after_the_verdict_keeps_the_evaluations_reason() {
         let miss = Reason::AllowlistMiss(Vec::new());
         assert_eq!(
@@ -331,7 +446,8 @@ mod tests {
             ),
             HostRefusal::NoAnswer {
                 reason: Some(miss),
-                code: "approval-required"
+                code: "approval-required",
+                why: NobodyAnswered::TimedOut,
             }
         );
         assert_eq!(

@@ -233,7 +233,7 @@ fn answers_and_their_absence_become_runs_or_refusals() {
     let cases: &[(Option<ApprovalDecision>, Result<Grant, &str>)] = &[
         (Some(ApprovalDecision::AllowOnce), Ok(Grant::AllowOnce)),
         (Some(ApprovalDecision::AllowAlways), Ok(Grant::AllowAlways)),
-        (Some(ApprovalDecision::Deny), Err("approval-required")),
+        (Some(ApprovalDecision::Deny), Err("user-denied")),
         (None, Err("approval-required")),
     ];
     for (answer, want) in cases {
@@ -355,11 +355,14 @@ struct Fixed(Option<ApprovalDecision>, Mutex<usize>);
 impl Approvals for Fixed {
     fn ask<'a>(&'a self, _: &'a Evaluation, _: &'a ExecRequest, _: Duration) -> AskFuture<'a> {
         *self.1.lock().unwrap() += 1;
-        Box::pin(std::future::ready(self.0.map(|decision| Answer {
-            decision,
-            approver: "test".to_owned(),
-            approval_id: Some("0192-test-approval".to_owned()),
-        })))
+        Box::pin(std::future::ready(match self.0 {
+            Some(decision) => Asked::Answered(Answer {
+                decision,
+                approver: "test".to_owned(),
+                approval_id: Some("0192-test-approval".to_owned()),
+            }),
+            None => Asked::Unanswered(NobodyAnswered::TimedOut),
+        }))
     }
 }
 
@@ -487,6 +490,46 @@ async fn every_allowlist_match_records_its_use_the_first_before_running() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(entry(&fixture)["lastResolvedPath"], real("printf").as_str());
+}
+
+#[tokio::test]
+async fn last_use_is_not_written_on_an_entry_a_person_approved_past() {
+    let fixture = Fixture::new(&policy("allowlist", "on-miss", "deny", &[&real("printf")]));
+    let approver = Arc::new(Fixed(Some(ApprovalDecision::AllowOnce), Mutex::new(0)));
+    let host = fixture.host().with_approvals(approver.clone());
+    let entry = |f: &Fixture| f.file()["agents"]["main"]["allowlist"][0].clone();
+    // printf is allowlisted, id is not: a person approved the whole chain.
+    host.handle(
+        request(&["/bin/sh", "-c", "printf approved-past && id"]),
+        CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(*approver.1.lock().unwrap(), 1, "the chain was asked about");
+    let printf = entry(&fixture);
+    assert!(
+        printf.get("lastUsedCommand").is_none() && printf.get("lastUsedAt").is_none(),
+        "the printf entry did not allow that command: {printf}"
+    );
+    // The entry alone allowing a command still records it.
+    host.handle(request(&["printf", "alone"]), CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(entry(&fixture)["lastUsedCommand"], "printf alone");
+
+    // Under `ask: always` the entry matches every segment, but a person
+    // allowed the command: still not the entry's use.
+    let always = Fixture::new(&policy("allowlist", "always", "deny", &[&real("printf")]));
+    let host = always.host().with_approvals(approver.clone());
+    host.handle(request(&["printf", "asked"]), CancellationToken::new())
+        .await
+        .unwrap();
+    assert_eq!(*approver.1.lock().unwrap(), 2, "ask: always asked");
+    assert!(
+        entry(&always).get("lastUsedCommand").is_none(),
+        "{}",
+        entry(&always)
+    );
 }
 
 #[tokio::test]

@@ -12,9 +12,11 @@
 //! It also decides who may answer approvals (DESIGN.md section 7): the
 //! terminal approver when stdin is a TTY, the command hook when
 //! `--approver-command` or the policy's `defaults.approverCommand` names one
-//! (the flag wins), and the web page when `--web` or `defaults.web` names
-//! an address (the flag wins; see `crate::web`). All run at once against
-//! one broker; the first answer wins. With no approver at all, nobody is waited for and the ask fallback
+//! (the flag wins; a hook that cannot work is refused before the socket is
+//! bound, see `hook::check`), and the web page when `--web` or
+//! `defaults.web` names an address (the flag wins; see `crate::web`). All
+//! run at once against one broker; the first answer wins. With no approver
+//! at all, nobody is waited for and the ask fallback
 //! decides at once. On shutdown every pending approval is denied and the
 //! terminal is restored before `run` returns.
 //!
@@ -111,6 +113,14 @@ pub enum ServeError {
         /// What is wrong.
         why: String,
     },
+    /// The approver hook cannot work; the bridge does not start.
+    #[error("{error}\n(the hook comes from {source_of})")]
+    Hook {
+        /// What is wrong with it.
+        error: hook::HookCheckError,
+        /// Where it was configured: the flag, or the approvals file.
+        source_of: String,
+    },
     /// Signal handlers or the server failed.
     #[error("{op}: {source}")]
     Io {
@@ -156,7 +166,7 @@ pub fn restart_in_child_env() -> std::io::Result<()> {
         .exec())
 }
 
-/// Serves until SIGINT or SIGTERM; returns after the socket file is removed.
+/// Serves until SIGINT, SIGTERM or SIGHUP; returns after the socket file is removed.
 pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     let mut host = ExecHost::new(ExecHostConfig {
         gateway_approvals: options.accept_gateway_approvals,
@@ -201,6 +211,27 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
         None => web_from_policy(&snapshot.file, &options.approvals_path)?,
     };
 
+    // A hook that cannot work is refused before anything is served.
+    let hook_command = options.approver_command.clone().or_else(|| {
+        snapshot
+            .file
+            .defaults
+            .as_ref()
+            .and_then(|defaults| defaults.approver_command.clone())
+    });
+    if let Some(command) = &hook_command {
+        hook::check(command).map_err(|error| ServeError::Hook {
+            error,
+            source_of: if options.approver_command.is_some() {
+                "--approver-command".to_owned()
+            } else {
+                format!(
+                    "defaults.approverCommand in {}",
+                    options.approvals_path.display()
+                )
+            },
+        })?;
+    }
     // The instance starts before its socket can be reached: a client that
     // connects the moment it is bound and signs at once signed after this.
     let started_ms = ipc::auth::wall_clock_ms();
@@ -216,13 +247,6 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     }
     let shutdown = CancellationToken::new();
     let broker = Broker::new();
-    let hook_command = options.approver_command.clone().or_else(|| {
-        snapshot
-            .file
-            .defaults
-            .as_ref()
-            .and_then(|defaults| defaults.approver_command.clone())
-    });
     let tty = terminal_if_interactive();
     // Always ask through the broker: besides the terminal and the hook, the
     // control API (`ui-bridge approvals resolve`) can answer any approval.
@@ -294,7 +318,8 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     };
     let stop = stop_signal(shutdown.clone())?;
 
-    tracing::info!(socket = %bound.path.display(), approvals = %options.approvals_path.display(), "ready");
+    // Said once, on the line below; the log has it at debug level.
+    tracing::debug!(socket = %bound.path.display(), approvals = %options.approvals_path.display(), "ready");
     eprintln!(
         "ui-bridge: serving {} (approvals {})",
         bound.path.display(),
@@ -360,7 +385,9 @@ fn terminal_if_interactive() -> Option<Tty> {
     }
 }
 
-/// Completes on SIGINT or SIGTERM, after telling in-flight requests to stop.
+/// Completes on SIGINT, SIGTERM or SIGHUP (the terminal went away: the
+/// same clean shutdown, socket removed), after telling in-flight requests
+/// to stop.
 fn stop_signal(
     shutdown: CancellationToken,
 ) -> Result<impl std::future::Future<Output = ()>, ServeError> {
@@ -370,10 +397,12 @@ fn stop_signal(
     };
     let mut interrupt = signal(SignalKind::interrupt()).map_err(io)?;
     let mut terminate = signal(SignalKind::terminate()).map_err(io)?;
+    let mut hangup = signal(SignalKind::hangup()).map_err(io)?;
     Ok(async move {
         tokio::select! {
             _ = interrupt.recv() => tracing::info!("SIGINT: shutting down"),
             _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
+            _ = hangup.recv() => tracing::info!("SIGHUP: shutting down"),
         }
         shutdown.cancel();
     })

@@ -2,8 +2,9 @@
 //! removing it on the way out.
 //!
 //! It decides that the socket lives in a directory that is ours and private
-//! (owned by our effective UID, mode 0700, not a symbolic link; created so
-//! when missing), below directories that only root or we own and nobody else
+//! (owned by our effective UID, mode 0700, not a symbolic link; when missing,
+//! created so — only that last directory, under an existing parent we own;
+//! anything more is refused with a hint), below directories that only root or we own and nobody else
 //! may write (sticky ones excepted; the same walk as the approvals file's,
 //! see `approvals_ipc::approvals::HeldDir`), and that the socket itself is
 //! mode 0600. It refuses a symbolic link at the socket path, a path that is
@@ -38,6 +39,24 @@ pub enum SocketError {
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
+    },
+    /// The socket's directory is missing and so is its parent.
+    #[error("socket directory {} does not exist, and neither does {}\nhint: only the socket's own directory is created; create {} first, or pass --socket in an existing directory", dir.display(), parent.display(), parent.display())]
+    NoParent {
+        /// The socket's directory.
+        dir: PathBuf,
+        /// Its missing parent.
+        parent: PathBuf,
+    },
+    /// The socket's directory is missing and its parent is not ours.
+    #[error("socket directory {} does not exist, and its parent {} belongs to uid {owner}, not us\nhint: create it yourself (mode 0700), or pass --socket in a directory you own", dir.display(), parent.display())]
+    ParentNotOurs {
+        /// The socket's directory.
+        dir: PathBuf,
+        /// Its parent.
+        parent: PathBuf,
+        /// The parent's owner.
+        owner: u32,
     },
     /// The directory is a symbolic link or not a directory.
     #[error("socket directory {} is a symbolic link or not a directory\nhint: use a real directory owned by you with mode 0700", .0.display())]
@@ -178,14 +197,7 @@ pub(super) fn prepare_dir(dir: &Path) -> Result<(), SocketError> {
         path: dir.to_owned(),
         source,
     };
-    match std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(SOCKET_DIR_MODE)
-        .create(dir)
-    {
-        Ok(()) => {}
-        Err(source) => return Err(dir_error(source)),
-    }
+    create_last_component(dir)?;
     let meta = std::fs::symlink_metadata(dir).map_err(dir_error)?;
     if !meta.file_type().is_dir() {
         return Err(SocketError::DirNotPlain(dir.to_owned()));
@@ -209,6 +221,52 @@ pub(super) fn prepare_dir(dir: &Path) -> Result<(), SocketError> {
         path: dir.to_owned(),
         source,
     })?;
+    Ok(())
+}
+
+/// Creates `dir` (mode 0700) when it is missing, but only that last
+/// component, and only under an existing parent we own: a mistyped
+/// `--socket` must not leave a trail of directories anywhere on disk.
+fn create_last_component(dir: &Path) -> Result<(), SocketError> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(_) => return Ok(()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => {
+            return Err(SocketError::Dir {
+                path: dir.to_owned(),
+                source,
+            });
+        }
+    }
+    let parent = match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => return Err(SocketError::BadPath(dir.to_owned())),
+    };
+    let parent_meta = match std::fs::symlink_metadata(parent) {
+        Ok(meta) if meta.file_type().is_dir() => meta,
+        _ => {
+            return Err(SocketError::NoParent {
+                dir: dir.to_owned(),
+                parent: parent.to_owned(),
+            });
+        }
+    };
+    let expected = nix::unistd::geteuid().as_raw();
+    if parent_meta.uid() != expected {
+        return Err(SocketError::ParentNotOurs {
+            dir: dir.to_owned(),
+            parent: parent.to_owned(),
+            owner: parent_meta.uid(),
+        });
+    }
+    std::fs::DirBuilder::new()
+        .mode(SOCKET_DIR_MODE)
+        .create(dir)
+        .map_err(|source| SocketError::Dir {
+            path: dir.to_owned(),
+            source,
+        })?;
+    tracing::info!(dir = %dir.display(), "created the socket directory (mode 0700)");
     Ok(())
 }
 

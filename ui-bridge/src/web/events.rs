@@ -20,8 +20,8 @@ use tokio::sync::broadcast::Receiver;
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
-use super::WebState;
-use crate::broker::{Broker, BrokerEvent, Outcome, decision_word};
+use super::{APPROVER, WebState};
+use crate::broker::{Attached, Broker, BrokerEvent, Outcome, decision_word};
 
 /// How often an idle stream sends a comment, so proxies and tunnels keep it.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -33,6 +33,9 @@ pub async fn stream(
     // Subscribe before listing, so nothing falls between the two.
     let events = state.broker.subscribe();
     let feed = Feed {
+        // An open page is a person who can answer: while it listens, a
+        // failing hook leaves approvals to it instead of ending them.
+        _attached: state.broker.attach(APPROVER),
         broker: state.broker.clone(),
         events,
         shutdown: state.shutdown.clone(),
@@ -47,6 +50,7 @@ pub async fn stream(
 
 /// One page's position in the broker's events.
 struct Feed {
+    _attached: Attached,
     broker: Broker,
     events: Receiver<BrokerEvent>,
     shutdown: CancellationToken,
@@ -93,6 +97,9 @@ fn resolved(id: &str, outcome: &Outcome) -> serde_json::Value {
         Outcome::TimedOut => json!({"id": id, "outcome": "timed-out"}),
         Outcome::Cancelled { reason } => {
             json!({"id": id, "outcome": "cancelled", "reason": reason})
+        }
+        Outcome::Failed { approver, why } => {
+            json!({"id": id, "outcome": "failed", "approver": approver, "reason": why})
         }
     }
 }

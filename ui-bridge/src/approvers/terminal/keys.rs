@@ -1,7 +1,9 @@
 //! Which key presses answer the shown approval.
 //!
 //! It decides the meaning of one chunk of terminal input: `o` allow once,
-//! `a` allow always, `d` deny, Ctrl-C deny-and-stop. It refuses anything
+//! `a` allow always, `d` deny, Ctrl-C deny-and-stop; `e` unfolds (or folds)
+//! the segments and `j`/`k` scroll the details, which answer nothing and so
+//! work before the prompt is armed. It refuses anything
 //! else, and any chunk of more than one byte (a paste, an arrow key's escape
 //! sequence, whose final byte may be a letter), so only a deliberate single
 //! key press answers (DESIGN.md section 7; principle 1, fail closed). Keys
@@ -16,6 +18,12 @@ pub(super) enum Key {
     Answer(Decision),
     /// Ctrl-C: deny the shown approval, restore the terminal, stop the process.
     Interrupt,
+    /// Show every segment in full, or fold them again.
+    Expand,
+    /// Scroll the details down one row.
+    ScrollDown,
+    /// Scroll the details up one row.
+    ScrollUp,
 }
 
 /// The byte `Ctrl-C` produces once the terminal no longer turns it into SIGINT.
@@ -34,6 +42,17 @@ pub(super) const KEYS: &[(u8, Key, &str)] = &[
         "allow always, when the approval offers it",
     ),
     (b'd', Key::Answer(Decision::Deny), "deny"),
+    (
+        b'e',
+        Key::Expand,
+        "segments folded to fit a short screen can be read in full",
+    ),
+    (
+        b'j',
+        Key::ScrollDown,
+        "details that do not fit can be scrolled to (vi's down)",
+    ),
+    (b'k', Key::ScrollUp, "and back (vi's up)"),
     (b'o', Key::Answer(Decision::AllowOnce), "allow once"),
 ];
 
@@ -48,5 +67,5 @@ pub(super) fn key_of(chunk: &[u8]) -> Result<Key, &'static str> {
     KEYS.iter()
         .find(|(key, _, _)| key == byte)
         .map(|&(_, key, _)| key)
-        .ok_or("ignored: press o (allow once), a (allow always) or d (deny)")
+        .ok_or("ignored: press o (allow once), a (allow always) or d (deny); e, j, k to read more")
 }

@@ -12,9 +12,14 @@
 //! whatever input is waiting, and counts only keys read after that (see
 //! [`counts`]). It refuses pastes and escape sequences (see `keys`). It draws on
 //! stderr or `/dev/tty`, never stdout, and restores the terminal on every
-//! exit path. Upholds principle 3: every field is shown escaped.
+//! exit path. Upholds principle 3: every field is shown escaped, and the
+//! id, countdown, command and keys stay on the screen whatever its size
+//! (the details fold and scroll instead, see `render`); a resized terminal
+//! (`SIGWINCH`) is redrawn at once.
 
+mod fit;
 mod keys;
+mod log_gate;
 mod render;
 mod tty;
 
@@ -26,11 +31,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use approvals_ipc::ipc::Decision;
 use nix::sys::signal::{Signal, raise};
+use tokio::signal::unix::{Signal as SignalStream, SignalKind, signal};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::broker::{Broker, PendingApproval, ResolveError};
 
+pub use log_gate::{LogLine, PromptAwareStderr};
 pub use tty::{Tty, TtyError};
 
 use keys::{Key, key_of};
@@ -52,12 +59,24 @@ const TICK: Duration = Duration::from_secs(1);
 ///
 /// Dropping the future drops the prompt session, which restores the terminal.
 pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()>) {
+    // A person is here: a failing hook leaves approvals to them.
+    let _attached = broker.attach(APPROVER);
     let mut events = broker.subscribe();
     tokio::pin!(shutdown);
     // The approval in front, and when keys start to answer it.
     let mut front: Option<Front> = None;
     let mut note: Option<&'static str> = None;
     let mut interrupted = false;
+    // A resized terminal is redrawn at its new size.
+    let mut resized = match signal(SignalKind::window_change()) {
+        Ok(stream) => Some(stream),
+        Err(error) => {
+            tracing::warn!(%error, "cannot watch for terminal resizes; the prompt keeps its first size");
+            None
+        }
+    };
+    let mut expanded = false;
+    let mut scroll = 0usize;
     loop {
         let pending = broker.list();
         let Some(first) = pending.first().cloned() else {
@@ -88,6 +107,8 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
                     answerable_since: None,
                 });
                 note = None;
+                expanded = false;
+                scroll = 0;
             }
             let armed_at = front
                 .as_ref()
@@ -97,8 +118,13 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
                 now_ms: unix_ms(),
                 armed,
                 note,
+                size: session.size(),
+                expanded,
+                scroll,
             };
-            session.draw(&render(&pending, view));
+            let frame = render(&pending, view);
+            scroll = scroll.min(frame.max_scroll);
+            session.draw(&frame.rows);
             if let Some(front) = front
                 .as_mut()
                 .filter(|f| armed && f.answerable_since.is_none())
@@ -120,8 +146,15 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
                 },
                 () = tokio::time::sleep(TICK) => {}
                 () = tokio::time::sleep_until(armed_at), if !armed => {}
+                () = resize(&mut resized) => {}
                 chunk = session.next_keys() => match key_of(&chunk.bytes) {
                     Err(why) => note = Some(why),
+                    Ok(Key::Expand) => {
+                        expanded = !expanded;
+                        scroll = 0;
+                    }
+                    Ok(Key::ScrollDown) => scroll = scroll.saturating_add(1).min(frame.max_scroll),
+                    Ok(Key::ScrollUp) => scroll = scroll.saturating_sub(1),
                     Ok(Key::Interrupt) => {
                         answer(&broker, &first, Decision::Deny, &mut answered);
                         interrupted = true;
@@ -160,6 +193,18 @@ pub async fn run(broker: Broker, mut tty: Tty, shutdown: impl Future<Output = ()
             }
             interrupted = false;
         }
+    }
+}
+
+/// Waits for the next resize; pends forever without a resize stream.
+async fn resize(resized: &mut Option<SignalStream>) {
+    match resized {
+        Some(stream) => {
+            if stream.recv().await.is_none() {
+                *resized = None;
+            }
+        }
+        None => std::future::pending().await,
     }
 }
 

@@ -14,10 +14,24 @@ use std::fmt::Write;
 
 use approvals_ipc::ipc::Decision;
 
+use super::fit::{clip, wrap};
 use crate::broker::{PendingApproval, decision_word};
 
-/// Longest command shown on a queued approval's line.
-const QUEUE_LINE_CHARS: usize = 150;
+/// Where a field's text starts (`command:  `), and where its continuation
+/// rows are indented to.
+const LABEL: usize = 10;
+
+/// The screen size assumed when the terminal does not say.
+pub(super) const FALLBACK_SIZE: Size = Size { cols: 80, rows: 24 };
+
+/// A terminal's size in character cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Size {
+    /// Columns.
+    pub cols: usize,
+    /// Rows.
+    pub rows: usize,
+}
 
 /// How the prompt is drawn right now.
 #[derive(Clone, Copy, Debug)]
@@ -28,98 +42,226 @@ pub(super) struct View<'a> {
     pub armed: bool,
     /// What the last key press did not do, if anything.
     pub note: Option<&'a str>,
+    /// The terminal's size.
+    pub size: Size,
+    /// Whether the person asked to see every segment in full (`e`).
+    pub expanded: bool,
+    /// How many rows of the details are scrolled past (`j`/`k`).
+    pub scroll: usize,
+}
+
+/// One drawn screen: at most `size.rows` rows of at most `size.cols`
+/// columns (unless the screen is too small even for the id, the command's
+/// first row and the keys).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Frame {
+    /// The rows, top first.
+    pub rows: Vec<String>,
+    /// The largest useful scroll offset (0 when everything fits).
+    pub max_scroll: usize,
+}
+
+impl Frame {
+    /// The rows joined by newlines, as a person reads them.
+    #[cfg(test)]
+    pub(super) fn text(&self) -> String {
+        self.rows.join("\n")
+    }
 }
 
 /// The whole screen for `pending` (oldest first); empty when nothing waits.
-pub(super) fn render(pending: &[PendingApproval], view: View<'_>) -> String {
+///
+/// The id and countdown (top), the command (next) and the keys (bottom)
+/// are always drawn; the details between them are what gives way on a
+/// short screen: segments fold to one row each (`e` unfolds them), and
+/// what still does not fit scrolls (`j`/`k`) behind a row that says so. A
+/// command too long for the screen keeps its first rows in place and
+/// continues at the top of the scrolled part.
+pub(super) fn render(pending: &[PendingApproval], view: View<'_>) -> Frame {
     let Some((shown, queued)) = pending.split_first() else {
-        return String::new();
+        return Frame::default();
     };
+    let cols = view.size.cols.max(1);
     let d = &shown.display;
-    let mut out = String::new();
-    // Writing to a String cannot fail.
-    let _ = writeln!(
-        out,
-        "== approval requested ({}) == expires in {}",
-        visible(shown.shown_id()),
-        countdown(shown.expires_at_ms, view.now_ms)
+    let header = wrap(
+        &format!(
+            "== approval requested ({}) == expires in {}",
+            visible(shown.shown_id()),
+            countdown(shown.expires_at_ms, view.now_ms)
+        ),
+        cols,
+        0,
     );
-    let _ = writeln!(out, "command:  {}", visible(&d.command_text));
-    let _ = writeln!(out, "argv:     {}", argv_line(&d.argv));
-    let _ = writeln!(out, "cwd:      {}", visible(&d.cwd));
-    let _ = writeln!(
-        out,
+    let command = wrap(
+        &format!("command:  {}", visible(&d.command_text)),
+        cols,
+        LABEL,
+    );
+    let mut bottom = vec![String::new()];
+    bottom.extend(wrap(&keys_line(shown, view.armed), cols, 0));
+    if let Some(note) = view.note {
+        bottom.extend(wrap(&format!("note: {}", visible(note)), cols, LABEL));
+    }
+    let avail = view
+        .size
+        .rows
+        .saturating_sub(header.len() + bottom.len())
+        .max(1);
+    let mut body = details(shown, queued, cols, false);
+    let fold = !view.expanded && !d.segments.is_empty() && command.len() + body.len() > avail;
+    if fold {
+        body = details(shown, queued, cols, true);
+    }
+    // The command's rows that stay in place; the rest scroll with the details.
+    let fixed = if command.len() + body.len() <= avail {
+        command.len()
+    } else {
+        command.len().min(avail.saturating_sub(2)).max(1)
+    };
+    let mut rest: Vec<String> = command[fixed..].to_vec();
+    rest.extend(body);
+    let room = avail.saturating_sub(fixed);
+    let mut rows = header;
+    rows.extend_from_slice(&command[..fixed]);
+    let mut max_scroll = 0;
+    if rest.len() <= room {
+        rows.extend(rest);
+    } else if room > 0 {
+        let lines = room - 1;
+        max_scroll = rest.len() - lines;
+        let from = view.scroll.min(max_scroll);
+        rows.extend_from_slice(&rest[from..from + lines]);
+        let below = rest.len() - from - lines;
+        let segments = match (fold, view.expanded && !d.segments.is_empty()) {
+            (true, _) => "; e: full segments",
+            (false, true) => "; e: fold segments",
+            (false, false) => "",
+        };
+        let more = if queued.is_empty() {
+            String::new()
+        } else {
+            format!(", {} more waiting", queued.len())
+        };
+        rows.push(clip(
+            &format!("-- {from} above, {below} below (j/k scroll{segments}){more} --"),
+            cols,
+        ));
+    }
+    rows.extend(bottom);
+    Frame { rows, max_scroll }
+}
+
+/// The keys on offer, or why there are none yet.
+fn keys_line(shown: &PendingApproval, armed: bool) -> String {
+    if !armed {
+        return "(read it first: keys answer in a moment)".to_owned();
+    }
+    let always = if offers_always(shown) {
+        "[a] allow always   "
+    } else {
+        "(allow always not offered)   "
+    };
+    format!("[o] allow once   {always}[d] deny   (ctrl-c: deny and quit)")
+}
+
+/// The rows between the command and the keys: argv, cwd, agent, each
+/// segment (one row each when `folded`), risk, policy, why, the queue.
+fn details(
+    shown: &PendingApproval,
+    queued: &[PendingApproval],
+    cols: usize,
+    folded: bool,
+) -> Vec<String> {
+    let d = &shown.display;
+    let mut rows = Vec::new();
+    let mut field = |text: String| rows.extend(wrap(&text, cols, LABEL));
+    field(format!("argv:     {}", argv_line(&d.argv)));
+    field(format!("cwd:      {}", visible(&d.cwd)));
+    field(format!(
         "agent:    {}    session: {}",
         visible(&d.agent_id),
         d.session_key.as_deref().map_or("-".to_owned(), visible)
-    );
+    ));
+    let path = |p: Option<&str>| p.map_or("(not found)".to_owned(), visible);
+    if folded {
+        rows.push(clip(
+            &format!(
+                "segments: {}, one row each (press e to show them in full)",
+                d.segments.len()
+            ),
+            cols,
+        ));
+    }
     for (index, segment) in d.segments.iter().enumerate() {
-        let _ = writeln!(out, "segment {}: {}", index + 1, argv_line(&segment.argv));
-        let _ = writeln!(
-            out,
-            "  resolved: {}",
-            segment
-                .resolved_path
-                .as_deref()
-                .map_or("(not found)".to_owned(), visible)
-        );
-        let _ = writeln!(
-            out,
-            "  real:     {}",
-            segment
-                .real_path
-                .as_deref()
-                .map_or("(not found)".to_owned(), visible)
-        );
+        if folded {
+            let guards = match segment.guards.len() {
+                0 => String::new(),
+                n => format!(" +{n} guard(s)"),
+            };
+            rows.push(clip(
+                &format!(
+                    "segment {}: {} -> {}{guards}",
+                    index + 1,
+                    argv_line(&segment.argv),
+                    path(segment.real_path.as_deref())
+                ),
+                cols,
+            ));
+            continue;
+        }
+        rows.extend(wrap(
+            &format!("segment {}: {}", index + 1, argv_line(&segment.argv)),
+            cols,
+            LABEL,
+        ));
+        rows.extend(wrap(
+            &format!("  resolved: {}", path(segment.resolved_path.as_deref())),
+            cols,
+            12,
+        ));
+        rows.extend(wrap(
+            &format!("  real:     {}", path(segment.real_path.as_deref())),
+            cols,
+            12,
+        ));
         if !segment.guards.is_empty() {
             let guards: Vec<String> = segment.guards.iter().map(|g| visible(g)).collect();
-            let _ = writeln!(out, "  guards:   {}", guards.join("; "));
+            rows.extend(wrap(
+                &format!("  guards:   {}", guards.join("; ")),
+                cols,
+                12,
+            ));
         }
     }
-    let _ = writeln!(out, "risk:     {}", visible(&d.risk_level));
+    let mut field = |text: String| rows.extend(wrap(&text, cols, LABEL));
+    field(format!("risk:     {}", visible(&d.risk_level)));
     for reason in &d.risk_reasons {
-        let _ = writeln!(out, "  - {}", visible(reason));
+        field(format!("  - {}", visible(reason)));
     }
-    let _ = writeln!(
-        out,
+    field(format!(
         "policy:   security={} ask={}",
         visible(&d.security),
         visible(&d.ask)
-    );
-    let _ = writeln!(
-        out,
+    ));
+    field(format!(
         "why:      {}",
         d.reason.as_deref().map_or("-".to_owned(), visible)
-    );
-    let _ = writeln!(out);
-    if view.armed {
-        let always = if offers_always(shown) {
-            "[a] allow always   "
-        } else {
-            "(allow always not offered)   "
-        };
-        let _ = writeln!(
-            out,
-            "[o] allow once   {always}[d] deny   (ctrl-c: deny and quit)"
-        );
-    } else {
-        let _ = writeln!(out, "(read it first: keys answer in a moment)");
-    }
-    if let Some(note) = view.note {
-        let _ = writeln!(out, "note: {}", visible(note));
-    }
+    ));
     if !queued.is_empty() {
-        let _ = writeln!(out);
-        let _ = writeln!(out, "{} more waiting:", queued.len());
+        rows.push(String::new());
+        rows.push(format!("{} more waiting:", queued.len()));
         for approval in queued {
-            let command: String = visible(&approval.display.command_text)
-                .chars()
-                .take(QUEUE_LINE_CHARS)
-                .collect();
-            let _ = writeln!(out, "  {}  {}", visible(approval.shown_id()), command);
+            rows.push(clip(
+                &format!(
+                    "  {}  {}",
+                    visible(approval.shown_id()),
+                    visible(&approval.display.command_text)
+                ),
+                cols,
+            ));
         }
     }
-    out
+    rows
 }
 
 /// Whether the approval accepts `allow-always`.

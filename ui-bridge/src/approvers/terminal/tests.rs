@@ -1,7 +1,8 @@
 use approvals_ipc::ipc::Decision;
 
+use super::fit::width;
 use super::keys::{CTRL_C, KEYS, Key, key_of};
-use super::render::{View, countdown, render, visible};
+use super::render::{Size, View, countdown, render, visible};
 use crate::broker::{ApprovalDisplay, DisplaySegment, PendingApproval};
 
 fn approval(id: &str, command: &str, decisions: &[Decision]) -> PendingApproval {
@@ -34,11 +35,20 @@ fn approval(id: &str, command: &str, decisions: &[Decision]) -> PendingApproval 
 
 const ALL: &[Decision] = &[Decision::AllowOnce, Decision::AllowAlways, Decision::Deny];
 
+/// A roomy terminal, where nothing folds.
+const ROOMY: Size = Size {
+    cols: 200,
+    rows: 50,
+};
+
 fn view(armed: bool) -> View<'static> {
     View {
         now_ms: 1_000,
         armed,
         note: None,
+        size: ROOMY,
+        expanded: false,
+        scroll: 0,
     }
 }
 
@@ -76,7 +86,7 @@ fn only_single_lowercase_keys_answer_and_ctrl_c_always_interrupts() {
 
 #[test]
 fn prompt_shows_every_field_of_the_front_approval() {
-    let screen = render(&[approval("0193-a", "git status", ALL)], view(true));
+    let screen = render(&[approval("0193-a", "git status", ALL)], view(true)).text();
     for needle in [
         "0193-a",
         "expires in 2:00",
@@ -104,14 +114,14 @@ fn prompt_shows_every_field_of_the_front_approval() {
 #[test]
 fn allow_always_is_not_offered_when_the_approval_does_not_accept_it() {
     let only_once = &[Decision::AllowOnce, Decision::Deny];
-    let screen = render(&[approval("0193-a", "x", only_once)], view(true));
+    let screen = render(&[approval("0193-a", "x", only_once)], view(true)).text();
     assert!(!screen.contains("[a]"), "{screen}");
     assert!(screen.contains("allow always not offered"), "{screen}");
 }
 
 #[test]
 fn keys_are_not_shown_until_the_prompt_is_armed() {
-    let screen = render(&[approval("0193-a", "x", ALL)], view(false));
+    let screen = render(&[approval("0193-a", "x", ALL)], view(false)).text();
     assert!(!screen.contains("[o]"), "{screen}");
     assert!(screen.contains("keys answer in a moment"), "{screen}");
 }
@@ -125,7 +135,8 @@ fn queued_approvals_are_listed_one_line_each() {
             approval("0193-c", "ls\nrm -rf /", ALL),
         ],
         view(true),
-    );
+    )
+    .text();
     assert!(screen.contains("2 more waiting:"), "{screen}");
     assert!(screen.contains("  0193-b  bash -c id\n"), "{screen}");
     assert!(
@@ -136,7 +147,7 @@ fn queued_approvals_are_listed_one_line_each() {
 
 #[test]
 fn nothing_pending_draws_nothing() {
-    assert_eq!(render(&[], view(true)), "");
+    assert!(render(&[], view(true)).rows.is_empty());
 }
 
 #[test]
@@ -147,7 +158,7 @@ fn no_control_character_reaches_the_terminal() {
     shown.display.agent_id = hostile.to_owned();
     shown.display.segments[0].guards = vec![hostile.to_owned()];
     shown.display.reason = Some(hostile.to_owned());
-    let screen = render(&[shown, approval("0193-b", hostile, ALL)], view(true));
+    let screen = render(&[shown, approval("0193-b", hostile, ALL)], view(true)).text();
     assert!(
         screen.chars().all(|c| c == '\n' || !c.is_control()),
         "{screen:?}"
@@ -201,4 +212,119 @@ fn every_frame_resets_what_another_writer_could_have_changed() {
         assert!(clear.contains(reset), "{reset:?} missing from {clear:?}");
     }
     assert!(clear.ends_with("\x1b[H\x1b[2J"));
+}
+
+/// A command of many segments, long enough to fold on a short screen.
+fn many_segments(id: &str) -> PendingApproval {
+    let mut shown = approval(id, "", ALL);
+    let words: Vec<String> = (0..8).map(|n| format!("step-number-{n}")).collect();
+    shown.display.command_text = format!("bash -c 'echo {}'", words.join(" && echo "));
+    shown.display.segments = words
+        .iter()
+        .map(|word| DisplaySegment {
+            argv: vec!["echo".to_owned(), word.clone()],
+            resolved_path: Some("/usr/bin/echo".to_owned()),
+            real_path: Some("/usr/bin/echo".to_owned()),
+            guards: vec!["a guard that takes a whole row of its own".to_owned()],
+        })
+        .collect();
+    shown
+}
+
+fn small(expanded: bool, scroll: usize) -> View<'static> {
+    View {
+        size: Size { cols: 60, rows: 15 },
+        expanded,
+        scroll,
+        ..view(true)
+    }
+}
+
+#[test]
+fn a_60x15_screen_keeps_id_countdown_command_and_keys() {
+    let pending = [many_segments("0193-a"), approval("0193-b", "queued", ALL)];
+    for (expanded, scroll) in [(false, 0), (true, 0), (true, 5), (true, 999), (false, 999)] {
+        let frame = render(&pending, small(expanded, scroll));
+        let screen = frame.text();
+        assert!(
+            frame.rows.len() <= 15,
+            "{} rows:\n{screen}",
+            frame.rows.len()
+        );
+        for row in &frame.rows {
+            assert!(width(row) <= 60, "{row:?} is too wide");
+        }
+        assert!(frame.rows[0].contains("0193-a"), "{screen}");
+        assert!(screen.contains("expires in 2:00"), "{screen}");
+        assert!(
+            screen.contains("command:  bash -c 'echo step-number-0"),
+            "{screen}"
+        );
+        // The whole command is on the screen, each word whole.
+        for n in 0..8 {
+            assert!(
+                screen.contains(&format!("step-number-{n}")),
+                "{n}: {screen}"
+            );
+        }
+        assert!(screen.contains("[o] allow once"), "{screen}");
+        assert!(screen.contains("[d] deny"), "{screen}");
+        assert!(
+            frame.max_scroll > 0,
+            "details must overflow here:\n{screen}"
+        );
+        assert!(screen.contains("j/k scroll"), "{screen}");
+    }
+}
+
+#[test]
+fn segments_fold_on_a_short_screen_and_e_unfolds_them() {
+    let pending = [many_segments("0193-a")];
+    let folded = render(&pending, small(false, 0)).text();
+    assert!(folded.contains("press e to show them in full"), "{folded}");
+    assert!(!folded.contains("  resolved:"), "{folded}");
+    let unfolded = render(&pending, small(true, 0)).text();
+    assert!(!unfolded.contains("press e"), "{unfolded}");
+    assert!(unfolded.contains("  resolved: /usr/bin/echo"), "{unfolded}");
+    // Roomy screens never fold.
+    let roomy = render(&pending, view(true)).text();
+    assert!(roomy.contains("  resolved: /usr/bin/echo"), "{roomy}");
+    assert!(!roomy.contains("j/k scroll"), "{roomy}");
+}
+
+#[test]
+fn scrolling_reaches_every_detail_row() {
+    let pending = [many_segments("0193-a")];
+    let top = render(&pending, small(true, 0));
+    let mut seen = top.text();
+    for scroll in 1..=top.max_scroll {
+        seen.push_str(&render(&pending, small(true, scroll)).text());
+    }
+    for n in 1..=8 {
+        assert!(seen.contains(&format!("segment {n}: [echo]")), "{n}");
+    }
+    assert!(seen.contains("why:      allowlist-miss"), "{seen}");
+}
+
+#[test]
+fn a_command_longer_than_the_screen_keeps_its_start_and_scrolls_the_rest() {
+    let mut shown = approval("0193-a", "", ALL);
+    shown.display.command_text = (0..120)
+        .map(|n| format!("w{n}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let pending = [shown];
+    let frame = render(&pending, small(false, 0));
+    let screen = frame.text();
+    assert!(frame.rows.len() <= 15, "{screen}");
+    assert!(screen.contains("command:  w0 w1"), "{screen}");
+    assert!(screen.contains("[o] allow once"), "{screen}");
+    let mut seen = screen;
+    for scroll in 1..=frame.max_scroll {
+        seen.push_str(&render(&pending, small(false, scroll)).text());
+    }
+    assert!(
+        seen.contains(" w119"),
+        "the end of the command is never shown"
+    );
 }

@@ -11,6 +11,7 @@
 //! end, shutdown, panic unwinding, Ctrl-C — restores the saved mode through
 //! [`Session`]'s `Drop`.
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::{AsFd, OwnedFd};
@@ -25,15 +26,20 @@ use nix::sys::termios::{
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::render::{FALLBACK_SIZE, Size};
+
 /// Enter the alternate screen and hide the cursor.
 const ENTER: &str = "\x1b[?1049h\x1b[?25l";
-/// Show the cursor and leave the alternate screen.
-const LEAVE: &str = "\x1b[?25h\x1b[?1049l";
+/// Turn line wrapping back on, show the cursor and leave the alternate screen.
+const LEAVE: &str = "\x1b[?7h\x1b[?25h\x1b[?1049l";
 /// Reset what a process writing to the terminal could have changed (text
-/// attributes, character set, scroll region, wrapping), then cursor home and
-/// clear the screen: every frame is drawn in full on a clean screen, so a
-/// fake prompt painted over the real one does not survive the next frame.
-pub(super) const CLEAR: &str = "\x1b[0m\x1b(B\x1b[r\x1b[?7h\x1b[H\x1b[2J";
+/// attributes, character set, scroll region), turn the terminal's own line
+/// wrapping off (rows are wrapped between words before they are drawn; a
+/// row the terminal would still find too long is cut, never wrapped
+/// mid-word), then cursor home and clear the screen: every frame is drawn in
+/// full on a clean screen, so a fake prompt painted over the real one does
+/// not survive the next frame.
+pub(super) const CLEAR: &str = "\x1b[0m\x1b(B\x1b[r\x1b[?7l\x1b[H\x1b[2J";
 
 /// Why there is no terminal to prompt on.
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +63,8 @@ pub enum TtyError {
 pub struct Tty {
     input: Arc<OwnedFd>,
     out: File,
+    /// Whether `out` is stderr, where the log goes too.
+    on_stderr: bool,
 }
 
 impl Tty {
@@ -96,6 +104,7 @@ impl Tty {
         Ok(Tty {
             input: Arc::new(input),
             out,
+            on_stderr: stderr.is_terminal(),
         })
     }
 
@@ -138,8 +147,27 @@ impl Tty {
             op: "starting the key reader",
             source,
         })?);
+        // Log lines wait until the prompt is gone (they would land in it).
+        if session.tty.on_stderr {
+            super::log_gate::hold();
+        }
         session.write(ENTER);
         Ok(session)
+    }
+
+    /// The terminal's size now, or [`FALLBACK_SIZE`] when it does not say.
+    pub(super) fn size(&self) -> Size {
+        match rustix::termios::tcgetwinsize(&self.out) {
+            Ok(size) if size.ws_col > 0 && size.ws_row > 0 => Size {
+                cols: usize::from(size.ws_col),
+                rows: usize::from(size.ws_row),
+            },
+            Ok(_) => FALLBACK_SIZE,
+            Err(error) => {
+                tracing::debug!(%error, "cannot read the terminal size");
+                FALLBACK_SIZE
+            }
+        }
     }
 
     /// Writes a line on the normal screen (outside a session).
@@ -191,12 +219,21 @@ pub(super) struct Session<'t> {
 }
 
 impl Session<'_> {
-    /// Replaces the screen with `text` (lines separated by `\n`).
-    pub(super) fn draw(&mut self, text: &str) {
-        let mut frame = String::with_capacity(text.len() + CLEAR.len());
+    /// Replaces the screen with `rows`, each placed on its own row by
+    /// cursor address (so the last row never scrolls the first away).
+    pub(super) fn draw(&mut self, rows: &[String]) {
+        let mut frame =
+            String::with_capacity(CLEAR.len() + rows.iter().map(String::len).sum::<usize>());
         frame.push_str(CLEAR);
-        frame.push_str(text);
+        for (index, row) in rows.iter().enumerate() {
+            let _ = write!(frame, "\x1b[{};1H{row}", index + 1);
+        }
         self.write(&frame);
+    }
+
+    /// The terminal's size now.
+    pub(super) fn size(&self) -> Size {
+        self.tty.size()
     }
 
     /// Discards input the terminal holds that the reader has not read yet,
@@ -233,11 +270,11 @@ impl Drop for Session<'_> {
             let _ = reader.join();
         }
         self.write(LEAVE);
-        if let Err(error) =
-            termios::tcsetattr(self.tty.input.as_fd(), SetArg::TCSAFLUSH, &self.saved)
-        {
+        let restored = termios::tcsetattr(self.tty.input.as_fd(), SetArg::TCSAFLUSH, &self.saved);
+        let _ = termios::tcflush(self.tty.input.as_fd(), FlushArg::TCIFLUSH);
+        super::log_gate::release();
+        if let Err(error) = restored {
             tracing::error!(%error, "cannot restore the terminal mode; run `stty sane`");
         }
-        let _ = termios::tcflush(self.tty.input.as_fd(), FlushArg::TCIFLUSH);
     }
 }
