@@ -8,9 +8,11 @@
 
 // No `unsafe`: among other things, the process environment children
 // inherit cannot change after start (`set_var` needs `unsafe`). Denied
-// rather than forbidden only so that one module, `exec::contain::session`,
-// may run `setsid` and a cgroup move between fork and exec (`pre_exec`);
-// it allows `unsafe` for that alone, with a `SAFETY:` line per block.
+// rather than forbidden only so that two modules may make the system calls
+// of a contained spawn: `exec::contain::session` (`setsid` and a cgroup move
+// between fork and exec, `pre_exec`) and `exec::contain::spawn` (the
+// `vfork`-style clone, its child's calls up to `execve`, and pidfds); they
+// allow `unsafe` for that alone, with a `SAFETY:` line per block.
 #![deny(unsafe_code)]
 
 pub mod approvers;
