@@ -7,8 +7,9 @@
 //! [`MODE_VAR`] (`auto`, `cgroup` or `subreaper`):
 //!
 //! - **cgroup** (Linux, a writable cgroup v2 below our own): each run gets
-//!   a child cgroup; every stage moves itself into it before it can fork,
-//!   and the run ends with `cgroup.kill` (or by killing each member where
+//!   a child cgroup; every stage is born in it (`clone3` with
+//!   `CLONE_INTO_CGROUP`, see [`spawn`]) or moves itself into it before
+//!   `execve`, so before it can fork, and the run ends with `cgroup.kill` (or by killing each member where
 //!   the kernel lacks it) and `rmdir`. Nothing can leave a cgroup without
 //!   write access to another one, so this is exact.
 //! - **subreaper** (Linux): this process becomes the child subreaper, so
