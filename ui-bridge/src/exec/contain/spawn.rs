@@ -1,18 +1,22 @@
-//! The run's spawn path on Linux: a `vfork`-style `clone` (the child shares
+//! The run's spawn path on Linux: a `vfork`-style clone (the child shares
 //! our memory and we wait until it has called `execve`), as glibc's
 //! `posix_spawn` does, instead of the `fork` std falls back to once a
 //! `pre_exec` closure is set. A `fork` copies the page tables of the whole
 //! multi-threaded host and write-protects its memory; this copies nothing,
 //! so a contained spawn costs what a bare `posix_spawn` costs.
 //!
+//! Under a cgroup the child is born in its run's cgroup (`clone3` with
+//! `CLONE_INTO_CGROUP`, x86_64); elsewhere, or where `clone3` is missing or
+//! filtered, glibc's `clone` is used and the child writes `0` to the run's
+//! open `cgroup.procs` before anything else. Either way it is in the cgroup
+//! before `execve`, so before it can fork.
+//!
 //! It decides nothing: everything the child needs (paths, argv, the exact
 //! environment, its three descriptors) is prepared by [`Launch::new`] in the
 //! parent, and the child only makes system calls, in this order: reset
-//! caught signals to their defaults, join the run's cgroup (when there is
-//! one) by writing `0` to its open `cgroup.procs`, `setsid`, `dup2` its
-//! stdio, `chdir`, unblock signals, `execve`. Joining the cgroup before
-//! `execve` keeps the rule that a run's process is in its cgroup before it
-//! can fork. It refuses, failing closed: any step that fails makes the
+//! caught signals to their defaults, join the cgroup (the write, if it was
+//! not born there), `setsid`, `dup2` its stdio, `chdir`, unblock signals,
+//! `execve`. It refuses, failing closed: any step that fails makes the
 //! child `_exit(127)` before `execve`, and the errno comes back from
 //! [`spawn`] as the error of the spawn, so nothing uncontained runs.
 //!
