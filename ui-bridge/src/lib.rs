@@ -9,11 +9,13 @@
 
 // No `unsafe`: among other things, the process environment children
 // inherit cannot change after start (`set_var` needs `unsafe`). Denied
-// rather than forbidden only so that one module, `exec::contain::session`,
-// may run `setsid` and a cgroup move between fork and exec (`pre_exec`);
-// it allows `unsafe` for that alone, with a `SAFETY:` line per block; and
+// rather than forbidden only so that three modules may make the system
+// calls that need it: `exec::contain::session` (`setsid` and a cgroup move
+// between fork and exec, `pre_exec`), `exec::contain::spawn` (the
+// `vfork`-style clone, its child's calls up to `execve`, and pidfds), and
 // `serve::activation`, which takes ownership of the socket systemd passes
-// as fd 3.
+// as fd 3; they allow `unsafe` for that alone, with a `SAFETY:` line per
+// block.
 #![deny(unsafe_code)]
 
 pub mod approvers;

@@ -50,3 +50,21 @@ async fn cgroup_an_escapee_of_a_live_run_waits_for_its_own_run() {
         an_escapee_of_a_live_run_waits_for_its_own_run().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cgroup_a_stage_starts_in_its_run_cgroup_and_a_new_session() {
+    let _turn = serial().await;
+    if cgroup() {
+        a_stage_starts_in_a_new_session_with_default_signals(true).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn cgroup_by_fork_a_stage_starts_in_its_run_cgroup_and_a_new_session() {
+    let _turn = serial().await;
+    if cgroup() {
+        let _fork = ByFork::new();
+        a_stage_starts_in_a_new_session_with_default_signals(true).await;
+        escapees_die_when_the_run_completes().await;
+    }
+}

@@ -50,3 +50,21 @@ async fn subreaper_an_escapee_of_a_live_run_waits_for_its_own_run() {
         an_escapee_of_a_live_run_waits_for_its_own_run().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn subreaper_a_stage_starts_in_a_new_session_with_default_signals() {
+    let _turn = serial().await;
+    if subreaper() {
+        a_stage_starts_in_a_new_session_with_default_signals(false).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn subreaper_by_fork_a_stage_starts_in_a_new_session_with_default_signals() {
+    let _turn = serial().await;
+    if subreaper() {
+        let _fork = ByFork::new();
+        a_stage_starts_in_a_new_session_with_default_signals(false).await;
+        escapees_die_when_the_run_completes().await;
+    }
+}

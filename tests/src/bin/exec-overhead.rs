@@ -1,8 +1,10 @@
 //! `exec-overhead`: what the executor alone adds to a spawn, in one
 //! process. It times `run_masked` of the plan a request for
-//! `["/bin/true"]` becomes (new process group, working directory, capture
-//! pipes, group kill, masking) against the bare spawn exec-bench uses as its
-//! baseline, interleaved in blocks of 100 from a runtime worker task.
+//! `["/bin/true"]` becomes (containment, new session, working directory,
+//! capture pipes, group kill, masking) against the bare spawn exec-bench
+//! uses as its baseline, and the same executor made to spawn by `fork`
+//! (`spawn_by_fork`, the path for kernels without pidfds), interleaved in
+//! blocks of 100 from a runtime worker task.
 //! Together with `exec-bench` it splits the bridge's added time into
 //! execution and everything before and after it (socket, checks, policy,
 //! audit, reply).
@@ -25,6 +27,7 @@ use anyhow::{Context as _, bail};
 use approvals_ipc::approvals::ApprovalsFile;
 use approvals_ipc::policy::{CompiledPolicy, HostContext, Runnable};
 use approvals_tests::baseline::{TRUE, median_us, spawn_true};
+use ui_bridge::exec::contain::spawn_by_fork;
 use ui_bridge::exec::{ChildEnv, ExecLimits, run_masked};
 
 /// Runs on each side before timing starts.
@@ -61,7 +64,8 @@ async fn measure() -> anyhow::Result<()> {
         spawn_true().await?;
         through_executor(&plan, &env, &limits).await?;
     }
-    let (mut bare, mut executor) = (Vec::with_capacity(RUNS), Vec::with_capacity(RUNS));
+    let mut bare = Vec::with_capacity(RUNS);
+    let (mut executor, mut forked) = (Vec::with_capacity(RUNS), Vec::with_capacity(RUNS));
     while bare.len() < RUNS {
         for _ in 0..BLOCK {
             bare.push(spawn_true().await?);
@@ -69,16 +73,24 @@ async fn measure() -> anyhow::Result<()> {
         for _ in 0..BLOCK {
             executor.push(through_executor(&plan, &env, &limits).await?);
         }
+        spawn_by_fork(true);
+        for _ in 0..BLOCK {
+            forked.push(through_executor(&plan, &env, &limits).await?);
+        }
+        spawn_by_fork(false);
     }
-    let (bare, executor) = (median_us(bare), median_us(executor));
+    let (bare, executor, forked) = (median_us(bare), median_us(executor), median_us(forked));
     println!(
-        "children {} the environment; medians of {RUNS}: bare spawn {bare:.1} us, executor {executor:.1} us, added {:.1} us",
+        "children {} the environment; medians of {RUNS}: bare spawn {bare:.1} us, executor {executor:.1} us (added {:.1} us, {:.2}x), executor spawning by fork {forked:.1} us (added {:.1} us, {:.2}x)",
         if env.inherits() {
             "inherit"
         } else {
             "get an explicit copy of"
         },
-        executor - bare
+        executor - bare,
+        executor / bare,
+        forked - bare,
+        forked / bare,
     );
     Ok(())
 }

@@ -20,12 +20,10 @@
 
 use std::sync::{Mutex, PoisonError};
 
+use super::contain::{Launch, Scope, Started};
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use tokio::process::{Child, Command};
-
-use super::contain::Scope;
 
 /// The plan was stopped (timed out) before this spawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,26 +42,26 @@ struct Inner {
 }
 
 impl Groups {
-    /// Spawns `command` through the run's `scope` (a new session, so a new
+    /// Starts `launch` through the run's `scope` (a new session, so a new
     /// group) unless the plan was stopped; the group's id (the child's pid)
     /// is recorded before the lock is released, so a concurrent
     /// [`Groups::stop`] signals it too.
-    pub(super) fn spawn(
+    pub(super) fn launch(
         &self,
         scope: &Scope,
-        command: &mut Command,
-    ) -> Result<std::io::Result<Child>, Stopped> {
+        launch: Launch,
+    ) -> Result<std::io::Result<Started>, Stopped> {
         let mut inner = self.lock();
         if inner.stopped {
             return Err(Stopped);
         }
-        let spawned = scope.spawn(command);
-        if let Ok(child) = &spawned
+        let started = scope.launch(launch);
+        if let Ok(child) = &started
             && let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok())
         {
             inner.pgids.push(Pid::from_raw(pid));
         }
-        Ok(spawned)
+        Ok(started)
     }
 
     /// Stops the plan: no further spawn, and `signal` to every group.

@@ -15,17 +15,16 @@ use std::io::{PipeReader, PipeWriter};
 use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 
 use approvals_ipc::policy::plan::{PlannedCommand, PlannedExec, Sink};
 use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
-use tokio::process::{Child, Command};
 use tokio::task::JoinHandle;
 
 use super::ChildEnv;
 use super::capture::{Capture, Stream};
-use super::contain::Scope;
+use super::contain::{EnvBase, Launch, Scope, Started};
 use super::groups::{Groups, Stopped};
 
 /// How a command or pipeline ended, as a shell would see it.
@@ -97,6 +96,9 @@ pub(super) enum ExecError {
     /// A pipe for stdio could not be made.
     #[error("cannot create a pipe: {0}")]
     Pipe(#[source] std::io::Error),
+    /// `/dev/null`, for a stream the plan discards, could not be opened.
+    #[error("cannot open /dev/null: {0}")]
+    DevNull(#[source] std::io::Error),
     /// Waiting for a started program failed.
     #[error("cannot wait for {}: {source}", .program.display())]
     Wait {
@@ -137,13 +139,13 @@ pub(super) struct Context<'a> {
 
 /// One started member of a pipeline.
 enum Member {
-    Process { child: Box<Child>, program: PathBuf },
+    Process { child: Started, program: PathBuf },
     Builtin(Status),
 }
 
 /// A started pipeline, to be waited for.
 ///
-/// Dropping it kills the direct children (`kill_on_drop`); the caller still
+/// Dropping it kills the direct children ([`Started`]); the caller still
 /// signals the groups for their descendants.
 pub(super) struct Running {
     members: Vec<Member>,
@@ -173,13 +175,15 @@ pub(super) fn spawn_pipeline(
         match command {
             PlannedCommand::Cd { dir } => members.push(Member::Builtin(cd(dir, cx.capture))),
             PlannedCommand::Exec(exec) => {
-                let mut cmd = build_command(exec, cx, writers, stdin, &own_stdout, &mut feeders)?;
-                let spawned = cx.groups.spawn(cx.scope, &mut cmd);
-                // Close our copies of the child's stdio before anything else.
-                drop(cmd);
-                let child = spawned?.map_err(|source| spawn_error(exec, source))?;
+                let launch = build_launch(exec, cx, writers, stdin, &own_stdout, &mut feeders)?;
+                // The launch is consumed: our copies of the child's stdio
+                // close as soon as it started.
+                let child = cx
+                    .groups
+                    .launch(cx.scope, launch)?
+                    .map_err(|source| spawn_error(exec, source))?;
                 members.push(Member::Process {
-                    child: Box::new(child),
+                    child,
                     program: exec.program.clone(),
                 });
             }
@@ -196,7 +200,7 @@ pub(super) fn spawn_pipeline(
 ///
 /// # Cancel safety
 ///
-/// Dropping the future kills the direct children (`kill_on_drop`); the
+/// Dropping the future kills the direct children ([`Started`]); the
 /// caller still signals the groups for their descendants.
 pub(super) async fn wait_pipeline(running: Running) -> Result<Status, ExecError> {
     let Running { members, feeders } = running;
@@ -252,69 +256,86 @@ fn cd(dir: &Path, capture: &Capture) -> Status {
     }
 }
 
-/// Builds the command for one planned program: argv as planned, cleared
-/// environment, planned cwd and stdio.
-fn build_command(
+/// Prepares the start of one planned program: argv as planned, exactly
+/// the given environment, planned cwd and stdio.
+fn build_launch(
     exec: &PlannedExec,
     cx: &Context<'_>,
     writers: &CaptureWriters,
     piped_stdin: Option<PipeReader>,
     own_stdout: &PipeWriter,
     feeders: &mut Vec<JoinHandle<()>>,
-) -> Result<Command, ExecError> {
-    let Some((argv0, args)) = exec.argv.split_first() else {
+) -> Result<Launch, ExecError> {
+    if exec.argv.is_empty() {
         return Err(ExecError::EmptyArgv {
             program: exec.program.clone(),
         });
-    };
-    let mut cmd = Command::new(&exec.program);
-    cmd.arg0(argv0)
-        .args(args)
-        .current_dir(&exec.cwd)
-        .kill_on_drop(true);
-    let base: &[(String, String)] = if cx.env.inherits() {
+    }
+    let base = if cx.env.inherits() {
         // This process's environment is exactly the filtered one.
-        &[]
+        EnvBase::Inherit
     } else {
-        cmd.env_clear();
-        cx.env.vars()
+        EnvBase::Exactly(cx.env.vars())
     };
-    for (key, value) in base.iter().chain(&exec.env) {
+    let explicit: &[(String, String)] = match base {
+        EnvBase::Inherit => &[],
+        EnvBase::Exactly(vars) => vars,
+    };
+    for (key, value) in explicit.iter().chain(&exec.env) {
         if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
             return Err(ExecError::BadEnv { key: key.clone() });
         }
-        cmd.env(key, value);
     }
 
     let stdin = match (&exec.stdin, piped_stdin) {
         (Some(body), _) => {
             let (reader, writer) = std::io::pipe().map_err(ExecError::Pipe)?;
             feeders.push(feed(writer, body.clone())?);
-            Stdio::from(reader)
+            OwnedFd::from(reader)
         }
-        (None, Some(reader)) => Stdio::from(reader),
-        (None, None) => Stdio::null(),
+        (None, Some(reader)) => OwnedFd::from(reader),
+        (None, None) => null(false)?,
     };
-    cmd.stdin(stdin)
-        .stdout(stdio_for(exec.stdout, own_stdout, writers)?)
-        .stderr(stdio_for(exec.stderr, own_stdout, writers)?);
-    Ok(cmd)
+    let stdio = [
+        stdin,
+        fd_for(exec.stdout, own_stdout, writers)?,
+        fd_for(exec.stderr, own_stdout, writers)?,
+    ];
+    Launch::new(&exec.program, &exec.argv, base, &exec.env, &exec.cwd, stdio).map_err(|source| {
+        ExecError::Spawn {
+            program: exec.program.clone(),
+            source,
+        }
+    })
+}
+
+/// `/dev/null`, for reading or for writing.
+fn null(write: bool) -> Result<OwnedFd, ExecError> {
+    std::fs::OpenOptions::new()
+        .read(!write)
+        .write(write)
+        .open("/dev/null")
+        .map(OwnedFd::from)
+        .map_err(ExecError::DevNull)
 }
 
 /// Maps a planned sink to a file descriptor: `Stdout` is the command's own
 /// stdout (the next pipe or the captured stdout), whatever its stdout field
 /// says, so `2>&1` and `>/dev/null` compose as the planner resolved them.
-fn stdio_for(
+fn fd_for(
     sink: Sink,
     own_stdout: &PipeWriter,
     writers: &CaptureWriters,
-) -> Result<Stdio, ExecError> {
+) -> Result<OwnedFd, ExecError> {
     let writer = match sink {
-        Sink::Null => return Ok(Stdio::null()),
+        Sink::Null => return null(true),
         Sink::Stdout => own_stdout,
         Sink::Stderr => &writers.stderr,
     };
-    writer.try_clone().map(Stdio::from).map_err(ExecError::Pipe)
+    writer
+        .try_clone()
+        .map(OwnedFd::from)
+        .map_err(ExecError::Pipe)
 }
 
 /// Writes a heredoc body into a pipe from a task; a reader that exits early

@@ -242,3 +242,84 @@ pub async fn an_escapee_of_a_live_run_waits_for_its_own_run() {
     drop(long);
     kept.assert_gone().await;
 }
+
+/// A stage starts as its run's containment says, before its program runs:
+/// it leads a new session, has no signal blocked, does not ignore `SIGPIPE`
+/// (the host does), and, under a cgroup, is in its run's cgroup (named
+/// `exec-approvals.<host pid>.<n>`). Read by the program itself from
+/// `/proc/self`, so this is the state `execve` handed over.
+pub async fn a_stage_starts_in_a_new_session_with_default_signals(in_run_cgroup: bool) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plan = Runnable::unchecked(Plan::unchecked(vec![PlanStep {
+        op: ChainOp::Seq,
+        pipeline: vec![PlannedCommand::Exec(PlannedExec {
+            program: PathBuf::from("/bin/cat"),
+            argv: [
+                "cat",
+                "/proc/self/stat",
+                "/proc/self/status",
+                "/proc/self/cgroup",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+            env: Vec::new(),
+            cwd: dir.path().to_path_buf(),
+            stdin: None,
+            stdout: Sink::Stdout,
+            stderr: Sink::Stderr,
+        })],
+    }]));
+    let outcome = run(&plan, &env(), &limits(None)).await;
+    assert!(outcome.success, "{outcome:?}");
+    let text = outcome.stdout;
+    // /proc/self/stat: pid (comm) state ppid pgrp session ...
+    let stat = text.lines().next().unwrap_or_default();
+    let after_comm = stat
+        .rsplit_once(") ")
+        .map(|(_, rest)| rest)
+        .unwrap_or_default();
+    let fields: Vec<&str> = after_comm.split_whitespace().collect();
+    let pid = stat.split_whitespace().next().unwrap_or_default();
+    assert_eq!(
+        (fields.get(2).copied(), fields.get(3).copied()),
+        (Some(pid), Some(pid)),
+        "the stage leads its own group and session: {stat}"
+    );
+    let status = |key: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(key))
+            .map(|value| u64::from_str_radix(value.trim(), 16).expect("a hex mask"))
+            .unwrap_or_else(|| panic!("no {key} in {text}"))
+    };
+    assert_eq!(status("SigBlk:"), 0, "no signal is blocked");
+    let sigpipe = 1u64 << (libc::SIGPIPE - 1);
+    assert_eq!(status("SigIgn:") & sigpipe, 0, "SIGPIPE is not ignored");
+    let cgroup = text
+        .lines()
+        .find_map(|line| line.strip_prefix("0::"))
+        .unwrap_or_default();
+    let own = format!("/exec-approvals.{}.", std::process::id());
+    assert_eq!(
+        cgroup.contains(&own),
+        in_run_cgroup,
+        "cgroup {cgroup:?}, run cgroup expected: {in_run_cgroup}"
+    );
+}
+
+/// Makes this test binary's runs spawn by `fork` (the path for kernels
+/// without pidfds) while alive; held under [`serial`], as the choice is
+/// the process's.
+pub struct ByFork;
+
+impl ByFork {
+    pub fn new() -> Self {
+        ui_bridge::exec::contain::spawn_by_fork(true);
+        Self
+    }
+}
+
+impl Drop for ByFork {
+    fn drop(&mut self) {
+        ui_bridge::exec::contain::spawn_by_fork(false);
+    }
+}

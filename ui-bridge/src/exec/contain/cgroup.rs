@@ -107,13 +107,16 @@ impl Parent {
             reason: error.to_string(),
         };
         fs::create_dir(&dir).map_err(failed)?;
-        let procs = OpenOptions::new()
-            .write(true)
-            .open(dir.join("cgroup.procs"))
-            .map(OwnedFd::from);
-        match procs {
-            Ok(procs) => Ok(RunCgroup {
+        let opened = File::open(&dir).map(OwnedFd::from).and_then(|dir_fd| {
+            OpenOptions::new()
+                .write(true)
+                .open(dir.join("cgroup.procs"))
+                .map(|procs| (dir_fd, OwnedFd::from(procs)))
+        });
+        match opened {
+            Ok((dir_fd, procs)) => Ok(RunCgroup {
                 dir,
+                dir_fd: Arc::new(dir_fd),
                 procs: Arc::new(procs),
             }),
             Err(error) => {
@@ -129,6 +132,8 @@ impl Parent {
 #[derive(Debug)]
 pub(super) struct RunCgroup {
     dir: PathBuf,
+    /// The directory, open, for `clone3`'s `CLONE_INTO_CGROUP`.
+    dir_fd: Arc<OwnedFd>,
     procs: Arc<OwnedFd>,
 }
 
@@ -136,6 +141,15 @@ impl RunCgroup {
     /// The open `cgroup.procs`, for a child to write itself into.
     pub(super) fn procs(&self) -> Arc<OwnedFd> {
         Arc::clone(&self.procs)
+    }
+
+    /// The open directory and `cgroup.procs`, for a cloned child to start
+    /// in ([`super::spawn`]).
+    pub(super) fn fds(&self) -> super::spawn::CgroupFds<'_> {
+        super::spawn::CgroupFds {
+            dir: &self.dir_fd,
+            procs: &self.procs,
+        }
     }
 
     /// `SIGKILL` to every member, at once.
@@ -207,11 +221,12 @@ impl RunCgroup {
             return;
         }
         let dir = self.dir.clone();
+        let dir_fd = Arc::clone(&self.dir_fd);
         let procs = Arc::clone(&self.procs);
         let spawned = std::thread::Builder::new()
             .name("cgroup-reaper".into())
             .spawn(move || {
-                let run = RunCgroup { dir, procs };
+                let run = RunCgroup { dir, dir_fd, procs };
                 let deadline = Instant::now() + EMPTY_WAIT;
                 while run.remove().is_err() && Instant::now() < deadline {
                     run.kill();

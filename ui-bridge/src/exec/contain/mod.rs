@@ -7,8 +7,9 @@
 //! [`MODE_VAR`] (`auto`, `cgroup` or `subreaper`):
 //!
 //! - **cgroup** (Linux, a writable cgroup v2 below our own): each run gets
-//!   a child cgroup; every stage moves itself into it before it can fork,
-//!   and the run ends with `cgroup.kill` (or by killing each member where
+//!   a child cgroup; every stage is born in it (`clone3` with
+//!   `CLONE_INTO_CGROUP`, see [`spawn`]) or moves itself into it before
+//!   `execve`, so before it can fork, and the run ends with `cgroup.kill` (or by killing each member where
 //!   the kernel lacks it) and `rmdir`. Nothing can leave a cgroup without
 //!   write access to another one, so this is exact.
 //! - **subreaper** (Linux): this process becomes the child subreaper, so
@@ -37,18 +38,43 @@
 
 #[cfg(target_os = "linux")]
 mod cgroup;
+mod launch;
 #[cfg(target_os = "linux")]
 mod procfs;
 mod session;
+#[cfg(target_os = "linux")]
+mod spawn;
 #[cfg(target_os = "linux")]
 mod subreaper;
 
 use std::io;
 use std::path::PathBuf;
+use std::process::ExitStatus;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Whether [`Scope::launch`] must take the `fork` path even where the
+/// `clone` one is available (set by [`spawn_by_fork`]).
+static FORCE_FORK: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process's later runs spawn by `fork` (tokio's `Command`
+/// with a `pre_exec`), the path kept for kernels without pidfds, instead
+/// of the `vfork`-style clone; `false` restores the default. For
+/// benchmarks that compare the two in one process, and tests of the
+/// fallback.
+pub fn spawn_by_fork(fork: bool) {
+    FORCE_FORK.store(fork, Ordering::Relaxed);
+}
+
+/// Whether runs are spawned by the `vfork`-style clone.
+#[cfg(target_os = "linux")]
+fn by_clone() -> bool {
+    !FORCE_FORK.load(Ordering::Relaxed) && spawn::available()
+}
+
 use tokio::process::{Child, Command};
+
+pub use launch::{EnvBase, Launch};
 
 /// The environment variable that chooses how runs are contained, so an
 /// operator (or a test) can require one mechanism.
@@ -274,6 +300,31 @@ impl Scope {
         }
     }
 
+    /// Starts `launch` in a new session with no controlling terminal, as a
+    /// member of this run (in its cgroup before it can fork). On Linux
+    /// with pidfds this is a `vfork`-style clone ([`spawn`]) rather than
+    /// the `fork` of [`Scope::spawn`].
+    ///
+    /// # Panics
+    ///
+    /// Must be called on a tokio runtime (the child's pidfd is registered
+    /// there).
+    pub fn launch(&self, launch: Launch) -> io::Result<Started> {
+        match &self.kind {
+            #[cfg(target_os = "linux")]
+            Kind::Cgroup(run) if by_clone() => {
+                spawn::spawn(&launch, Some(run.fds())).map(Started::Direct)
+            }
+            #[cfg(target_os = "linux")]
+            Kind::Subreaper(run) if by_clone() => run
+                .register(|| spawn::spawn(&launch, None), spawn::Process::id)
+                .map(Started::Direct),
+            _ => self
+                .spawn(&mut launch.into_command())
+                .map(|child| Started::Forked(Box::new(child))),
+        }
+    }
+
     /// Kills every process of the run now, without waiting for them to die:
     /// for when stragglers must let go of the run's pipes.
     pub fn kill(&self) {
@@ -301,6 +352,38 @@ impl Scope {
             Kind::Sessions => {}
         }
         self.ended.store(true, Ordering::Release);
+    }
+}
+
+/// A program started by [`Scope::launch`]: killed if dropped before it
+/// exited.
+#[derive(Debug)]
+pub enum Started {
+    /// Cloned `vfork`-style and waited for through its pidfd.
+    #[cfg(target_os = "linux")]
+    Direct(spawn::Process),
+    /// Forked by tokio's `Command` (no pidfds, or not Linux).
+    Forked(Box<Child>),
+}
+
+impl Started {
+    /// The process id (also its group's and session's id), while it has
+    /// not been reaped.
+    pub fn id(&self) -> Option<u32> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Started::Direct(process) => Some(process.id()),
+            Started::Forked(child) => child.id(),
+        }
+    }
+
+    /// Waits for the program to exit and reaps it.
+    pub async fn wait(&mut self) -> io::Result<ExitStatus> {
+        match self {
+            #[cfg(target_os = "linux")]
+            Started::Direct(process) => process.wait().await,
+            Started::Forked(child) => child.wait().await,
+        }
     }
 }
 

@@ -1,4 +1,5 @@
-//! The one place this crate runs code between `fork` and `exec`: the child
+//! The `fork` spawn path, for the approver hook and for kernels without
+//! pidfds (runs otherwise start through [`super::spawn`]): the child
 //! starts a new session (so it has no controlling terminal and leads its
 //! own process group) and, under a cgroup, moves itself into its run's
 //! cgroup before the program starts and can fork.
@@ -7,10 +8,10 @@
 //! error comes back from `spawn`, so the run fails closed. Upholds DESIGN.md
 //! invariant 8 and keeps commands off the approver's terminal.
 //!
-//! This is the only module of the crate allowed `unsafe` code (the crate
-//! denies it elsewhere): `pre_exec` is `unsafe` because its closure runs in
-//! a forked copy of a multi-threaded process, where only async-signal-safe
-//! calls are sound.
+//! With `spawn`, the only modules of the crate allowed `unsafe` code (the
+//! crate denies it elsewhere): `pre_exec` is `unsafe` because its closure
+//! runs in a forked copy of a multi-threaded process, where only
+//! async-signal-safe calls are sound.
 
 #![allow(unsafe_code)]
 

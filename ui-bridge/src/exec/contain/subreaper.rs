@@ -106,10 +106,23 @@ impl Run {
 
     /// Spawns a stage and registers it before any sweep can look.
     pub(super) fn spawn(&self, command: &mut Command) -> io::Result<Child> {
+        self.register(|| command.spawn(), |child: &Child| child.id().unwrap_or(0))
+    }
+
+    /// Starts a stage with `start` and registers its pid (from `pid_of`;
+    /// 0 for none) before any sweep can look: the stage is ours to reap,
+    /// never an orphan's.
+    pub(super) fn register<T>(
+        &self,
+        start: impl FnOnce() -> io::Result<T>,
+        pid_of: impl FnOnce(&T) -> u32,
+    ) -> io::Result<T> {
         let registry = registry();
         let _gate = registry.gate.read().unwrap_or_else(PoisonError::into_inner);
-        let child = command.spawn()?;
-        if let Some(pid) = child.id().and_then(|pid| i32::try_from(pid).ok()) {
+        let child = start()?;
+        if let Ok(pid) = i32::try_from(pid_of(&child))
+            && pid > 0
+        {
             let mut state = registry.state();
             state.owned.insert(pid);
             state.runs.entry(self.id).or_default().push(pid);
