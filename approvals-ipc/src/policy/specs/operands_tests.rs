@@ -96,6 +96,11 @@ fn a_write_outside_the_tree_through_an_operand_is_asked() {
         (&["ln", "/home/u/.bashrc", "x"], "ln.writes-file"),
         (&["ln", "-s", "/etc"], "ln.writes-file"),
         (&["ln", "-s", "../../etc", "sub/e"], "ln.writes-file"),
+        // A hard link's relative source is read from here.
+        (&["ln", "../../secret", "x"], "ln.writes-file"),
+        // --relative: a symlink's source is given from here, not from the
+        // link's directory (sub/../outside would be inside).
+        (&["ln", "-sr", "../outside", "sub/x"], "ln.writes-file"),
         (&["ln", "-t", "sub", "/etc/passwd"], "ln.writes-file"),
         (&["cp", "-s", "/etc/passwd", "x"], "cp.writes-file"),
         (&["cp", "--link", "/home/u/.bashrc", "x"], "cp.writes-file"),
@@ -320,5 +325,21 @@ fn unknown_options_of_file_commands_are_asked() {
     assert_eq!(
         ids(&["cp", "--parents", "a/.git/config", "dst"]),
         ["cp.writes-file"]
+    );
+}
+
+/// A symlink's relative source is resolved from the directory the link
+/// lands in: into an existing directory `vendor`, `../x` is the tree's own
+/// `x`, and `../../x` leaves it.
+#[test]
+fn a_symlink_into_an_existing_directory_resolves_from_there() {
+    let dir = tree();
+    assert_eq!(
+        ids_in(dir.path(), &["ln", "-s", "../x", "vendor"]),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        ids_in(dir.path(), &["ln", "-s", "../../x", "vendor"]),
+        ["ln.writes-file"]
     );
 }
