@@ -586,6 +586,14 @@ proptest! {
             // (`specs/operands_tests.rs`).
             got.retain(|id| *id != t.spec.ids.writes_file);
         }
+        match t.spec.operands {
+            // dd's operands must be KEY=VALUE: the URLs and words this
+            // test gives as operands are unknown ones, asked by design.
+            Operands::Assignments { .. } => got.retain(|id| *id != t.spec.ids.unknown_option),
+            // date sets the clock to an operand without `+`: asked by design.
+            Operands::ChangesSystemUnless(..) => got.retain(|id| *id != t.spec.ids.sets_config),
+            _ => {}
+        }
         prop_assert!(got.is_empty(), "{} {:?}: got {got:?}", t.spec.family, args);
     }
 }
