@@ -107,10 +107,24 @@ fn denied_records(home: &TestHome, marker: &str) -> Vec<Value> {
     loop {
         let text =
             std::fs::read_to_string(home.state_dir().join("exec-audit.jsonl")).unwrap_or_default();
-        let records: Vec<Value> = text
+        let all: Vec<Value> = text
             .lines()
-            .filter(|line| line.contains(marker))
             .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        // `exec.denied` carries no argv (it is logged once, in the
+        // decision): it is joined to its decision by `runId`.
+        let run_ids: Vec<Value> = all
+            .iter()
+            .filter(|r| {
+                r["commandText"]
+                    .as_str()
+                    .is_some_and(|c| c.contains(marker))
+            })
+            .map(|r| r["runId"].clone())
+            .collect();
+        let records: Vec<Value> = all
+            .into_iter()
+            .filter(|r| run_ids.contains(&r["runId"]))
             .collect();
         if records.iter().any(|r| r["event"] == "exec.denied") {
             return records;

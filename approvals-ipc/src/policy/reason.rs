@@ -328,7 +328,18 @@ impl fmt::Display for Reason {
             Self::NotUnderstood(refusal) => write!(f, "not understood: {refusal}"),
             Self::ArgumentGuard(hits) => {
                 f.write_str("argument guard: ")?;
-                join(f, hits.iter().map(|h| &h.reason))
+                // A spec and an older guard may say the same thing about the
+                // same option (`git -c core.pager=…`): say it once.
+                let mut seen = Vec::new();
+                join(
+                    f,
+                    hits.iter().map(|h| &h.reason).filter(|r| {
+                        !seen.contains(r) && {
+                            seen.push(*r);
+                            true
+                        }
+                    }),
+                )
             }
             Self::AllowlistMiss(misses) => {
                 f.write_str("allowlist-miss: ")?;

@@ -108,11 +108,18 @@ pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> Appro
             argv: escape_all(&segment.argv),
             resolved_path: escape_opt(&segment.resolved_path),
             real_path: escape_opt(&segment.real_path),
-            guards: segment
-                .guards
-                .iter()
-                .map(|hit| escape_for_display(&hit.reason))
-                .collect(),
+            guards: {
+                // Two guards giving one reason (a spec and an older guard on
+                // the same option) are shown once.
+                let mut guards: Vec<String> = Vec::new();
+                for hit in &segment.guards {
+                    let shown = escape_for_display(&hit.reason);
+                    if !guards.contains(&shown) {
+                        guards.push(shown);
+                    }
+                }
+                guards
+            },
         })
         .collect();
     let reason = evaluation

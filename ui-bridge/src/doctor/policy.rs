@@ -147,18 +147,37 @@ fn runs_other_code(text: &str, matcher: &PathMatcher) -> Option<(String, &'stati
     }
     let own_dir = literal_dir(text);
     let dirs = std::iter::once(own_dir).chain(COMMON_BIN_DIRS.iter().map(PathBuf::from));
+    // The worst match is named: one installed here before one that is not,
+    // then a shell before an interpreter before a wrapper.
+    let mut best: Option<((bool, u8), String, &'static str)> = None;
     for dir in dirs {
         for program in PROGRAMS
             .iter()
             .filter(|p| programs::runs_other_code(p.name))
         {
             let candidate = dir.join(program.name);
-            if matcher.match_path(&candidate).is_some() {
-                return Some((candidate.display().to_string(), kind_word(program.name)?));
+            if matcher.match_path(&candidate).is_none() {
+                continue;
+            }
+            let Some(what) = kind_word(program.name) else {
+                continue;
+            };
+            let rank = (!candidate.exists(), kind_rank(what));
+            if best.as_ref().is_none_or(|(r, ..)| rank < *r) {
+                best = Some((rank, candidate.display().to_string(), what));
             }
         }
     }
-    None
+    best.map(|(_, path, what)| (path, what))
+}
+
+/// Which of [`kind_word`]'s words is worse: a shell runs anything at all.
+fn kind_rank(what: &str) -> u8 {
+    match what {
+        "a shell" => 0,
+        "an interpreter" => 1,
+        _ => 2,
+    }
 }
 
 /// "a shell", "an interpreter" or "a wrapper", from the policy's table.

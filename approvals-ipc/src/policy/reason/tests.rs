@@ -161,6 +161,11 @@ fn the_texts_people_read_name_what_decided() {
             id: "git.exec-path",
             reason: "git --exec-path: runs programs".into(),
         },
+        // A spec and an older guard on the same option: said once.
+        GuardHit {
+            id: "git.sets-config",
+            reason: "git -c: sets config".into(),
+        },
     ]);
     assert_eq!(
         guards.to_string(),
