@@ -9,12 +9,3 @@
 pub mod cli;
 pub mod invoke;
 pub mod transport;
-
-/// What `--version` prints after the program name: the crate version and
-/// the git commit it was built from ("unknown" outside a git checkout).
-pub const VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    " (commit ",
-    env!("GIT_COMMIT"),
-    ")"
-);

@@ -3,48 +3,13 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use ui_bridge::audit::{
-    AuditDecision, AuditError, AuditEvent, AuditLog, AuditRecord, DecidedBy, GENESIS_PREV,
-    line_hash, verify,
-};
+use ui_bridge::audit::{AuditError, AuditLog, AuditRecord, GENESIS_PREV, line_hash, verify};
 
-fn record(n: usize) -> AuditRecord {
-    AuditRecord {
-        agent_id: Some("main".into()),
-        argv: Some(vec!["echo".into(), format!("record-{n}")]),
-        decision: Some(AuditDecision::Allow),
-        decided_by: Some(DecidedBy::Allowlist),
-        ..AuditRecord::new(AuditEvent::Decision)
-    }
-}
+mod audit_common;
 
-/// A log with `n` records; returns the dir guard and the log path.
-fn log_with(n: usize) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("exec-audit.jsonl");
-    let log = AuditLog::open(&path).unwrap();
-    for i in 1..=n {
-        log.append(record(i)).unwrap();
-    }
-    (dir, path)
-}
-
-fn lines(path: &Path) -> Vec<String> {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn write_lines(path: &Path, lines: &[String]) {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    fs::write(path, text).unwrap();
-}
+use audit_common::{lines, log_with, record, write_lines};
 
 #[test]
 fn three_appends_verify_and_chain_from_genesis() {

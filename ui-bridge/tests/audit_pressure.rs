@@ -8,43 +8,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use ui_bridge::audit::{
-    AuditDecision, AuditError, AuditEvent, AuditLog, AuditRecord, ChainHead, DecidedBy, LogOptions,
-    head_path_for, line_hash, verify, verify_against,
+    AuditError, AuditLog, ChainHead, LogOptions, head_path_for, line_hash, verify, verify_against,
 };
 
-fn record(n: usize) -> AuditRecord {
-    AuditRecord {
-        agent_id: Some("main".into()),
-        argv: Some(vec!["echo".into(), format!("record-{n}")]),
-        decision: Some(AuditDecision::Allow),
-        decided_by: Some(DecidedBy::Allowlist),
-        ..AuditRecord::new(AuditEvent::Decision)
-    }
-}
+mod audit_common;
 
-fn log_with(n: usize, options: LogOptions) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("exec-audit.jsonl");
-    let log = AuditLog::open_with(&path, options).unwrap();
-    for i in 1..=n {
-        log.append(record(i)).unwrap();
-    }
-    (dir, path)
-}
-
-fn lines(path: &Path) -> Vec<String> {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
-
-fn write_lines(path: &Path, lines: &[String]) {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    fs::write(path, text).unwrap();
-}
+use audit_common::{lines, log_with, log_with_options, record, write_lines};
 
 /// A well-formed line continuing `prev` at `seq`, as an attacker would
 /// forge it: the chain alone cannot tell it from a real one.
@@ -67,7 +36,7 @@ fn rewrite_tail(path: &Path, kept: usize, extra: usize) {
 
 #[test]
 fn a_log_cut_short_is_caught_by_the_head_file() {
-    let (_dir, path) = log_with(5, LogOptions::default());
+    let (_dir, path) = log_with(5);
     assert!(verify(&path).unwrap().head_file_checked);
     let mut stored = lines(&path);
     stored.truncate(3);
@@ -89,7 +58,7 @@ fn a_log_cut_short_is_caught_by_the_head_file() {
 #[test]
 fn a_tail_rewritten_into_a_consistent_chain_is_caught_by_the_head_file() {
     for extra in [2, 6] {
-        let (_dir, path) = log_with(5, LogOptions::default());
+        let (_dir, path) = log_with(5);
         rewrite_tail(&path, 3, extra);
         let err = verify(&path).unwrap_err();
         assert!(
@@ -101,7 +70,7 @@ fn a_tail_rewritten_into_a_consistent_chain_is_caught_by_the_head_file() {
 
 #[test]
 fn a_rewritten_head_file_is_caught_by_a_head_kept_elsewhere() {
-    let (_dir, path) = log_with(5, LogOptions::default());
+    let (_dir, path) = log_with(5);
     let shipped = verify(&path).unwrap();
     let elsewhere = ChainHead {
         seq: shipped.last_seq,
@@ -128,7 +97,7 @@ fn a_rewritten_head_file_is_caught_by_a_head_kept_elsewhere() {
 
 #[test]
 fn the_writer_refuses_to_extend_a_log_cut_short() {
-    let (_dir, path) = log_with(5, LogOptions::default());
+    let (_dir, path) = log_with(5);
     let mut stored = lines(&path);
     stored.truncate(3);
     write_lines(&path, &stored);
@@ -163,7 +132,7 @@ fn rotated(path: &Path, n: u64) -> PathBuf {
 
 #[test]
 fn rotation_carries_the_chain_across_files_and_verify_follows_it() {
-    let (_dir, path) = log_with(30, small_files());
+    let (_dir, path) = log_with_options(30, small_files());
     let report = verify(&path).unwrap();
     assert_eq!((report.lines, report.last_seq), (30, 30));
     assert!(report.files >= 3, "{report:?}");
@@ -182,7 +151,7 @@ fn rotation_carries_the_chain_across_files_and_verify_follows_it() {
 
 #[test]
 fn a_deleted_rotated_file_breaks_the_chain() {
-    let (_dir, path) = log_with(30, small_files());
+    let (_dir, path) = log_with_options(30, small_files());
     fs::remove_file(rotated(&path, 2)).unwrap();
     let err = verify(&path).unwrap_err();
     match err {
@@ -199,7 +168,7 @@ fn a_deleted_rotated_file_breaks_the_chain() {
 
 #[test]
 fn a_deleted_oldest_file_is_reported_as_a_missing_start() {
-    let (_dir, path) = log_with(30, small_files());
+    let (_dir, path) = log_with_options(30, small_files());
     fs::remove_file(rotated(&path, 1)).unwrap();
     let err = verify(&path).unwrap_err();
     assert!(
@@ -211,7 +180,7 @@ fn a_deleted_oldest_file_is_reported_as_a_missing_start() {
 #[test]
 fn a_writer_finding_an_empty_log_continues_the_chain_of_the_rotated_one() {
     // As after a crash between the rename and the first write.
-    let (_dir, path) = log_with(3, LogOptions::default());
+    let (_dir, path) = log_with(3);
     fs::rename(&path, rotated(&path, 1)).unwrap();
     fs::write(&path, "").unwrap();
     AuditLog::open(&path).unwrap().append(record(4)).unwrap();

@@ -18,7 +18,7 @@ use ui_bridge::exit::Exit;
 /// Runs shell commands for an AI agent only when your exec-approvals policy
 /// says so.
 #[derive(Debug, Parser)]
-#[command(name = "node-host", version = crate::VERSION, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
+#[command(name = "node-host", version = ui_bridge::VERSION, about, long_about = None, after_help = ui_bridge::exit::HELP_TABLE)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
