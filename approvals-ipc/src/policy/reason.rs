@@ -12,7 +12,7 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 
 use crate::policy::env::NotInert;
-use crate::policy::guards::GuardHit;
+use crate::policy::guards::{GuardHit, distinct_reasons};
 use crate::policy::safe_bins::SafeBinRefusal;
 use crate::policy::shell::ShellRefusal;
 use crate::policy::unicode::UnicodeRefusal;
@@ -328,18 +328,7 @@ impl fmt::Display for Reason {
             Self::NotUnderstood(refusal) => write!(f, "not understood: {refusal}"),
             Self::ArgumentGuard(hits) => {
                 f.write_str("argument guard: ")?;
-                // A spec and an older guard may say the same thing about the
-                // same option (`git -c core.pager=…`): say it once.
-                let mut seen = Vec::new();
-                join(
-                    f,
-                    hits.iter().map(|h| &h.reason).filter(|r| {
-                        !seen.contains(r) && {
-                            seen.push(*r);
-                            true
-                        }
-                    }),
-                )
+                join(f, distinct_reasons(hits).into_iter())
             }
             Self::AllowlistMiss(misses) => {
                 f.write_str("allowlist-miss: ")?;

@@ -12,6 +12,7 @@
 //! the exact argv that runs, with invisible characters escaped.
 
 use approvals_ipc::ipc::{Decision, ExecRequest};
+use approvals_ipc::policy::guards::distinct_reasons;
 use approvals_ipc::policy::unicode::escape_for_display;
 use approvals_ipc::policy::{ApprovalDecision, Evaluation};
 use serde::{Deserialize, Serialize};
@@ -108,18 +109,10 @@ pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> Appro
             argv: escape_all(&segment.argv),
             resolved_path: escape_opt(&segment.resolved_path),
             real_path: escape_opt(&segment.real_path),
-            guards: {
-                // Two guards giving one reason (a spec and an older guard on
-                // the same option) are shown once.
-                let mut guards: Vec<String> = Vec::new();
-                for hit in &segment.guards {
-                    let shown = escape_for_display(&hit.reason);
-                    if !guards.contains(&shown) {
-                        guards.push(shown);
-                    }
-                }
-                guards
-            },
+            guards: distinct_reasons(&segment.guards)
+                .into_iter()
+                .map(escape_for_display)
+                .collect(),
         })
         .collect();
     let reason = evaluation

@@ -42,6 +42,19 @@ pub struct GuardHit {
     pub reason: String,
 }
 
+/// The reasons of `hits`, each once, in order: a spec and an older guard
+/// may say the same thing about one option (`git -c core.pager=…`), and a
+/// person reads it once wherever the reasons are shown.
+pub fn distinct_reasons(hits: &[GuardHit]) -> Vec<&str> {
+    let mut reasons: Vec<&str> = Vec::with_capacity(hits.len());
+    for hit in hits {
+        if !reasons.contains(&hit.reason.as_str()) {
+            reasons.push(&hit.reason);
+        }
+    }
+    reasons
+}
+
 /// A first argument `+/abs/dir` of rustup or a rustup proxy: rustup reads
 /// a toolchain selector with a `/` as a toolchain directory and runs the
 /// program of that name in its `bin/` (`cargo +/tmp/x build` runs

@@ -230,19 +230,19 @@ impl Judge<'_, '_> {
             }
         };
         let symbolic = self.mode(Mode::Symbolic);
-        let from_here = !symbolic
-            || self
-                .reading
-                .uses
-                .iter()
-                .any(|u| u.opt.names.contains(&"--relative"));
+        let relative = self
+            .reading
+            .uses
+            .iter()
+            .any(|u| u.opt.names.contains(&"--relative"));
         for source in sources {
-            let from_link = format!("{}/{source}", link_dir.trim_end_matches('/'));
-            let out_from_link = symbolic && outside(self.cwd, &from_link);
-            if (from_here && outside(self.cwd, source))
-                || out_from_link
-                || source.starts_with('/') && outside(self.cwd, source)
-            {
+            let leaves = if symbolic && !source.starts_with('/') {
+                let from_link = format!("{}/{source}", link_dir.trim_end_matches('/'));
+                outside(self.cwd, &from_link) || (relative && outside(self.cwd, source))
+            } else {
+                outside(self.cwd, source)
+            };
+            if leaves {
                 out.push(GuardHit {
                     id: self.spec.ids.writes_file,
                     reason: format!(
