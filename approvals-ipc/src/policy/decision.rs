@@ -19,7 +19,9 @@ use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, 
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
-use crate::policy::{cwd_config, env, guards, programs, quote, safe_bins, salvage, wrappers};
+use crate::policy::{
+    cwd_config, env, filled_trees, guards, programs, quote, safe_bins, salvage, wrappers,
+};
 
 /// What happens before any person is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -317,11 +319,27 @@ fn decide(
     let policy = &compiled.policy;
     let command_text = quote::join(argv);
     let marker = marker_entry(compiled, argv, &command_text, &cwd);
-    let checks: Vec<SegmentCheck> = analysis
+    let mut checks: Vec<SegmentCheck> = analysis
         .segments
         .iter()
         .map(|segment| check_segment(compiled, segment, &cwd, marker.is_some()))
         .collect();
+    // A later part that reaches into a tree an earlier part fills (an
+    // archive, a clone) goes where nothing on disk says yet.
+    if policy.arg_guards && marker.is_none() && analysis.segments.len() > 1 {
+        for (check, hits) in checks
+            .iter_mut()
+            .zip(filled_trees::reached(&analysis.segments))
+        {
+            let guarded = check
+                .entry
+                .and_then(|i| policy.allowlist.get(i))
+                .is_none_or(|e| e.arg_guards != Some(false));
+            if check.satisfied_by.is_some() && guarded {
+                check.guards.extend(hits);
+            }
+        }
+    }
     let understood = analysis.refusal.is_none();
     // What a command that was not understood would most likely run is
     // still checked against the denylist, and read for risk. An understood

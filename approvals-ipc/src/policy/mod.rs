@@ -26,6 +26,7 @@ pub mod cwd_config;
 pub mod decision;
 pub mod env;
 pub mod expand;
+pub mod filled_trees;
 pub mod guards;
 pub mod matcher;
 pub mod plan;

@@ -40,7 +40,7 @@ mod subs_tests;
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::policy::env::EnvRule;
 use crate::policy::guards::GuardHit;
@@ -73,6 +73,26 @@ pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>
     }
     Some(hits)
 }
+
+/// The directories (absolute, normalized) that `program` run with `args`
+/// in `cwd` fills with names the prompt does not show: a clone, what an
+/// archive extracts into, a directory copied whole. Empty when no spec
+/// covers the program. Read by `policy::filled_trees`.
+pub fn filled_trees(program: &str, args: &[String], cwd: &Path) -> Vec<PathBuf> {
+    let Some(spec) = lookup(program) else {
+        return Vec::new();
+    };
+    let reading = grammar::read(spec, args);
+    let roles = reading.sub.map_or(spec.operands, |sub| sub.operands);
+    operands::filled(spec, roles, &reading, cwd)
+        .iter()
+        .filter(|dir| !dir.starts_with('~'))
+        .filter_map(|dir| crate::policy::guards::parse::normalize(&cwd.join(dir)))
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) use operands::clone_name as operands_clone_name;
 
 /// Modules that `python -m` runs as a program with a spec of its own: the
 /// words after the module name are that program's argv, so `python3 -m pip

@@ -58,6 +58,11 @@ pub(super) fn hits(
                 judge.written(operand, why, out);
             }
         }
+        Operands::Fills(at, why) => {
+            if let Some(dir) = filled_dir(reading, at) {
+                judge.written(dir, why, out);
+            }
+        }
         Operands::Destination(copying) => {
             let before = out.len();
             judge.destination(copying, out);
@@ -122,6 +127,117 @@ pub(super) fn hits(
             }
         }
     }
+}
+
+/// The directories `reading` fills with names the prompt does not show,
+/// relative to `cwd` as written: a clone, what an archive extracts into, a
+/// directory copied whole. An archive or a clone can hold a symbolic link
+/// to anywhere, and a copied tree keeps the links it had; what a later part
+/// of the same command writes or reads inside one is not known until this
+/// part has run (`policy::filled_trees`). A reading with a problem fills
+/// nothing: it is asked already.
+pub(super) fn filled<'a>(
+    spec: &Spec,
+    roles: Operands,
+    reading: &Reading<'a>,
+    cwd: &Path,
+) -> Vec<String> {
+    if reading.problem.is_some() {
+        return Vec::new();
+    }
+    let judge = Judge {
+        spec,
+        shown: "",
+        cwd,
+        reading,
+    };
+    match roles {
+        Operands::Fills(at, _) => filled_dir(reading, at)
+            .map(str::to_owned)
+            .into_iter()
+            .collect(),
+        Operands::Archive {
+            extracts_by_default,
+            dir_options,
+        } => {
+            let by_default = extracts_by_default && !reading.operands.is_empty();
+            if !(by_default || judge.mode(Mode::Extracts)) || judge.mode(Mode::WritesNothing) {
+                return Vec::new();
+            }
+            let dirs: Vec<String> = reading
+                .uses
+                .iter()
+                .filter(|u| u.opt.names.iter().any(|n| dir_options.contains(n)))
+                .filter_map(|u| u.value.map(str::to_owned))
+                .collect();
+            if dirs.is_empty() {
+                vec![".".to_owned()]
+            } else {
+                dirs
+            }
+        }
+        Operands::Destination(copying) => {
+            let [sources @ .., dest] = reading.operands.as_slice() else {
+                return Vec::new();
+            };
+            let recursive = copying.recursive || judge.mode(Mode::Recursive);
+            if sources.is_empty() || !recursive || (copying.remote && remote(dest)) {
+                return Vec::new();
+            }
+            let into_dir = dest.ends_with('/') || cwd.join(dest).is_dir();
+            if !into_dir {
+                return vec![(*dest).to_owned()];
+            }
+            sources
+                .iter()
+                .map(|source| {
+                    let path = if copying.remote {
+                        remote_path(source)
+                    } else {
+                        source
+                    };
+                    match copied_name(path, copying.trailing_slash_is_contents) {
+                        Some(name) => format!("{}/{name}", dest.trim_end_matches('/')),
+                        None => (*dest).to_owned(),
+                    }
+                })
+                .collect()
+        }
+        Operands::Plain
+        | Operands::Written(_)
+        | Operands::Attributes(_)
+        | Operands::WrittenAt(..)
+        | Operands::Assignments { .. }
+        | Operands::ChangesSystemUnless(..) => Vec::new(),
+    }
+}
+
+/// The directory a [`Operands::Fills`] program fills: the operand at
+/// `at`, else the one git names after the source (`…/repo.git` → `repo`).
+fn filled_dir<'a>(reading: &Reading<'a>, at: usize) -> Option<&'a str> {
+    reading.operands.get(at).copied().or_else(|| {
+        reading
+            .operands
+            .first()
+            .and_then(|source| clone_name(source))
+    })
+}
+
+/// The directory git (and gh) names a clone of `source` after, as git's
+/// `guess_dir_name` does: the last component of the path, without a
+/// trailing `/`, `/.git`, `.git` or `.bundle`.
+pub(crate) fn clone_name(source: &str) -> Option<&str> {
+    let trimmed = source.trim_end_matches('/');
+    let trimmed = trimmed
+        .strip_suffix("/.git")
+        .unwrap_or(trimmed)
+        .trim_end_matches('/');
+    let trimmed = trimmed
+        .strip_suffix(".git")
+        .or_else(|| trimmed.strip_suffix(".bundle"))
+        .unwrap_or(trimmed);
+    let name = trimmed.rsplit(['/', ':']).next().unwrap_or(trimmed);
+    (!matches!(name, "" | "." | "..")).then_some(name)
 }
 
 /// One reading being judged.

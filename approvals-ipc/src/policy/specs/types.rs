@@ -243,6 +243,13 @@ pub enum Operands {
     /// The operand at this position (from 0) is a path it writes (`git
     /// clone URL DIR`, `zip ARCHIVE FILES`).
     WrittenAt(usize, &'static str),
+    /// The operand at this position (from 0) is a directory it creates and
+    /// fills with names the prompt does not show (`git clone URL DIR`);
+    /// without it, the directory is named after the first operand, as git
+    /// names a clone. Judged as a write of that directory; later parts of
+    /// the same command that reach into it are asked
+    /// (`policy::filled_trees`).
+    Fills(usize, &'static str),
     /// With two or more operands the last is where the others go: written
     /// as it is, or inside it when it is a directory (cp, mv, scp, rsync).
     Destination(Copying),

@@ -8,7 +8,8 @@
 //!
 //! Talking to GitHub is gh's job: viewing, listing, commenting, creating
 //! and merging pull requests and issues (`gh pr create` pushes the branch,
-//! as `git push` would), cloning into the tree. Asked: `gh api` (any
+//! as `git push` would), cloning into the tree (a clone directory outside
+//! it is asked). Asked: `gh api` (any
 //! request, any method: too wide to judge), whatever uploads a local file
 //! (`--body-file`, `gh gist create`, `gh release create|upload`, keys,
 //! secrets), prints a token, opens a browser or an editor (programs gh's
@@ -657,7 +658,9 @@ const REPO_SUBS: &[Sub] = &[
     sub(&["create", "new"], &[REPO_CREATE_OPTS, HELP]),
     sub(&["list", "ls"], &[REPO_LIST_OPTS, HELP]),
     sub(&["archive"], &[REPO_ARCHIVE_OPTS, HELP]).does(SetsConfig(REPO_SETTINGS)),
-    sub(&["clone"], &[REPO_CLONE_OPTS, HELP]).passes(RunsProgram(GIT_FLAGS)),
+    sub(&["clone"], &[REPO_CLONE_OPTS, HELP])
+        .passes(RunsProgram(GIT_FLAGS))
+        .operands(Operands::Fills(1, "clones into this directory")),
     sub(&["delete"], &[REPO_DELETE_OPTS, HELP]).does(SetsConfig(DELETES)),
     group(
         &["deploy-key"],

@@ -15,7 +15,7 @@
 //! in `guards/scripts/git.rs`, so options that run config-named programs
 //! (`--ext-diff`, `--textconv`, `-S`) stay inert here.
 
-use crate::policy::specs::types::Operands::{self, Written, WrittenAt};
+use crate::policy::specs::types::Operands::{self, Fills, Written, WrittenAt};
 use crate::policy::specs::types::{
     Effect::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, SetsConfigKey,
@@ -1712,7 +1712,7 @@ const SUBS: &[Sub] = &[
     sub(&["clean"], &[CLEAN, COMMON]),
     sub(&["clone"], &[CLONE, COMMON])
         .does(Network)
-        .operands(WrittenAt(1, "clones into this directory")),
+        .operands(Fills(1, "clones into this directory")),
     sub(&["commit"], &[COMMIT, COMMON]),
     sub(&["config"], &[CONFIG, CONFIG_LEGACY, COMMON]),
     sub(&["count-objects"], &[COUNT_OBJECTS, COMMON]),
