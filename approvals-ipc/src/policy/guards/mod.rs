@@ -19,6 +19,7 @@ pub(crate) mod parse;
 pub(crate) mod scripts;
 mod table;
 mod types;
+mod unknown;
 
 #[cfg(test)]
 mod tests;
@@ -95,11 +96,17 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
     };
     // The program's spec reads argv as the program does: unknown options
     // and subcommands ask, and each option's effect decides.
-    let mut hits = specs::check(program, args, cwd).unwrap_or_default();
+    let spec_hits = specs::check(program, args, cwd);
+    let known = spec_hits.is_some() || programs::program(program).is_some();
+    let mut hits = spec_hits.unwrap_or_default();
     if let Some(path) = path_toolchain(program, argv) {
         hits.push(path_toolchain_hit(program, path));
     }
     let Some(spec) = table::program_spec(program) else {
+        // Nothing here knows what this program does with a path.
+        if !known {
+            hits.extend(unknown::check(program, args, cwd));
+        }
         return hits;
     };
     let inv = Invocation::parse(spec, args, cwd, stdin_is_input);

@@ -47,6 +47,16 @@ const fn interpreter(
 
 /// The programs guards know, sorted by family.
 pub(crate) const PROGRAMS: &[ProgramSpec] = &[
+    spec(
+        "accounts",
+        &[
+            "chage", "chfn", "chpasswd", "chsh", "gpasswd", "groupadd", "groupdel", "groupmod",
+            "newusers", "passwd", "useradd", "userdel", "usermod", "vigr", "vipw",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
     ProgramSpec {
         versioned: false,
         program_opts: &[
@@ -132,21 +142,35 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
     // GNU find and gfind have a spec (`specs/families/find.rs`); bfs keeps these.
     spec(
+        "diff3",
+        &["diff3", "sdiff"],
+        Layout::Permuted,
+        "o",
+        &["--diff-program", "--output"],
+    ),
+    spec(
         "editor",
         &[
+            "ed",
             "editor",
             "emacs",
             "ex",
             "gvim",
             "nano",
             "nvim",
+            "red",
             "rview",
             "rvim",
             "sensible-editor",
             "vi",
             "view",
             "vim",
+            "vim.basic",
+            "vim.gtk3",
+            "vim.nox",
+            "vim.tiny",
             "vimdiff",
+            "vimtutor",
         ],
         Layout::Permuted,
         "",
@@ -218,6 +242,35 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     spec("npx", &["bunx", "npx", "pnpx"], Layout::Permuted, "", &[]),
     interpreter("osascript", &["osascript"], "els", &[], &["-e"]),
     spec(
+        "packages",
+        &[
+            "add-apt-repository",
+            "apt",
+            "apt-add-repository",
+            "apt-get",
+            "apt-key",
+            "apt-mark",
+            "aptitude",
+            "cpan",
+            "debconf-communicate",
+            "debconf-copydb",
+            "debconf-set-selections",
+            "dpkg",
+            "dpkg-divert",
+            "dpkg-reconfigure",
+            "dpkg-statoverride",
+            "flatpak",
+            "gem",
+            "snap",
+            "ucf",
+            "ucfr",
+            "update-alternatives",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "pager",
         &["less", "more", "most", "pg"],
         Layout::Permuted,
@@ -280,6 +333,45 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "efl",
         &["--expression", "--file", "--line-length"],
+    ),
+    spec("sqlite", &["sqlite3"], Layout::Permuted, "", &[]),
+    spec(
+        "system",
+        &[
+            "busctl",
+            "chattr",
+            "dconf",
+            "gsettings",
+            "hostnamectl",
+            "kernel-install",
+            "localectl",
+            "loginctl",
+            "mount",
+            "networkctl",
+            "service",
+            "systemctl",
+            "systemd-cryptenroll",
+            "systemd-firstboot",
+            "systemd-machine-id-setup",
+            "systemd-mount",
+            "systemd-repart",
+            "systemd-sysext",
+            "systemd-sysusers",
+            "systemd-tmpfiles",
+            "systemd-umount",
+            "timedatectl",
+            "umount",
+            "update-mime-database",
+            "xdg-desktop-icon",
+            "xdg-desktop-menu",
+            "xdg-icon-resource",
+            "xdg-mime",
+            "xdg-settings",
+            "xdg-user-dirs-update",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
     ),
     spec(
         "tar",
@@ -353,6 +445,11 @@ const SCRIPT_SOURCE: &str =
 
 /// Every built-in guard, sorted by id; the family is the id's prefix.
 pub(crate) const GUARDS: &[Guard] = &[
+    g(
+        "accounts.always",
+        Always,
+        "changes user accounts, passwords or groups, which every login on this machine depends on",
+    ),
     g("awk.code-on-stdin", CodeOnStdin, STDIN),
     g(
         "awk.load",
@@ -450,6 +547,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g("deno.stdin-script", Word(&["-"]), STDIN),
+    g(
+        "diff3.program",
+        Opt(&["--diff-program"]),
+        "runs the program it names in place of diff",
+    ),
     g(
         "editor.always",
         Always,
@@ -602,6 +704,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("osascript.code-on-stdin", CodeOnStdin, STDIN),
     g("osascript.inline-code", Opt(&["-e"]), INLINE),
     g(
+        "packages.always",
+        Always,
+        "installs, removes or reconfigures packages, whose install scripts run as code and whose files every program on this machine uses",
+    ),
+    g(
         "pager.always",
         Always,
         "a pager can run shell commands (`!cmd`) and open other files",
@@ -689,6 +796,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "sed.script-file",
         Opt(&["--file", "-f"]),
         "reads the sed script from a file the prompt does not show",
+    ),
+    g(
+        "sqlite.always",
+        Always,
+        "runs SQL and dot-commands that can run programs (.shell, .system, .once |cmd), write any file (writefile(), ATTACH, VACUUM INTO, .output) and load code (.load, load_extension())",
+    ),
+    g(
+        "system.always",
+        Always,
+        "changes the system outside the working directory: services, mounts, settings, file attributes or the machine's identity, which other programs and users depend on",
     ),
     g(
         "tar.checkpoint-action",

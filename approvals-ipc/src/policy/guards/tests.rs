@@ -313,6 +313,39 @@ fn guarded_commands_trip_their_guard() {
             "tar.info-script",
         ),
         // xargs, npx, pagers
+        // programs whose job is outside the working tree (issue 11):
+        // asked whatever their arguments, read-only verbs included
+        (&["ed", "f"], false, "editor.always"),
+        (&["red", "f"], false, "editor.always"),
+        (&["vim.basic", "-c", "!sh", "f"], false, "editor.always"),
+        (&["vimtutor"], false, "editor.always"),
+        (&["sqlite3", "db", ".shell id"], false, "sqlite.always"),
+        (
+            &["sqlite3", "db", "select writefile('/home/u/.bashrc', 'x')"],
+            false,
+            "sqlite.always",
+        ),
+        (
+            &["systemctl", "--user", "start", "x"],
+            false,
+            "system.always",
+        ),
+        (&["systemctl", "status"], false, "system.always"),
+        (&["chattr", "+i", "f"], false, "system.always"),
+        (&["gsettings", "set", "a", "b", "c"], false, "system.always"),
+        (&["apt-get", "install", "x"], false, "packages.always"),
+        (&["gem", "install", "x"], false, "packages.always"),
+        (&["passwd"], false, "accounts.always"),
+        (
+            &["sdiff", "--diff-program=sh", "a", "b"],
+            false,
+            "diff3.program",
+        ),
+        (
+            &["diff3", "--diff-prog", "sh", "a", "b", "c"],
+            false,
+            "diff3.program",
+        ),
         (&["xargs", "rm"], false, "xargs.always"),
         (&["xargs"], false, "xargs.always"),
         (&["npx", "cowsay"], false, "npx.always"),
@@ -534,6 +567,7 @@ fn plain_use_trips_no_guard() {
         (&["git", "push", "-u", "origin", "main"], false),
         (&["git", "fetch", "-u", "origin"], false),
         (&["git", "log", "--exclude=refs/x", "--all"], false),
+        (&["sdiff", "a", "b"], false),
         (&["make"], false),
         (&["make", "-j4", "test"], false),
         (&["make", "-C", "sub", "all"], false),

@@ -137,6 +137,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command with changed user, limits or environment (runit)",
     ),
     p(
+        "chromium",
+        &[SemanticWrapper],
+        "",
+        "a web browser: opens any URL or local file, runs extensions, and with a debugging port lets any local program drive it",
+    ),
+    p(
         "chroot",
         &[SemanticWrapper],
         "",
@@ -275,6 +281,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command with a faked clock through an LD_PRELOAD library",
     ),
     p(
+        "firefox",
+        &[SemanticWrapper],
+        "",
+        "a web browser: opens any URL or local file and runs extensions",
+    ),
+    p(
         "firejail",
         &[SemanticWrapper],
         "",
@@ -305,6 +317,12 @@ pub const PROGRAMS: &[Program] = &[
         "GNU awk: runs the awk program it is given, which can run commands and write files",
     ),
     p(
+        "gcore",
+        &[SemanticWrapper],
+        "",
+        "attaches to a running process and writes its memory, secrets included, to a file",
+    ),
+    p(
         "gdb",
         &[SemanticWrapper],
         "",
@@ -317,10 +335,28 @@ pub const PROGRAMS: &[Program] = &[
         "the Haskell REPL: evaluates expressions from `-e` or stdin",
     ),
     p(
+        "gnome-www-browser",
+        &[SemanticWrapper],
+        "",
+        "opens a URL or a local file in the browser the system names",
+    ),
+    p(
+        "google-chrome",
+        &[SemanticWrapper],
+        "",
+        "a web browser: opens any URL or local file, runs extensions, and with a debugging port lets any local program drive it",
+    ),
+    p(
         "guile",
         &[Interpreter, CodeOnStdin],
         "",
         "runs Scheme code from `-c`, files or stdin",
+    ),
+    p(
+        "heaptrack",
+        &[SemanticWrapper],
+        "",
+        "runs the program it is given under a heap profiler, or attaches to a running one",
     ),
     p(
         "hush",
@@ -407,16 +443,40 @@ pub const PROGRAMS: &[Program] = &[
         "runs Lua code from `-e`, files or stdin",
     ),
     p(
+        "make-first-existing-target",
+        &[SemanticWrapper],
+        "",
+        "runs make on the first of the targets it is given that exists",
+    ),
+    p(
         "mawk",
         &[Interpreter],
         "",
         "an awk: runs the awk program it is given, which can run commands and write files",
     ),
     p(
+        "memusage",
+        &[SemanticWrapper],
+        "",
+        "runs the program it is given with a memory profiler preloaded into it",
+    ),
+    p(
         "mksh",
         &[PosixShell, CodeOnStdin],
         "o",
         "a POSIX shell: runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
+        "msgexec",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given once for every message of a translation catalog",
+    ),
+    p(
+        "msgfilter",
+        &[SemanticWrapper],
+        "",
+        "runs the filter command it is given on every message of a translation catalog",
     ),
     p(
         "nawk",
@@ -587,6 +647,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs Ruby code from `-e`, files or stdin",
     ),
     p(
+        "run-parts",
+        &[SemanticWrapper],
+        "",
+        "runs every executable file in the directory it is given",
+    ),
+    p(
         "run0",
         &[SemanticWrapper, Privileged],
         "Dgu",
@@ -683,6 +749,18 @@ pub const PROGRAMS: &[Program] = &[
         "runs a shell or command and writes a typescript file",
     ),
     p(
+        "scriptlive",
+        &[SemanticWrapper],
+        "",
+        "replays a recorded session by typing its input into a new shell",
+    ),
+    p(
+        "sensible-browser",
+        &[SemanticWrapper],
+        "",
+        "opens a URL or a local file in the browser the system or $BROWSER names",
+    ),
+    p(
         "setarch",
         &[SemanticWrapper],
         "",
@@ -699,6 +777,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "detaches the command from its session",
+    ),
+    p(
+        "sftp",
+        &[SemanticWrapper],
+        "",
+        "an interactive file transfer over ssh: runs `!command` lines from its batch file (-b) or stdin, and the programs -S and -D name",
     ),
     p(
         "sg",
@@ -719,10 +803,22 @@ pub const PROGRAMS: &[Program] = &[
         "runs a command or image in a container, which can mount host paths",
     ),
     p(
+        "sotruss",
+        &[SemanticWrapper],
+        "",
+        "runs the program it is given with a library call tracer preloaded into it",
+    ),
+    p(
         "ssh-agent",
         &[SemanticWrapper],
         "aEPt",
         "runs the command it is given with a new agent holding keys",
+    ),
+    p(
+        "ssh-argv0",
+        &[SemanticWrapper],
+        "",
+        "runs ssh to the host named by the name it is invoked as, with any command",
     ),
     p(
         "sshpass",
@@ -767,10 +863,22 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command it is given, sending its output to the journal",
     ),
     p(
+        "systemd-inhibit",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given while holding a system inhibitor lock",
+    ),
+    p(
         "systemd-run",
         &[SemanticWrapper],
         "",
         "runs the command as a system unit",
+    ),
+    p(
+        "systemd-socket-activate",
+        &[SemanticWrapper],
+        "",
+        "runs the program it is given as a server, listening on the address it is given",
     ),
     p(
         "taskset",
@@ -821,6 +929,12 @@ pub const PROGRAMS: &[Program] = &[
         "a multi-call binary whose applets include interpreters",
     ),
     p(
+        "uclampset",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given, or changes a running process, with other CPU utilization limits",
+    ),
+    p(
         "unbuffer",
         &[SemanticWrapper],
         "",
@@ -839,6 +953,18 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command under an instrumenting tool",
     ),
     p(
+        "valgrind.bin",
+        &[SemanticWrapper],
+        "",
+        "the real valgrind binary: runs the program it is given under instrumentation",
+    ),
+    p(
+        "vgdb",
+        &[SemanticWrapper],
+        "",
+        "sends commands to a program running under valgrind, and with --multi starts programs for a debugger",
+    ),
+    p(
         "watch",
         &[SemanticWrapper],
         "n",
@@ -851,10 +977,28 @@ pub const PROGRAMS: &[Program] = &[
         "runs Tcl/Tk code from files or stdin",
     ),
     p(
+        "www-browser",
+        &[SemanticWrapper],
+        "",
+        "opens a URL or a local file in the text browser the system names",
+    ),
+    p(
+        "x-www-browser",
+        &[SemanticWrapper],
+        "",
+        "opens a URL or a local file in the browser the system names",
+    ),
+    p(
         "xargs",
         &[SemanticWrapper],
         "adEeIiLlnPs",
         "builds and runs commands from its input",
+    ),
+    p(
+        "xdg-email",
+        &[SemanticWrapper],
+        "",
+        "opens the desktop's mail client with any recipients and attached files",
     ),
     p(
         "xdg-open",

@@ -525,3 +525,34 @@ fn privileged_programs_are_semantic_wrappers() {
         assert!(row.is(Kind::SemanticWrapper), "{}", row.name);
     }
 }
+
+#[test]
+fn programs_that_run_another_program_are_semantic_wrappers() {
+    // Found in a Debian /usr/bin with no spec and no row (issue 11): each
+    // runs a program, a command or a browser it is given.
+    for name in [
+        "msgexec",
+        "msgfilter",
+        "run-parts",
+        "heaptrack",
+        "sotruss",
+        "memusage",
+        "systemd-inhibit",
+        "systemd-socket-activate",
+        "uclampset",
+        "make-first-existing-target",
+        "valgrind.bin",
+        "vgdb",
+        "scriptlive",
+        "sftp",
+        "ssh-argv0",
+        "xdg-email",
+        "sensible-browser",
+        "x-www-browser",
+        "chromium",
+        "gcore",
+    ] {
+        assert!(has(name, Kind::SemanticWrapper), "{name}");
+        assert!(runs_other_code(name), "{name}");
+    }
+}

@@ -1,0 +1,134 @@
+//! Programs the engine knows nothing about, given a path where a write
+//! would run code, reach credentials or change the system.
+//!
+//! A spec says which options write which files; a program with no spec, no
+//! guard family and no row in the programs table has no such knowledge
+//! (`gcc -o ~/.bashrc`, `zstd -o ~/.ssh/authorized_keys`, `qemu-img create
+//! ~/.profile`, `objcopy x .git/hooks/pre-commit`). Whether such a program
+//! writes a path it is given is not known, so a path where a write would
+//! matter is asked: a dot-file or dot-directory of the home directory
+//! (shell start-up files, `~/.ssh`, `~/.config/autostart`, `~/.local/bin`),
+//! `~/bin`, a file other tools run, a tool's metadata inside the tree, and a
+//! system directory this user can write. Everyday paths (inside the tree,
+//! `/tmp`, `/usr/include` for a non-root user) stay allowed. Upholds
+//! DESIGN.md section 6 (unknown means ask) as far as a program with no spec
+//! allows.
+
+use std::path::{Component, Path};
+
+use super::GuardHit;
+use super::parse::normalize;
+
+/// The guard id.
+pub(crate) const ID: &str = "unknown.sensitive-path";
+
+/// System directories whose files other programs run or read as config:
+/// asked when this user can write there (root, or a loosened system).
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin",
+    "/boot",
+    "/etc",
+    "/lib",
+    "/lib64",
+    "/opt",
+    "/sbin",
+    "/usr",
+    "/var/spool",
+];
+
+/// Tool metadata directories, inside or outside the tree.
+const METADATA_DIRS: &[&str] = &[".git", ".hg", ".jj", ".svn"];
+
+/// File names other tools run when they find them, wherever they are.
+const RUN_FILES: &[&str] = &[
+    ".bash_login",
+    ".bash_logout",
+    ".bash_profile",
+    ".bashrc",
+    ".envrc",
+    ".profile",
+    ".zprofile",
+    ".zshenv",
+    ".zshrc",
+    "authorized_keys",
+];
+
+/// The hit for the first argument of `program` that names a sensitive path.
+pub(crate) fn check(program: &str, args: &[String], cwd: &Path) -> Option<GuardHit> {
+    let home = std::env::home_dir();
+    args.iter().find_map(|arg| {
+        let path = candidate(arg)?;
+        let target = normalize(&cwd.join(path))?;
+        let place = sensitive(&target, cwd, home.as_deref())?;
+        Some(GuardHit {
+            id: ID,
+            reason: format!(
+                "{program} {arg}: {place}; {program} has no spec, so whether it writes there is not known"
+            ),
+        })
+    })
+}
+
+/// The path an argument may name: the word, an option's `=value`, or a
+/// short option's attached value (`-o/home/u/.bashrc`). Only words that
+/// look like paths: a bare name is a file in the working directory.
+fn candidate(arg: &str) -> Option<&str> {
+    let path = if let Some(long) = arg.strip_prefix("--") {
+        long.split_once('=')?.1
+    } else if let Some(short) = arg.strip_prefix('-') {
+        short.get(1..).filter(|v| !v.is_empty())?
+    } else {
+        arg.split_once('=').map_or(arg, |(_, value)| value)
+    };
+    (path.contains('/') || path.starts_with('.')).then_some(path)
+}
+
+/// Why writing `target` would matter, if it would.
+fn sensitive(target: &Path, cwd: &Path, home: Option<&Path>) -> Option<&'static str> {
+    let names: Vec<&str> = target
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => n.to_str(),
+            _ => None,
+        })
+        .collect();
+    if names.iter().any(|n| METADATA_DIRS.contains(n)) {
+        return Some("a path in a tool's metadata directory, whose config and hooks run code");
+    }
+    if target.starts_with(cwd) {
+        return None;
+    }
+    if names.last().is_some_and(|n| RUN_FILES.contains(n)) {
+        return Some("a file that shells or ssh read at start-up, outside the working directory");
+    }
+    if let Some(below) = home.and_then(|h| target.strip_prefix(h).ok()) {
+        match below.components().next() {
+            Some(Component::Normal(first))
+                if first.to_str().is_some_and(|f| f.starts_with('.')) =>
+            {
+                return Some(
+                    "a dot-file or dot-directory of the home directory, where shells, ssh and the desktop read config and start programs",
+                );
+            }
+            Some(Component::Normal(first)) if first == "bin" => {
+                return Some("the home directory's bin, whose programs run by name");
+            }
+            _ => return None,
+        }
+    }
+    let system = SYSTEM_DIRS.iter().any(|d| target.starts_with(d));
+    (system && writable(target)).then_some("a system directory this user can write")
+}
+
+/// Whether this user can write `target`, or create it in its nearest
+/// existing ancestor.
+fn writable(target: &Path) -> bool {
+    let existing = target
+        .ancestors()
+        .find(|p| std::fs::symlink_metadata(p).is_ok())
+        .unwrap_or(Path::new("/"));
+    nix::unistd::access(existing, nix::unistd::AccessFlags::W_OK).is_ok()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,91 @@
+use super::*;
+
+fn args(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+fn home() -> std::path::PathBuf {
+    std::env::home_dir().expect("a home directory")
+}
+
+#[test]
+fn an_unknown_program_writing_a_start_up_file_or_a_key_file_is_asked() {
+    let tree = tempfile::tempdir().expect("tempdir");
+    let h = home();
+    let bashrc = h.join(".bashrc").display().to_string();
+    let keys = h.join(".ssh/authorized_keys").display().to_string();
+    let autostart = h.join(".config/autostart/x.desktop").display().to_string();
+    let bin = h.join("bin/ls").display().to_string();
+    for (program, words) in [
+        ("gcc", vec!["-o", bashrc.as_str(), "x.c"]),
+        ("zstd", vec!["x", "-o", keys.as_str()]),
+        ("qemu-img", vec!["create", autostart.as_str(), "1M"]),
+        ("objcopy", vec!["x", bin.as_str()]),
+        ("objcopy", vec!["x", ".git/hooks/pre-commit"]),
+        ("strip", vec!["x", "-o../../.bashrc"]),
+    ] {
+        let words = args(&words);
+        let hit = check(program, &words, tree.path());
+        let hit = hit.unwrap_or_else(|| panic!("{program} {words:?} not asked"));
+        assert_eq!(hit.id, ID);
+        assert!(hit.reason.contains("has no spec"), "{}", hit.reason);
+    }
+    // An attached short value and an `=value` name the path too.
+    let attached = format!("-o{bashrc}");
+    assert!(check("gcc", &args(&[&attached, "x.c"]), tree.path()).is_some());
+    let long = format!("--output={keys}");
+    assert!(check("foo", &args(&[&long]), tree.path()).is_some());
+}
+
+#[test]
+fn everyday_paths_given_to_an_unknown_program_stay_allowed() {
+    let tree = tempfile::tempdir().expect("tempdir");
+    for words in [
+        vec!["-o", "build/app", "src/main.c", "-Iinclude"],
+        vec!["-o", "/tmp/app", "main.c"],
+        vec!["Makefile", "package.json"],
+        vec!["-c", "x.c", "-o", "x.o"],
+        vec!["--prefix=build/out"],
+    ] {
+        let words = args(&words);
+        assert_eq!(check("gcc", &words, tree.path()), None, "{words:?}");
+    }
+    // A system directory a non-root user cannot write is not asked.
+    if !nix::unistd::geteuid().is_root() {
+        assert_eq!(
+            check("gcc", &args(&["-I/usr/include/x", "a.c"]), tree.path()),
+            None
+        );
+    }
+}
+
+#[test]
+fn a_system_directory_is_asked_only_where_this_user_can_write() {
+    let tree = tempfile::tempdir().expect("tempdir");
+    let hit = check("zstd", &args(&["-o", "/etc/cron.d/x", "y"]), tree.path());
+    assert_eq!(hit.is_some(), writable(Path::new("/etc/cron.d/x")));
+}
+
+#[test]
+fn through_the_policy_a_known_program_is_not_judged_by_this_rule() {
+    use crate::policy::Verdict;
+    use crate::policy::decision::tests::compiled;
+    let c = compiled(serde_json::json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss"},
+        "agents": {"main": {"allowlist": [{"pattern": "/usr/bin/*"}]}}
+    }));
+    let tree = tempfile::tempdir().expect("tempdir");
+    let bashrc = home().join(".bashrc").display().to_string();
+    let run = |argv: &[&str]| c.evaluate(&args(argv), tree.path(), &Default::default());
+    // gzip and base64 have no spec: a plain use stays allowed, a path
+    // into a start-up file is asked.
+    let e = run(&["/usr/bin/gzip", "-c", "x"]);
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+    let e = run(&["/usr/bin/base64", &bashrc]);
+    if Path::new("/usr/bin/base64").exists() {
+        assert_eq!(e.decision, Verdict::Ask, "{:?}", e.reason);
+        let ids: Vec<&str> = e.analysis.segments[0].guards.iter().map(|g| g.id).collect();
+        assert_eq!(ids, [ID]);
+    }
+}
