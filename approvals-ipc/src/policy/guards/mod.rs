@@ -97,15 +97,28 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
     // The program's spec reads argv as the program does: unknown options
     // and subcommands ask, and each option's effect decides.
     let spec_hits = specs::check(program, args, cwd);
-    let known = spec_hits.is_some() || programs::program(program).is_some();
+    // A spec knows which paths the program writes; anything else may
+    // write any path it is given.
+    let known = spec_hits.is_some();
     let mut hits = spec_hits.unwrap_or_default();
     if let Some(path) = path_toolchain(program, argv) {
         hits.push(path_toolchain_hit(program, path));
     }
+    // Nothing here knows what this program does with a path.
+    if !known {
+        hits.extend(unknown::check(program, args, cwd));
+    }
     let Some(spec) = table::program_spec(program) else {
-        // Nothing here knows what this program does with a path.
-        if !known {
-            hits.extend(unknown::check(program, args, cwd));
+        // An interpreter of the programs table with no guard family reads
+        // its code from stdin when it is given no script (`… | tclsh`).
+        if stdin_is_input
+            && programs::has(program, Kind::CodeOnStdin)
+            && args.iter().all(|a| a.starts_with('-'))
+        {
+            hits.push(GuardHit {
+                id: "interpreter.code-on-stdin",
+                reason: format!("{program}: runs code read from stdin"),
+            });
         }
         return hits;
     };

@@ -20,6 +20,7 @@ mod sed;
 pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String> {
     match which {
         Inspection::AwkProgram => awk_program(inv),
+        Inspection::CompilerDriver => compiler_driver(inv),
         Inspection::CurlFileData => curl_file_data(inv),
         Inspection::GitConfig => git::git_config(inv),
         Inspection::GitConfigOverride => git::config_override(inv),
@@ -31,6 +32,44 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::ScriptSource => script_source(inv),
         Inspection::SedScripts => sed_scripts(inv),
     }
+}
+
+/// Compiler-driver arguments that run or load a program of the caller's
+/// choosing: gcc's and clang's `-wrapper` (runs each tool under a program),
+/// `-fplugin`/`-fpass-plugin`/`-Xclang -load` (load a shared library),
+/// `-B`/`--ld-path`/`-fuse-ld=PATH` (where the tools it runs are found),
+/// `-specs` (a spec file can name any command), `@file` (more arguments
+/// from a file the prompt does not show), and linker plugins passed through
+/// `-Wl,`/`-Xlinker`.
+const COMPILER_RUNS: &[&str] = &[
+    "--ld-path",
+    "--specs",
+    "-B",
+    "-fpass-plugin",
+    "-fplugin",
+    "-specs",
+    "-wrapper",
+];
+
+/// The first compiler-driver argument in [`COMPILER_RUNS`], an `@file`, a
+/// `-fuse-ld=` with a path, `-Xclang -load`, or a linker plugin.
+fn compiler_driver(inv: &Invocation<'_>) -> Option<String> {
+    let mut previous = "";
+    for arg in inv.args {
+        let arg = arg.as_str();
+        let runs = COMPILER_RUNS.iter().any(|o| arg.starts_with(o))
+            || (arg.starts_with('@') && arg.len() > 1)
+            || arg
+                .strip_prefix("-fuse-ld=")
+                .is_some_and(|v| v.contains('/'))
+            || (previous == "-Xclang" && arg.starts_with("-load"))
+            || ((arg.starts_with("-Wl,") || previous == "-Xlinker") && arg.contains("plugin"));
+        if runs {
+            return Some(arg.to_owned());
+        }
+        previous = arg;
+    }
+    None
 }
 
 /// Config keys (lowercase; `*` at either end is a wildcard) known to make

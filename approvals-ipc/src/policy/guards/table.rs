@@ -94,6 +94,25 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec("cargo", &["cargo"], Layout::Permuted, "", &["--config"]),
     spec(
+        "cc",
+        &[
+            "c++",
+            "c89",
+            "c99",
+            "cc",
+            "clang",
+            "clang++",
+            "cpp",
+            "g++",
+            "gcc",
+            "x86_64-linux-gnu-g++",
+            "x86_64-linux-gnu-gcc",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "curl",
         &["curl"],
         Layout::Permuted,
@@ -192,6 +211,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--work-tree",
         ],
     ),
+    spec(
+        "gpg",
+        &["gpg", "gpg2", "gpgsm", "gpgv"],
+        Layout::Permuted,
+        "o",
+        &["--exec-path", "--homedir", "--options", "--photo-viewer"],
+    ),
     interpreter("lua", &["lua", "luajit"], "el", &[], &["-e"]),
     spec(
         "make",
@@ -240,6 +266,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--prefix", "--script-shell", "--workspace"],
     ),
     spec("npx", &["bunx", "npx", "pnpx"], Layout::Permuted, "", &[]),
+    spec("openssl", &["openssl"], Layout::SubcommandAnywhere, "", &[]),
     interpreter("osascript", &["osascript"], "els", &[], &["-e"]),
     spec(
         "packages",
@@ -276,6 +303,21 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "",
         &[],
+    ),
+    spec(
+        "patch",
+        &["patch"],
+        Layout::Permuted,
+        "BbDdFgiopruVYz",
+        &[
+            "--basename-prefix",
+            "--directory",
+            "--input",
+            "--output",
+            "--prefix",
+            "--reject-file",
+            "--suffix",
+        ],
     ),
     interpreter("perl", &["perl"], "eEIMm", &[], &["-E", "-e"]),
     interpreter(
@@ -505,6 +547,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "sets any cargo config value, including `build.rustc-wrapper` and `target.<triple>.runner`, which run programs",
     ),
     g(
+        "cc.runs-program",
+        Inspect(Inspection::CompilerDriver),
+        "makes the compiler run or load a program of the caller's choosing (a wrapper, a plugin, another tool directory, a spec or response file)",
+    ),
+    g(
         "curl.config",
         Opt(&["--config", "-K"]),
         "reads options from a file, which can set any of them",
@@ -621,6 +668,19 @@ pub(crate) const GUARDS: &[Guard] = &[
         ),
         "runs a command given on the command line",
     ),
+    g(
+        "gpg.runs-program",
+        Opt(&[
+            "--agent-program",
+            "--dirmngr-program",
+            "--exec-path",
+            "--homedir",
+            "--load-extension",
+            "--options",
+            "--photo-viewer",
+        ]),
+        "makes gpg run a program or read config (which can name programs) of the caller's choosing",
+    ),
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
     g(
@@ -701,6 +761,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs scripts with a shell of the caller's choosing",
     ),
     g("npx.always", Always, "downloads and runs a package"),
+    g(
+        "openssl.loads-code",
+        Word(&["-config", "-engine", "-provider", "-provider-path"]),
+        "loads a shared library (an engine or a provider) or a config file that can load one",
+    ),
     g("osascript.code-on-stdin", CodeOnStdin, STDIN),
     g("osascript.inline-code", Opt(&["-e"]), INLINE),
     g(
@@ -712,6 +777,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "pager.always",
         Always,
         "a pager can run shell commands (`!cmd`) and open other files",
+    ),
+    g(
+        "patch.always",
+        Always,
+        "writes the files the patch names, which the prompt does not show (a Makefile, .envrc or .git/hooks inside the tree); `git apply` checks the paths it writes",
     ),
     g("perl.code-on-stdin", CodeOnStdin, STDIN),
     g("perl.inline-code", Opt(&["-E", "-e"]), INLINE),

@@ -71,6 +71,9 @@ pub(crate) enum Inspection {
     /// An awk program that can run commands, read or write files, or read
     /// the environment.
     AwkProgram,
+    /// A compiler driver told to run or load a program of the caller's
+    /// choosing (`-wrapper`, `-fplugin=`, `-B`, `-specs=`, `@file`).
+    CompilerDriver,
     /// A curl data option that reads a local file (`-d @file`).
     CurlFileData,
     /// `git config` writing a key that is not inert, editing config, or
