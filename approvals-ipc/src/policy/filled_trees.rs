@@ -59,12 +59,12 @@ fn reaches(segment: &Segment, filled: &[(PathBuf, String)]) -> Vec<GuardHit> {
         });
     }
     for word in segment.argv.iter().skip(1) {
-        // `--file=PATH` names PATH; `-` and `~…` are not paths here
-        // (`~` is outside the tree and judged as such by the specs).
+        // `--file=PATH` names PATH. A word that is no path (`-n`, `~`)
+        // names a file of the working directory, never inside a tree.
         let path = word
             .split_once('=')
             .map_or(word.as_str(), |(_, value)| value);
-        if path.is_empty() || path == "-" || path.starts_with('~') {
+        if path.is_empty() {
             continue;
         }
         let Some(target) = normalize(&segment.cwd.join(path)) else {

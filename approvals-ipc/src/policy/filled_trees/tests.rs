@@ -163,3 +163,50 @@ fn gh_repo_clone_into_a_directory_outside_the_tree_is_asked() {
         [PathBuf::from("/work/project/r")]
     );
 }
+
+#[test]
+fn filling_the_directory_a_part_runs_in_is_asked_there_not_again_later() {
+    let c = broad();
+    let tree = tempfile::tempdir().expect("tempdir");
+    // tar into the working directory itself is asked on its own segment.
+    let (verdict, ids) = run(&c, tree.path(), "tar -xf a.tar && cat notes");
+    assert_eq!(verdict, Verdict::Ask);
+    assert_ne!(ids[0], Vec::<&str>::new());
+    assert_eq!(ids[1], Vec::<&str>::new(), "{ids:?}");
+}
+
+#[test]
+fn every_tree_filled_earlier_counts_not_only_the_first() {
+    let c = broad();
+    let tree = tempfile::tempdir().expect("tempdir");
+    let (verdict, ids) = run(
+        &c,
+        tree.path(),
+        "tar -xf a.tar -C a && tar -xf b.tar -C b && cat b/notes",
+    );
+    assert_eq!(verdict, Verdict::Ask);
+    assert_eq!(ids[2], [ID], "{ids:?}");
+    // The same tree filled twice is one tree.
+    let (verdict, ids) = run(
+        &c,
+        tree.path(),
+        "tar -xf a.tar -C a && tar -xf b.tar -C a && cat a/notes",
+    );
+    assert_eq!(verdict, Verdict::Ask);
+    assert_eq!(ids[2], [ID], "{ids:?}");
+}
+
+#[test]
+fn an_empty_value_names_no_path_and_adds_no_second_reason() {
+    let c = broad();
+    let tree = tempfile::tempdir().expect("tempdir");
+    // Run inside the tree: a reason for where it runs and one per word
+    // (`x` and `notes` are paths in it too), none for `--color=`.
+    let (verdict, ids) = run(
+        &c,
+        tree.path(),
+        "tar -xf a.tar -C out && cd out && grep --color= x notes",
+    );
+    assert_eq!(verdict, Verdict::Ask);
+    assert_eq!(ids.last().expect("grep"), &[ID, ID, ID], "{ids:?}");
+}

@@ -50,6 +50,20 @@ fn everyday_paths_given_to_an_unknown_program_stay_allowed() {
         let words = args(&words);
         assert_eq!(check("gcc", &words, tree.path()), None, "{words:?}");
     }
+    // A plain directory of the home, outside the tree, is not asked.
+    let download = home().join("Downloads/x.c").display().to_string();
+    assert_eq!(
+        check("gcc", &args(&["-o", "a", &download]), tree.path()),
+        None
+    );
+    // ~/bin is named as the directory whose programs run by name.
+    let bin = home().join("bin/ls").display().to_string();
+    let hit = check("objcopy", &args(&["x", &bin]), tree.path()).expect("asked");
+    assert!(
+        hit.reason.contains("bin, whose programs run by name"),
+        "{}",
+        hit.reason
+    );
     // A system directory a non-root user cannot write is not asked.
     if !nix::unistd::geteuid().is_root() {
         assert_eq!(
@@ -87,5 +101,18 @@ fn through_the_policy_a_known_program_is_not_judged_by_this_rule() {
         assert_eq!(e.decision, Verdict::Ask, "{:?}", e.reason);
         let ids: Vec<&str> = e.analysis.segments[0].guards.iter().map(|g| g.id).collect();
         assert_eq!(ids, [ID]);
+    }
+}
+
+#[test]
+fn writable_is_judged_at_the_nearest_existing_ancestor() {
+    let tree = tempfile::tempdir().expect("tempdir");
+    assert!(writable(&tree.path().join("not/yet/there")));
+    if !nix::unistd::geteuid().is_root() {
+        use std::os::unix::fs::PermissionsExt;
+        let locked = tree.path().join("locked");
+        std::fs::create_dir(&locked).expect("mkdir");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o500)).expect("chmod");
+        assert!(!writable(&locked.join("x")));
     }
 }
