@@ -331,6 +331,76 @@ impl<F: std::future::Future<Output = ()>> AwaitOrAck for F {
 }
 
 #[tokio::test]
+async fn no_frame_waits_for_the_gateway_to_acknowledge_an_earlier_one() {
+    // Warnings only: an acknowledgement that never came, or a refusal.
+    let logs = LogBuffer::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::WARN)
+        .with_writer(logs.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    tokio::time::timeout(TEST_LIMIT, async {
+        let fake = FakeGateway::start().await;
+        let root = tempfile::tempdir().unwrap();
+        let mut node = start_node(options(&fake.url, &state_dir(&root), Some("t")));
+        let mut peer = fake.accept().await;
+        peer.hello(None, 60_000).await;
+        // Once an invoke arrives, the session is up.
+        let me = node.outbox.node_id().to_owned();
+        peer.send(
+            json!({"type":"event","event":"node.invoke.request","payload":{
+            "id":"inv","nodeId":me,"command":"system.run","paramsJSON":"{}"}}),
+        )
+        .await;
+        assert!(node.inbound.recv().await.is_some());
+
+        // One run's frames, as `node-host serve` sends them, each queued
+        // only after the one before was: none waits for an acknowledgement.
+        let outbox = node.outbox.clone();
+        let sender = tokio::spawn(async move {
+            outbox.event("exec.started", json!({"runId":"r"})).await;
+            outbox.result("inv", Ok(json!({"exitCode":0}))).await;
+            outbox.event("exec.finished", json!({"runId":"r"})).await;
+        });
+        let mut frames = Vec::new();
+        for _ in 0..3 {
+            frames.push(peer.recv().await.unwrap());
+        }
+        // Before this change the second frame came only once the first
+        // had waited out its acknowledgement (30 s), with a warning.
+        assert_eq!(logs.text(), "", "a frame waited for an acknowledgement");
+        let methods: Vec<&Value> = frames.iter().map(|f| &f["method"]).collect();
+        assert_eq!(
+            methods,
+            [
+                &json!("node.event"),
+                &json!("node.invoke.result"),
+                &json!("node.event")
+            ]
+        );
+        sender.await.unwrap();
+
+        // Acknowledgements are still read: a refusal is logged.
+        for frame in &frames[..2] {
+            let id = frame["id"].clone();
+            peer.send(json!({"type":"res","id":id,"ok":true,"payload":{"ok":true}}))
+                .await;
+        }
+        let id = frames[2]["id"].clone();
+        peer.send(json!({"type":"res","id":id,"ok":false,
+            "error":{"code":"INVALID_REQUEST","message":"unknown event"}}))
+            .await;
+        while !logs.text().contains("the gateway refused the request") {
+            tokio::task::yield_now().await;
+        }
+        assert!(logs.text().contains("node.event"), "{}", logs.text());
+        node.stop().await;
+    })
+    .await
+    .expect("test took too long");
+}
+
+#[tokio::test]
 async fn the_device_token_is_saved_reused_and_dropped_for_the_shared_token_when_refused() {
     // Everything the client logs, at every level, to look for the tokens.
     let logs = LogBuffer::default();

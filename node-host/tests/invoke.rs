@@ -464,6 +464,43 @@ async fn run_id_and_session_reach_the_result_the_events_and_the_audit() {
 }
 
 #[tokio::test]
+async fn suppress_notify_on_exit_is_passed_on_in_every_lifecycle_event() {
+    // The gateway skips the session message of an event that carries it,
+    // as its agents' exec tool asks for the runs it waits on itself.
+    let mut f = fixture(allowlist_policy());
+    for (asked, carried) in [
+        (json!(true), true),
+        (json!(false), false),
+        (Value::Null, false),
+    ] {
+        let mut params = json!({"command": ["echo", "hi"], "cwd": f.cwd()});
+        if !asked.is_null() {
+            params["suppressNotifyOnExit"] = asked.clone();
+        }
+        f.call("system.run", params).await.unwrap();
+        let mut denied = json!({"command": ["id", "-u"], "cwd": f.cwd()});
+        if !asked.is_null() {
+            denied["suppressNotifyOnExit"] = asked.clone();
+        }
+        f.call("system.run", denied).await.unwrap_err();
+        let events: Vec<(&str, Value)> = f
+            .drain()
+            .into_iter()
+            .map(|e| (e.event, e.payload["suppressNotifyOnExit"].clone()))
+            .collect();
+        assert_eq!(
+            events,
+            [
+                ("exec.started", json!(carried)),
+                ("exec.finished", json!(carried)),
+                ("exec.denied", json!(carried)),
+            ],
+            "suppressNotifyOnExit: {asked}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn the_agents_own_policy_applies_to_its_requests() {
     let mut policy = allowlist_policy();
     policy["agents"]["ops"] = json!({"security": "deny"});

@@ -6,6 +6,7 @@
 // Usage: node bench-invoke.mjs --url ws://127.0.0.1:PORT --token TOKEN
 //          --node NODE_ID [--n 200] [--warmup 10] [--parallel 1]
 //          [--argv '["/bin/true"]'] [--cwd DIR] [--timeout-ms 15000]
+//          [--params '{"suppressNotifyOnExit":true}']   (more system.run params)
 // `ok` counts invokes whose command exited 0; `failures` lists the first
 // few other outcomes. Exits 1 when any invoke failed.
 import { connectWithRetry, connectParams, deviceIdentity, parseFlags } from "./gateway-ws.mjs";
@@ -20,6 +21,7 @@ const warmup = Number(flags.warmup ?? 10);
 const parallel = Math.max(1, Number(flags.parallel ?? 1));
 const argv = JSON.parse(flags.argv ?? '["/bin/true"]');
 const timeoutMs = Number(flags["timeout-ms"] ?? 15000);
+const extraParams = JSON.parse(flags.params ?? "{}");
 const identity = deviceIdentity();
 const scopes = ["operator.admin"];
 const client = {
@@ -39,7 +41,7 @@ const conn = await connectWithRetry({
 
 let seq = 0;
 async function invokeOnce() {
-  const params = { command: argv, timeoutMs };
+  const params = { ...extraParams, command: argv, timeoutMs };
   if (flags.cwd) params.cwd = flags.cwd;
   const t0 = process.hrtime.bigint();
   try {

@@ -32,6 +32,9 @@ pub struct RunContext {
     pub session_key: String,
     /// The command as people read it.
     pub command: String,
+    /// The request's `suppressNotifyOnExit`, passed on in every event so
+    /// the gateway skips the session message its caller does not want.
+    pub suppress_notify_on_exit: bool,
 }
 
 impl RunContext {
@@ -41,6 +44,10 @@ impl RunContext {
         map.insert("runId".into(), json!(self.run_id));
         map.insert("host".into(), json!("node"));
         map.insert("command".into(), json!(self.command));
+        map.insert(
+            "suppressNotifyOnExit".into(),
+            json!(self.suppress_notify_on_exit),
+        );
         map
     }
 
@@ -125,12 +132,14 @@ mod tests {
             run_id: "r1".into(),
             session_key: "s".into(),
             command: "echo hi".into(),
+            suppress_notify_on_exit: true,
         };
         let denied = context.denied("allowlist-miss");
         assert_eq!(denied.event, "exec.denied");
         assert_eq!(denied.payload["runId"], "r1");
         assert_eq!(denied.payload["reason"], "allowlist-miss");
         assert_eq!(denied.payload["host"], "node");
+        assert_eq!(denied.payload["suppressNotifyOnExit"], true);
         let finished = context.finished(&ExecPayload {
             exit_code: Some(3),
             ..ExecPayload::default()

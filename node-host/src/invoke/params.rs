@@ -12,8 +12,9 @@ use super::InvokeError;
 
 /// `system.run` params, and those of `system.run.prepare` (which reads the
 /// command, its text, cwd, env, agent and session, and ignores the rest).
-/// Fields OpenClaw sends for its own UIs (`suppressNotifyOnExit`,
-/// `wakeOnExit`, `security`, `ask`, …) are ignored.
+/// `suppressNotifyOnExit` is passed on in the run's lifecycle events, as
+/// OpenClaw's node does; other fields OpenClaw sends for its own UIs
+/// (`wakeOnExit`, `security`, `ask`, …) are ignored.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunParams {
@@ -55,6 +56,11 @@ pub struct RunParams {
     /// The plan `system.run.prepare` returned, which the approval is bound to.
     #[serde(default)]
     pub system_run_plan: Option<Value>,
+    /// The caller reports the outcome itself: the gateway need not turn this
+    /// run's lifecycle events into session messages (its agents' exec tool
+    /// sets it for the runs it waits on).
+    #[serde(default)]
+    pub suppress_notify_on_exit: Option<bool>,
 }
 
 impl RunParams {

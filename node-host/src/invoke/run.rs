@@ -53,6 +53,7 @@ pub async fn system_run(
             .raw_command
             .clone()
             .unwrap_or_else(|| quote::join(&params.command)),
+        suppress_notify_on_exit: params.suppress_notify_on_exit == Some(true),
     };
     let mut request = ExecRequest {
         command: params.command.clone(),

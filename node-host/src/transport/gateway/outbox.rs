@@ -3,6 +3,12 @@
 //! the message is dropped (the gateway has already failed the invoke); a
 //! result too large for the gateway's `maxPayload` is replaced by an error
 //! result, so the gateway is never left waiting on a frame it would refuse.
+//!
+//! Sending returns once the frame is queued for the connection's writer;
+//! the gateway's acknowledgement is awaited (and a refusal logged) by a task
+//! of its own. So no frame waits for the gateway to answer an earlier one:
+//! an invoke's `exec.finished` is not held back by its `exec.started` (nor
+//! by another invoke's events) for a gateway round trip each.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -58,7 +64,8 @@ impl Outbox {
         &self.node_id
     }
 
-    /// node.invoke.result {id, nodeId, ok, payloadJSON | error:{code,message}}
+    /// node.invoke.result {id, nodeId, ok, payloadJSON | error:{code,message}};
+    /// returns once the frame is queued, not when the gateway acknowledges it.
     pub async fn result(&self, invoke_id: &str, outcome: Result<Value, WireError>) {
         let Some(link) = self.current() else {
             tracing::debug!(invoke_id, "not connected; dropping the invoke result");
@@ -94,7 +101,7 @@ impl Outbox {
         send(&link, id, frame, "node.invoke.result").await;
     }
 
-    /// node.event {event, payloadJSON}
+    /// node.event {event, payloadJSON}; returns once the frame is queued.
     pub async fn event(&self, event: &str, payload: Value) {
         let Some(link) = self.current() else {
             tracing::debug!(event, "not connected; dropping the node event");
@@ -136,6 +143,8 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// Queues the frame for the writer and returns; the acknowledgement is
+/// awaited by a task of its own (see the module header).
 async fn send(link: &Link, id: String, frame: String, method: &'static str) {
     let (reply, response) = oneshot::channel();
     let outgoing = Outgoing {
@@ -147,6 +156,12 @@ async fn send(link: &Link, id: String, frame: String, method: &'static str) {
         tracing::debug!(method, "the connection closed; dropping the request");
         return;
     }
+    tokio::spawn(acknowledged(response, method));
+}
+
+/// Logs how the gateway answered one request: nothing when it accepted it,
+/// a warning when it refused it or did not answer within [`ACK_TIMEOUT`].
+async fn acknowledged(response: oneshot::Receiver<Response>, method: &'static str) {
     match tokio::time::timeout(ACK_TIMEOUT, response).await {
         Ok(Ok(res)) if res.ok => tracing::trace!(method, "acknowledged"),
         Ok(Ok(res)) => {
