@@ -8,7 +8,9 @@
 //! installs both, with no browser download) and save a screenshot per step
 //! under `target/tmp/web-ui/<test>/`. Without chromium, node or
 //! tests/web/node_modules they print a SKIP line, and fail instead when
-//! `CI=true`.
+//! `CI=true`. The terminal test also runs the bridge in a tmux pane
+//! (`approvals_tests::screen`, as the terminal suite does) and is skipped
+//! without tmux.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
