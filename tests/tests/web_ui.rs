@@ -8,15 +8,19 @@
 //! installs both, with no browser download) and save a screenshot per step
 //! under `target/tmp/web-ui/<test>/`. Without chromium, node or
 //! tests/web/node_modules they print a SKIP line, and fail instead when
-//! `CI=true`.
+//! `CI=true`. The terminal test also runs the bridge in a tmux pane
+//! (`approvals_tests::screen`, as the terminal suite does) and is skipped
+//! without tmux.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use approvals_tests::{Bridge, TestHome, bin, output, workspace_root};
+use approvals_tests::screen::{Screen, tmux_available};
+use approvals_tests::{Bridge, TestHome, bin, workspace_root};
 use serde_json::{Value, json};
 
 /// A bridge with the page on a free loopback port whose policy asks about
@@ -124,15 +128,19 @@ fn login_url(bridge: &Bridge) -> String {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let log = bridge.log_text();
-        if let Some(url) = log
-            .lines()
-            .find_map(|line| line.strip_prefix("ui-bridge: approvals page at "))
-        {
-            return url.trim().to_owned();
+        if let Some(url) = printed_url(&log) {
+            return url;
         }
         assert!(Instant::now() < deadline, "no page URL printed: {log}");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The login URL in what the bridge printed, if it is there yet.
+fn printed_url(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix("ui-bridge: approvals page at "))
+        .map(|url| url.trim().to_owned())
 }
 
 /// One HTTP answer.
@@ -397,43 +405,138 @@ fn web_dir() -> PathBuf {
 /// Runs one scenario of tests/web/drive.mjs against a fresh bridge; its
 /// JSON result, or `None` when skipped.
 fn drive(scenario: &str) -> Option<Value> {
-    if let Some(why) = browser_missing() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(!ci, "CI=true but the browser test cannot run: {why}");
-        eprintln!("SKIP web_ui {scenario}: {why}");
+    if skip_browser(scenario) {
         return None;
     }
     let web = WebBridge::start();
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("web-ui")
-        .join(scenario);
-    std::fs::create_dir_all(&out).expect("screenshot dir");
-    let ran = output(
-        Command::new("node")
+    let driver = Driver::start(scenario, &web.url, &web.home, &[]);
+    Some(driver.finish(&|| web.bridge.log_text()))
+}
+
+/// Whether the browser tests cannot run here (printed as SKIP); fails
+/// instead under `CI=true`.
+fn skip_browser(scenario: &str) -> bool {
+    let Some(why) = browser_missing() else {
+        return false;
+    };
+    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+    assert!(!ci, "CI=true but the browser test cannot run: {why}");
+    eprintln!("SKIP web_ui {scenario}: {why}");
+    true
+}
+
+/// One scenario of tests/web/drive.mjs running in chromium, its stdout read
+/// line by line (a scenario may print lines for the test to act on before
+/// its result).
+struct Driver {
+    scenario: String,
+    child: Child,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+    out: PathBuf,
+}
+
+impl Driver {
+    /// Starts `node drive.mjs SCENARIO` against the page at `url` of
+    /// `home`, with `extra` environment; screenshots go to
+    /// `target/tmp/web-ui/SCENARIO/`.
+    fn start(scenario: &str, url: &str, home: &TestHome, extra: &[(&str, &str)]) -> Driver {
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join("web-ui")
+            .join(scenario);
+        std::fs::create_dir_all(&out).expect("screenshot dir");
+        let mut child = Command::new("node")
             .arg(web_dir().join("drive.mjs"))
             .arg(scenario)
             .current_dir(web_dir())
-            .env("EA_WEB_URL", &web.url)
-            .env("EA_HOME", web.home.path())
+            .env("EA_WEB_URL", url)
+            .env("EA_HOME", home.path())
             .env("EA_NODE_HOST", bin("node-host"))
             .env("EA_UI_BRIDGE", bin("ui-bridge"))
-            .env("EA_OUT", &out),
-    );
-    let stdout = String::from_utf8_lossy(&ran.stdout);
-    let stderr = String::from_utf8_lossy(&ran.stderr);
-    assert!(
-        ran.status.success(),
-        "drive.mjs {scenario} failed (screenshots in {}):\n{stderr}\n{stdout}\nbridge log:\n{}",
-        out.display(),
-        web.bridge.log_text()
-    );
-    eprintln!("{stdout}");
-    let last = stdout.lines().last().unwrap_or_default();
-    let result: Value = serde_json::from_str(last).expect("drive.mjs prints JSON");
-    assert_eq!(result["ok"], true, "{result}");
-    let shots = std::fs::read_dir(&out).expect("screenshots").count();
-    assert!(shots > 0, "no screenshot saved in {}", out.display());
-    Some(result)
+            .env("EA_OUT", &out)
+            .envs(extra.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start node drive.mjs");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Driver {
+            scenario: scenario.to_owned(),
+            child,
+            lines,
+            seen: Vec::new(),
+            out,
+        }
+    }
+
+    /// Waits for the JSON line the scenario prints with `key`; its value.
+    fn wait_for(&mut self, key: &str, log: &dyn Fn() -> String) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    let parsed: Option<Value> = serde_json::from_str(&line).ok();
+                    if let Some(value) = parsed.and_then(|mut v| v.get_mut(key).map(Value::take)) {
+                        return value;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                    let _ = self.child.kill();
+                    let stderr = self.stderr();
+                    panic!(
+                        "drive.mjs {} never printed {key:?} (screenshots in {}):\n{stderr}\n{}\nbridge log:\n{}",
+                        self.scenario,
+                        self.out.display(),
+                        self.seen.join("\n"),
+                        log()
+                    );
+                }
+            }
+        }
+    }
+
+    /// Waits for the scenario to end, which must succeed with screenshots
+    /// saved; its result (the last line, JSON).
+    fn finish(mut self, log: &dyn Fn() -> String) -> Value {
+        self.seen.extend(self.lines.iter());
+        let status = self.child.wait().expect("wait for drive.mjs");
+        let stderr = self.stderr();
+        let stdout = self.seen.join("\n");
+        assert!(
+            status.success(),
+            "drive.mjs {} failed (screenshots in {}):\n{stderr}\n{stdout}\nbridge log:\n{}",
+            self.scenario,
+            self.out.display(),
+            log()
+        );
+        eprintln!("{stdout}");
+        let last = self.seen.last().map(String::as_str).unwrap_or_default();
+        let result: Value = serde_json::from_str(last).expect("drive.mjs prints JSON");
+        assert_eq!(result["ok"], true, "{result}");
+        let shots = std::fs::read_dir(&self.out).expect("screenshots").count();
+        assert!(shots > 0, "no screenshot saved in {}", self.out.display());
+        result
+    }
+
+    fn stderr(&mut self) -> String {
+        let mut text = String::new();
+        if let Some(mut pipe) = self.child.stderr.take() {
+            let _ = pipe.read_to_string(&mut text);
+        }
+        text
+    }
 }
 
 #[test]
@@ -455,9 +558,59 @@ fn browser_an_answer_from_approvals_resolve_removes_the_request() {
 }
 
 #[test]
+fn browser_an_answer_in_the_terminal_removes_the_request_and_reaches_the_run() {
+    if !tmux_available() || skip_browser("terminal") {
+        return;
+    }
+    let home = TestHome::new();
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+        "agents": {"main": {"allowlist": []}}
+    }));
+    // The bridge in a real terminal, with the page beside it.
+    let screen = Screen::start_bridge(&home, "--web --approval-timeout-ms 60000");
+    let url = {
+        let pane = screen.wait_for(&["ui-bridge: approvals page at "]);
+        printed_url(&pane).expect("the login URL on the screen")
+    };
+    let argv = ["printf", "%s", "answered-in-the-terminal"];
+    let pane = || screen.capture();
+    let mut driver = Driver::start(
+        "terminal",
+        &url,
+        &home,
+        &[("EA_ARGV", &json!(argv).to_string())],
+    );
+    // The card is on the page; the same request is on the terminal.
+    let id = driver.wait_for("waiting", &pane);
+    screen.wait_for(&["printf %s answered-in-the-terminal", "[o] allow once"]);
+    screen.press("o");
+    let result = driver.finish(&pane);
+    assert_eq!(result["id"], id, "{result}");
+    assert_eq!(result["exit"], 0, "{result}");
+    assert_eq!(result["stdout"], "answered-in-the-terminal", "{result}");
+    screen.wait_for(&["terminal: allow-once printf %s answered-in-the-terminal"]);
+}
+
+#[test]
 fn browser_policy_edit_allows_the_next_run_and_a_conflict_is_reported() {
     if let Some(result) = drive("policy") {
         assert_eq!(result["conflict"], "reported", "{result}");
+    }
+}
+
+#[test]
+fn browser_each_agents_safe_bins_and_denylist_are_edited_and_decide_the_next_run() {
+    if let Some(result) = drive("lists") {
+        assert_eq!(
+            (&result["edited"], &result["after"]),
+            (
+                &json!({"wc": "ask", "uname": "deny"}),
+                &json!({"wc": "allow", "uname": "ask"})
+            ),
+            "{result}"
+        );
     }
 }
 

@@ -10,12 +10,13 @@
 //! `http://<Host>`, or `Sec-Fetch-Site: same-origin` on a stream without
 //! `Origin`). It refuses everything else with 401 or 403 and a sentence
 //! that says what to do. Every response carries a strict
-//! Content-Security-Policy (no inline script, `default-src 'self'`), and no
-//! response is cached or framed. The approvals socket token is never part
+//! Content-Security-Policy (no inline script, `default-src 'self'`, the one
+//! inline stylesheet allowed by its hash), and no response is cached or
+//! framed. The approvals socket token is never part
 //! of this: the page never sees it (DESIGN.md invariant 9).
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use axum::body::Body;
 use axum::extract::{Query, Request, State};
@@ -28,9 +29,18 @@ use subtle::ConstantTimeEq;
 /// The path that trades the printed secret for a session cookie.
 pub const LOGIN_PATH: &str = "/login";
 
-/// The page's Content-Security-Policy: only our own scripts, styles and
-/// requests; no inline script, no frames, no plugins.
-pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+/// The page's Content-Security-Policy: only our own script and requests,
+/// only the page's own inline stylesheet (by its hash); no inline script,
+/// no frames, no plugins.
+pub static CONTENT_SECURITY_POLICY: LazyLock<HeaderValue> = LazyLock::new(|| {
+    let policy = format!(
+        "default-src 'self'; script-src 'self'; style-src {}; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+        *super::assets::STYLE_SOURCE
+    );
+    // Invariant: the policy is ASCII (fixed text and base64), a valid header value.
+    HeaderValue::from_str(&policy)
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'none'"))
+});
 
 /// The random secret of one `serve --web` run, and the cookie that carries it.
 pub struct Secret {
@@ -260,10 +270,9 @@ fn secure_headers(headers: &mut HeaderMap) {
     let set = |headers: &mut HeaderMap, name: header::HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
     };
-    set(
-        headers,
+    headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        CONTENT_SECURITY_POLICY,
+        CONTENT_SECURITY_POLICY.clone(),
     );
     set(headers, header::X_FRAME_OPTIONS, "DENY");
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");

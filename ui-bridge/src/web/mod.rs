@@ -139,7 +139,6 @@ pub fn router(state: WebState, secret: Arc<Secret>) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
-        .route("/app.css", get(assets::style))
         .route("/api/session", get(answer::session))
         .route("/api/pending", get(answer::pending))
         .route(EVENTS_PATH, get(events::stream))

@@ -303,11 +303,9 @@ function renderPolicy() {
   file.agents = file.agents || {};
   const knobs = $('defaults-knobs');
   knobs.replaceChildren(...KNOBS.map(([name, values]) => knobSelect(file.defaults, name, values, 'defaults', 'built-in')));
-  $('safe-bins').value = (file.defaults.safeBins || []).join(' ');
-  const deny = $('denylist-table').tBodies[0];
-  deny.replaceChildren(...(file.defaults.denylist || []).map((entry, index) => el('tr', {},
-    el('td', { text: entry.pattern || '' }), el('td', { text: entry.commandPattern || '' }), el('td', { text: entry.reason || '' }),
-    el('td', {}, el('button', { type: 'button', class: 'secondary', text: 'Remove', 'aria-label': `Remove denylist entry ${entry.pattern || entry.commandPattern}`, onclick: () => { file.defaults.denylist.splice(index, 1); renderPolicy(); } })))));
+  $('defaults-lists').replaceChildren(
+    ...safeBinsEditor(file.defaults, 'defaults', 'the defaults', 'the built-in list'),
+    ...denylistEditor(file.defaults, 'defaults', 'the defaults'));
   const agents = $('agents');
   agents.replaceChildren(...Object.keys(file.agents).sort().map((id) => agentFieldset(id, file.agents[id])));
 }
@@ -362,14 +360,15 @@ function agentFieldset(id, agent) {
   fieldset.append(el('div', { class: 'row add' },
     el('label', { for: patternId, text: 'Executable path or glob' }), pattern,
     el('label', { for: prefixId, text: 'Argument prefix' }), prefix, add));
+  const owner = id === '*' ? 'every agent' : id;
+  fieldset.append(...safeBinsEditor(agent, 'agent-' + slug, owner, id === '*' ? 'the defaults' : 'those of * or the defaults'));
+  fieldset.append(...denylistEditor(agent, 'agent-' + slug, owner));
   return fieldset;
 }
 
 async function savePolicy(event, baseHash) {
   if (event) event.preventDefault();
   const file = state.draft;
-  const bins = $('safe-bins').value.trim().split(/\s+/).filter(Boolean);
-  if (bins.length) file.defaults.safeBins = bins; else delete file.defaults.safeBins;
   if (file.defaults && !Object.keys(file.defaults).length) delete file.defaults;
   $('policy-status').textContent = 'Saving…';
   const result = await api('/api/policy', { method: 'PUT', json: { file, baseHash: baseHash ?? state.policy.hash } });
@@ -394,8 +393,9 @@ async function savePolicy(event, baseHash) {
 }
 
 // The file's version with what this page added: agents, allowlist entries
-// (by id) and denylist entries it lacks. Removals and knob changes are not
-// carried over; the person reviews the result before saving.
+// (by id) and denylist entries (the defaults' and each agent's) it lacks.
+// Removals, knob and safe-bin changes are not carried over; the person
+// reviews the result before saving.
 function mergeAdditions(theirs, mine) {
   const merged = structuredClone(theirs);
   merged.agents = merged.agents || {};
@@ -405,15 +405,90 @@ function mergeAdditions(theirs, mine) {
     target.allowlist = target.allowlist || [];
     const known = new Set(target.allowlist.map((e) => e.id));
     for (const entry of agent.allowlist || []) if (!known.has(entry.id)) target.allowlist.push(structuredClone(entry));
+    mergeDenylist(target, agent);
   }
-  const denyMine = mine.defaults?.denylist || [];
-  if (denyMine.length) {
-    merged.defaults = merged.defaults || {};
-    const list = merged.defaults.denylist = merged.defaults.denylist || [];
-    const known = new Set(list.map((e) => JSON.stringify(e)));
-    for (const entry of denyMine) if (!known.has(JSON.stringify(entry))) list.push(structuredClone(entry));
-  }
+  if (mine.defaults?.denylist?.length) mergeDenylist(merged.defaults = merged.defaults || {}, mine.defaults);
   return merged;
+}
+
+// Adds the denylist entries of `mine` that `target` lacks (compared whole).
+function mergeDenylist(target, mine) {
+  if (!mine.denylist?.length) return;
+  const list = target.denylist = target.denylist || [];
+  const known = new Set(list.map((e) => JSON.stringify(e)));
+  for (const entry of mine.denylist) if (!known.has(JSON.stringify(entry))) list.push(structuredClone(entry));
+}
+
+// Safe bins of one layer (the defaults or an agent). Unticked, the layer
+// sets none and inherits (an agent: from `*`, then the defaults; the
+// defaults: the built-in list); ticked, its list replaces the inherited one,
+// and an empty list means no safe bins at all.
+function safeBinsEditor(layer, scope, owner, inherited) {
+  const ownId = `safe-bins-own-${scope}`;
+  const listId = `safe-bins-${scope}`;
+  const own = el('input', { id: ownId, type: 'checkbox', checked: Array.isArray(layer.safeBins) });
+  const list = el('input', { id: listId, type: 'text', autocomplete: 'off', spellcheck: false, value: (layer.safeBins || []).join(' ') });
+  const words = () => list.value.trim().split(/\s+/).filter(Boolean);
+  const sync = () => {
+    list.disabled = !own.checked;
+    list.placeholder = own.checked ? 'none: no safe bins' : `inherits ${inherited}`;
+    if (own.checked) layer.safeBins = words(); else delete layer.safeBins;
+  };
+  own.addEventListener('change', sync);
+  list.addEventListener('input', sync);
+  sync();
+  return [el('h4', { text: 'Safe bins' }), el('div', { class: 'row safe-bins' },
+    own, el('label', { for: ownId, text: `Own safe bins for ${owner} (replaces ${inherited})` }),
+    el('label', { for: listId, class: 'sr-only', text: `Safe bins of ${owner}, space-separated` }), list)];
+}
+
+// The denylist of one layer: refused even under security=full. Every
+// layer's entries apply (they are joined, never replaced).
+function denylistEditor(layer, scope, owner) {
+  const entries = layer.denylist || [];
+  const table = el('table', { class: 'grid' });
+  table.append(el('caption', { class: 'sr-only', text: `Denylist of ${owner}` }));
+  table.append(el('thead', {}, el('tr', {}, ...['Path pattern', 'Command pattern', 'Reason', ''].map((h) => el('th', { scope: 'col', text: h })))));
+  const body = el('tbody');
+  entries.forEach((entry, index) => {
+    const name = entry.pattern || entry.commandPattern;
+    body.append(el('tr', { 'data-deny': name },
+      el('td', {}, el('code', { text: entry.pattern || '' })),
+      el('td', {}, el('code', { text: entry.commandPattern || '' })),
+      el('td', { text: entry.reason || '' }),
+      el('td', {}, el('button', { type: 'button', class: 'secondary', text: 'Remove', 'aria-label': `Remove denylist entry ${name} from ${owner}`, onclick: () => {
+        entries.splice(index, 1);
+        if (!entries.length) delete layer.denylist;
+        renderPolicy();
+        $('policy-status').textContent = `Removed ${name} from the denylist of ${owner}; not saved yet.`;
+      } }))));
+  });
+  if (!entries.length) body.append(el('tr', {}, el('td', { colSpan: 4, class: 'empty', text: 'No denylist entries.' })));
+  table.append(body);
+  const input = (field, placeholder) => el('input', { id: `deny-${field}-${scope}`, type: 'text', autocomplete: 'off', spellcheck: false, placeholder });
+  const pattern = input('pattern', '/usr/bin/dd');
+  const command = input('command', 'rm -rf');
+  const reason = input('reason', '');
+  const add = el('button', { type: 'button', class: 'secondary', text: 'Add to denylist', 'aria-label': `Add to denylist of ${owner}` });
+  add.addEventListener('click', () => {
+    const entry = {};
+    if (pattern.value.trim()) entry.pattern = pattern.value.trim();
+    if (command.value.trim()) entry.commandPattern = command.value.trim();
+    if (!entry.pattern && !entry.commandPattern) { pattern.focus(); return; }
+    if (reason.value.trim()) entry.reason = reason.value.trim();
+    layer.denylist = layer.denylist || [];
+    layer.denylist.push(entry);
+    renderPolicy();
+    $('policy-status').textContent = `Added ${entry.pattern || entry.commandPattern} to the denylist of ${owner}; not saved yet.`;
+  });
+  return [
+    el('h4', { text: 'Denylist' }),
+    el('div', { class: 'table-wrap' }, table),
+    el('div', { class: 'row add' },
+      el('label', { for: pattern.id, text: 'Denied path pattern' }), pattern,
+      el('label', { for: command.id, text: 'or command pattern' }), command,
+      el('label', { for: reason.id, text: 'Reason' }), reason, add),
+  ];
 }
 
 // ---------------------------------------------------------------- explain
@@ -501,20 +576,6 @@ async function start() {
     if (!id || !state.draft) return;
     state.draft.agents[id] = state.draft.agents[id] || { allowlist: [] };
     $('agent-new').value = '';
-    renderPolicy();
-  });
-  $('deny-add').addEventListener('click', () => {
-    const entry = {};
-    const pattern = $('deny-pattern').value.trim();
-    const command = $('deny-command').value.trim();
-    const reason = $('deny-reason').value.trim();
-    if (!pattern && !command) { $('deny-pattern').focus(); return; }
-    if (pattern) entry.pattern = pattern;
-    if (command) entry.commandPattern = command;
-    if (reason) entry.reason = reason;
-    state.draft.defaults.denylist = state.draft.defaults.denylist || [];
-    state.draft.defaults.denylist.push(entry);
-    for (const id of ['deny-pattern', 'deny-command', 'deny-reason']) $(id).value = '';
     renderPolicy();
   });
   $('explain-command').addEventListener('input', scheduleExplain);
