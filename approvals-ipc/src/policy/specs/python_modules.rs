@@ -346,6 +346,12 @@ fn module_hits(
 /// Whether `module` names a `.py` file (or a package's `__main__.py`)
 /// inside `cwd`, through no link that leaves it: what `python -m` finds
 /// first on sys.path, whose first entry is the working directory.
+///
+/// A top-level package must be a regular one (its `__init__.py` in the
+/// tree): a directory without one is only a namespace portion, which a
+/// regular package of that name installed later on sys.path beats, so
+/// `./IPython/__main__.py` alone would run the installed IPython. Below a
+/// regular package, python looks only in that package's directory.
 fn in_working_tree(module: &str, cwd: &Path) -> bool {
     let identifier = |part: &str| {
         let mut chars = part.chars();
@@ -357,10 +363,14 @@ fn in_working_tree(module: &str, cwd: &Path) -> bool {
     if !module.split('.').all(identifier) {
         return false;
     }
+    let in_tree = |file: &str| !outside(cwd, file) && cwd.join(file).is_file();
+    let top = module.split('.').next().unwrap_or(module);
+    if module.contains('.') && !in_tree(&format!("{top}/__init__.py")) {
+        return false;
+    }
     let base = module.replace('.', "/");
-    [format!("{base}.py"), format!("{base}/__main__.py")]
-        .iter()
-        .any(|file| !outside(cwd, file) && cwd.join(file).is_file())
+    in_tree(&format!("{base}.py"))
+        || (in_tree(&format!("{base}/__init__.py")) && in_tree(&format!("{base}/__main__.py")))
 }
 
 /// `python -m zipfile`: only `-l FILE` and `-t FILE` leave files alone.

@@ -217,11 +217,15 @@ fn a_module_file_inside_the_working_tree_runs_as_a_script_would() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cwd = dir.path();
     std::fs::create_dir_all(cwd.join("mypkg/app")).expect("mkdir");
+    std::fs::write(cwd.join("mypkg/__init__.py"), "").expect("write");
     std::fs::write(cwd.join("mypkg/tool.py"), "print(1)\n").expect("write");
+    std::fs::write(cwd.join("mypkg/app/__init__.py"), "").expect("write");
     std::fs::write(cwd.join("mypkg/app/__main__.py"), "print(1)\n").expect("write");
+    std::fs::write(cwd.join("tool.py"), "print(1)\n").expect("write");
     std::fs::write(cwd.join("runpy.py"), "print(1)\n").expect("write");
     assert_eq!(ids_in(cwd, &["python3", "-m", "mypkg.tool", "-x"]), NONE);
     assert_eq!(ids_in(cwd, &["python3", "-m", "mypkg.app"]), NONE);
+    assert_eq!(ids_in(cwd, &["python3", "-m", "tool"]), NONE);
     // Not found, or kept off sys.path by -I / -P: an installed module.
     assert_eq!(
         ids_in(cwd, &["python3", "-m", "mypkg.other"]),
@@ -247,15 +251,41 @@ fn a_module_file_inside_the_working_tree_runs_as_a_script_would() {
     );
 }
 
+#[test]
+fn a_namespace_directory_in_the_tree_does_not_hide_an_installed_package() {
+    // `./IPython/__main__.py` without `__init__.py` is a namespace portion:
+    // python runs an installed regular IPython (`-c CODE`) instead.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cwd = dir.path();
+    std::fs::create_dir_all(cwd.join("IPython/core")).expect("mkdir");
+    std::fs::write(cwd.join("IPython/__main__.py"), "").expect("write");
+    std::fs::write(cwd.join("IPython/core/tool.py"), "").expect("write");
+    assert_eq!(
+        ids_in(cwd, &["python3", "-m", "IPython", "-c", "x"]),
+        [UNKNOWN_MODULE]
+    );
+    assert_eq!(
+        ids_in(cwd, &["python3", "-m", "IPython.core.tool"]),
+        [UNKNOWN_MODULE]
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_module_reached_through_a_link_out_of_the_tree_is_asked() {
     let dir = tempfile::tempdir().expect("tempdir");
     let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("__init__.py"), "").expect("write");
     std::fs::write(outside.path().join("tool.py"), "print(1)\n").expect("write");
     std::os::unix::fs::symlink(outside.path(), dir.path().join("linked")).expect("symlink");
+    std::os::unix::fs::symlink(outside.path().join("tool.py"), dir.path().join("evil.py"))
+        .expect("symlink");
     assert_eq!(
         ids_in(dir.path(), &["python3", "-m", "linked.tool"]),
+        [UNKNOWN_MODULE]
+    );
+    assert_eq!(
+        ids_in(dir.path(), &["python3", "-m", "evil"]),
         [UNKNOWN_MODULE]
     );
 }

@@ -104,6 +104,10 @@ pub(crate) const PYTHON: Spec = Spec {
     env: &[
         loads("PYTHONPATH", "python imports modules from here"),
         loads(
+            "PYTHONSAFEPATH",
+            "keeps the working directory off sys.path, so `python -m NAME` runs an installed module instead of ./NAME.py",
+        ),
+        loads(
             "PYTHONSTARTUP",
             "python runs this file at the interactive prompt",
         ),
