@@ -321,10 +321,13 @@ fn module_hits(
         if !isolated && in_working_tree(module, cwd) {
             return Vec::new();
         }
+        // `python3 -m evilmod` is shown as `python3 -m`, the brief form
+        // the other unknown-option reasons take.
+        let runner = shown.strip_suffix(module).map_or(shown, str::trim_end);
         return vec![GuardHit {
             id: UNKNOWN_MODULE,
             reason: format!(
-                "unknown module {module} for {shown}: a module the table does not know may run code from its arguments, so it is asked (a module inside the working tree, ./{}.py, runs as a script would)",
+                "unknown module {module} for {runner}: a module the table does not know may run code from its arguments, so it is asked (a module inside the working tree, ./{}.py, runs as a script would)",
                 module.replace('.', "/")
             ),
         }];
