@@ -298,3 +298,50 @@ fn every_program_row_names_a_spec_d_program() {
         }
     }
 }
+
+/// Rows for modules that are not in CPython's standard library.
+const THIRD_PARTY: &[&str] = &[
+    "black",
+    "build",
+    "coverage",
+    "flake8",
+    "isort",
+    "mypy",
+    "pip",
+    "pip3",
+    "pycodestyle",
+    "pyflakes",
+    "pylint",
+    "pytest",
+    "ruff",
+    "twine",
+    "uv",
+];
+
+#[test]
+fn every_standard_library_row_names_a_module_the_real_python_has() {
+    let names: Vec<&str> = MODULES
+        .iter()
+        .map(|m| m.name)
+        .filter(|n| !THIRD_PARTY.contains(n))
+        .collect();
+    let probe = "import importlib.util, sys\n\
+                 print(' '.join(n for n in sys.argv[1:] if importlib.util.find_spec(n) is None))";
+    let out = match std::process::Command::new("python3")
+        .arg("-I")
+        .arg("-c")
+        .arg(probe)
+        .args(&names)
+        .output()
+    {
+        Ok(out) if out.status.success() => out,
+        other => {
+            eprintln!(
+                "SKIP every_standard_library_row_names_a_module_the_real_python_has: python3 did not run ({other:?})"
+            );
+            return;
+        }
+    };
+    let missing = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(missing.trim(), "", "rows naming no module of this python");
+}
