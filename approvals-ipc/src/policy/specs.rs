@@ -15,6 +15,8 @@ mod families;
 pub mod grammar;
 mod index;
 mod operands;
+mod package_scripts;
+mod python_modules;
 pub mod types;
 
 #[cfg(test)]
@@ -33,6 +35,10 @@ mod net_tests;
 mod npm_tests;
 #[cfg(test)]
 mod operands_tests;
+#[cfg(test)]
+mod package_scripts_tests;
+#[cfg(test)]
+mod python_modules_tests;
 #[cfg(test)]
 mod rg_tests;
 #[cfg(test)]
@@ -67,9 +73,20 @@ pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>
     let spec = lookup(program)?;
     let reading = grammar::read(spec, args);
     let mut hits = effects::hits(spec, programs::executable_name(program), &reading, cwd);
-    if let Some(module) = module_program(spec, &reading) {
-        let rest: Vec<String> = reading.operands.iter().map(|w| (*w).to_owned()).collect();
-        hits.extend(check(module, &rest, cwd).into_iter().flatten());
+    hits.extend(package_scripts::hit(
+        spec,
+        programs::executable_name(program),
+        &reading,
+        cwd,
+    ));
+    if spec.family == "python" {
+        // `python -m MODULE`: the module table decides (`pip` and `uv` by
+        // their own specs).
+        hits.extend(python_modules::hits(
+            programs::executable_name(program),
+            &reading,
+            cwd,
+        ));
     }
     Some(hits)
 }
@@ -93,28 +110,6 @@ pub fn filled_trees(program: &str, args: &[String], cwd: &Path) -> Vec<PathBuf> 
 
 #[cfg(test)]
 pub(crate) use operands::clone_name as operands_clone_name;
-
-/// Modules that `python -m` runs as a program with a spec of its own: the
-/// words after the module name are that program's argv, so `python3 -m pip
-/// install --index-url URL x` is judged as `pip install --index-url URL x`.
-const PYTHON_MODULE_PROGRAMS: &[(&str, &str)] = &[("pip", "pip"), ("pip3", "pip"), ("uv", "uv")];
-
-/// The program whose spec judges the rest of `reading`: the module `-m`
-/// names, when it is one of [`PYTHON_MODULE_PROGRAMS`].
-fn module_program(spec: &Spec, reading: &grammar::Reading<'_>) -> Option<&'static str> {
-    if spec.family != "python" {
-        return None;
-    }
-    let module = reading
-        .uses
-        .iter()
-        .find(|u| u.opt.names.contains(&"-m"))?
-        .value?;
-    PYTHON_MODULE_PROGRAMS
-        .iter()
-        .find(|(name, _)| *name == module)
-        .map(|(_, program)| *program)
-}
 
 /// The subcommands `args` starts with (`diff`; `pr view` for a nested
 /// one), when `program`'s spec has subcommands, reads `args` without a

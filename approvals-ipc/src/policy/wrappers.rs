@@ -150,13 +150,14 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
 pub const RUSTUP_RUN: &str = "runs any command with a toolchain's directory first on PATH and its environment set, so the command does not resolve as checked";
 
 /// Whether rustup's arguments make it `rustup run TOOLCHAIN COMMAND …`:
-/// after an optional `+toolchain` and its flag-only global options, the
-/// first word is `run` or a prefix of it (over-refusing an abbreviation
-/// rustup may not accept, never missing one it does).
+/// past its flag-only global options and a `+toolchain`, which rustup's
+/// clap takes in any order before the command (`rustup -v +stable run`,
+/// tried with rustup 1.29), the first word is `run` or a prefix of it
+/// (over-refusing an abbreviation rustup may not accept, never missing one
+/// it does).
 fn rustup_runs(rest: &[String]) -> bool {
-    programs::without_toolchain("rustup", rest)
-        .iter()
-        .find(|a| !a.starts_with('-'))
+    rest.iter()
+        .find(|a| !a.starts_with('-') && !a.starts_with('+'))
         .is_some_and(|a| !a.is_empty() && "run".starts_with(a.as_str()))
 }
 

@@ -829,11 +829,6 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("python.code-on-stdin", CodeOnStdin, STDIN),
     g("python.inline-code", Opt(&["-c"]), INLINE),
     g(
-        "python.module-code",
-        OptValueIs(&["-m"], &["code", "idlelib", "pdb", "timeit"]),
-        "runs a module that runs code given in its arguments (`-m timeit STMT`, `-m pdb -c CMD`)",
-    ),
-    g(
         "python.script-source",
         Inspect(Inspection::ScriptSource),
         SCRIPT_SOURCE,

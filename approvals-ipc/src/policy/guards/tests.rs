@@ -634,7 +634,7 @@ fn plain_use_trips_no_guard() {
         (&["npm", "run", "build"], false),
         (&["npm", "install"], false),
         (&["pnpm", "install"], false),
-        (&["yarn", "build"], false),
+        (&["yarn", "install"], false),
         (&["curl", "https://example.com"], false),
         (
             &["curl", "-s", "-H", "Accept: x", "https://example.com"],

@@ -187,3 +187,43 @@ fn rustup_run_is_a_semantic_wrapper_and_other_subcommands_are_not() {
         assert!(unwrap(&words(argv)).is_ok(), "{argv:?}");
     }
 }
+
+/// Class 7: rustup's clap takes its flag-only global options and the
+/// `+toolchain` in any order before the command, so neither hides `run`.
+#[test]
+fn rustup_global_options_before_the_toolchain_do_not_hide_run() {
+    let words = |w: &[&str]| -> Vec<String> { w.iter().map(|s| (*s).to_owned()).collect() };
+    for argv in [
+        &["rustup", "-v", "+stable", "run", "stable", "bash"][..],
+        &["rustup", "--verbose", "run", "stable", "sh"],
+        &["rustup", "-q", "+nightly", "run", "nightly", "sh"],
+        &["rustup", "+stable", "-v", "-q", "run", "stable", "sh"],
+        &[
+            "/root/.cargo/bin/rustup",
+            "--quiet",
+            "+stable",
+            "--verbose",
+            "ru",
+            "x",
+            "sh",
+        ],
+    ] {
+        assert!(
+            matches!(
+                unwrap(&words(argv)),
+                Err(WrapperRefusal::Semantic { reason, .. }) if reason == RUSTUP_RUN
+            ),
+            "{argv:?}"
+        );
+    }
+    // cargo's own `run` (the proxy takes `+toolchain` first only) is the
+    // cargo spec's to judge, and rustup's other commands are no wrapper.
+    for argv in [
+        &["cargo", "+nightly", "-v", "run"][..],
+        &["/root/.cargo/bin/cargo", "-v", "+nightly", "run"],
+        &["rustup", "-v", "+stable", "show"],
+        &["rustup", "-q", "+stable", "which", "rustc"],
+    ] {
+        assert!(unwrap(&words(argv)).is_ok(), "{argv:?}");
+    }
+}

@@ -13,8 +13,10 @@
 //! `dlx`, `create`, `recursive` and `with` read options up to their first
 //! operand and hand the rest on. `--config.KEY=V` sets any config key
 //! (`--config.script-shell=sh`): no row has it, so it is an unknown
-//! option, asked. An unknown command is asked too: pnpm runs a
-//! package.json script of that name, else a binary of that name.
+//! option, asked. An unknown command is read as `pnpm run COMMAND`: pnpm
+//! runs the package.json script of that name, else the command of that
+//! name from PATH (`pnpm id` runs id), so `specs/package_scripts.rs` reads
+//! package.json and asks unless the script is there.
 //!
 //! Installing, and running the project's own scripts (`pnpm install`,
 //! `pnpm test`, `pnpm run build`), is pnpm's job. Asked: running a
@@ -844,7 +846,7 @@ pub(crate) const PNPM: Spec = Spec {
             "with",
         ],
         verbatim: &["test", "t", "tst", "start", "stop", "help"],
-        unknown: None,
+        unknown: Some("run"),
         commander: false,
     },
     opts: &[GLOBAL],

@@ -7,10 +7,11 @@
 //! (`--check-hash-based-pycs=always` is refused), and the first operand is
 //! the script, whose words are never read as python's options.
 //!
-//! Running the script, or a module (`-m pytest`), is python's job; the
-//! older guards still ask about `-c`, code on stdin, `/dev/stdin` and URL
-//! scripts, and the modules that run code from their arguments (`-m
-//! timeit`). Inline code, the interactive prompt after the script (code
+//! Running the script is python's job; which modules `-m` may run is the
+//! positive table of `specs/python_modules.rs` (`-m pytest` allowed, `-m
+//! timeit` asked, an unknown module asked). The older guards still ask
+//! about `-c`, code on stdin, `/dev/stdin` and URL scripts. Inline code,
+//! the interactive prompt after the script (code
 //! read from stdin), a warning category that imports a module and a
 //! bytecode cache kept elsewhere are asked; an option the spec does not
 //! know is asked.
@@ -33,8 +34,7 @@ const PYTHON_OPTS: &[Opt] = &[
         "enters the interactive prompt after the script, running code read from stdin",
     )),
     flag(&["-I"]),
-    // Running a module is python's job; the older `python.module-code`
-    // guard asks about the modules that run code from their arguments.
+    // The module is judged by the table of `specs/python_modules.rs`.
     value(&["-m"]),
     flag(&["-O"]),
     flag(&["-P"]),
@@ -103,6 +103,10 @@ pub(crate) const PYTHON: Spec = Spec {
     operands: Operands::Plain,
     env: &[
         loads("PYTHONPATH", "python imports modules from here"),
+        loads(
+            "PYTHONSAFEPATH",
+            "keeps the working directory off sys.path, so `python -m NAME` runs an installed module instead of ./NAME.py",
+        ),
         loads(
             "PYTHONSTARTUP",
             "python runs this file at the interactive prompt",

@@ -18,9 +18,11 @@
 //!
 //! An unknown command is read as `yarn run COMMAND`, which is what yarn
 //! does: it runs the package.json script of that name, else the binary of
-//! that name in node_modules/.bin. Both are the project's own (its scripts,
-//! its installed dependencies; yarn run never downloads), so `yarn build`
-//! and `yarn run lint` stay allowed as `npm test` is.
+//! that name in node_modules/.bin. The script is the project's own job, so
+//! `yarn build` and `yarn run lint` stay allowed as `npm test` is when
+//! package.json has that script; the binary is another program, so
+//! `specs/package_scripts.rs` reads package.json when the command is
+//! checked and asks otherwise.
 //!
 //! Asked: running a downloaded or named program (`create`, `exec`,
 //! `node`, `policies set-version`, `init -i`), workspace commands whose
