@@ -327,8 +327,10 @@ pub struct BridgeServiceArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: ServiceCommand,
-    /// The approvals file the service serves [default:
-    /// $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
+    /// The approvals file the service serves [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE", global = true)]
     pub approvals: Option<PathBuf>,
 }
