@@ -15,8 +15,8 @@ use approvals_tests::status::{FILE_ERROR, USAGE};
 use approvals_tests::{TestHome, output};
 use serde_json::{Value, json};
 use ui_bridge::audit::{
-    AuditDecision, AuditEvent, AuditLog, AuditRecord, AuditRisk, GENESIS_PREV, RiskLevel,
-    line_hash, now_ms,
+    AuditDecision, AuditEvent, AuditLog, AuditRecord, AuditRisk, GENESIS_PREV, LogOptions,
+    RiskLevel, line_hash, now_ms,
 };
 
 fn record(agent: &str, decision: AuditDecision, risk: RiskLevel, command: &str) -> AuditRecord {
@@ -252,6 +252,120 @@ fn tail_and_query_escape_agent_controlled_text() {
         );
         assert!(stdout.contains(r"\u{1b}[2J") && stdout.contains(r"\u{202e}"));
     }
+}
+
+/// A log that rotates every 1500 bytes (a few records per file).
+fn rotating_log(path: &Path) -> AuditLog {
+    AuditLog::open_with(
+        path,
+        LogOptions {
+            rotate_bytes: Some(1500),
+            ..LogOptions::default()
+        },
+    )
+    .expect("open log")
+}
+
+/// `n` records through a rotating log, agents alternating main and ops.
+fn rotated_records(path: &Path, n: usize) {
+    let log = rotating_log(path);
+    for i in 1..=n {
+        let agent = if i % 2 == 0 { "ops" } else { "main" };
+        log.append(record(
+            agent,
+            AuditDecision::Allow,
+            RiskLevel::Low,
+            &format!("echo {i}"),
+        ))
+        .expect("append");
+    }
+}
+
+/// The `seq` of every line of a log file as stored.
+fn stored_seqs(path: &Path) -> Vec<u64> {
+    std::fs::read_to_string(path)
+        .expect("read log file")
+        .lines()
+        .map(|line| {
+            serde_json::from_str::<Value>(line).expect("json")["seq"]
+                .as_u64()
+                .expect("seq")
+        })
+        .collect()
+}
+
+#[test]
+fn tail_and_query_read_the_rotated_files_in_order() {
+    let home = TestHome::new();
+    let path = log_path(&home);
+    rotated_records(&path, 30);
+    let oldest = PathBuf::from(format!("{}.1", path.display()));
+    let in_current = stored_seqs(&path);
+    // Rotation really happened: the first records are only in LOG.1, and
+    // the current file holds fewer than the tail below asks for.
+    assert_eq!(stored_seqs(&oldest).first(), Some(&1));
+    assert!(in_current.len() < 12 && in_current[0] > 1, "{in_current:?}");
+
+    let out = audit(&home, &["tail", "-n", "12", "--json"]);
+    assert_exit(&out, 0, "tail -n 12");
+    assert_eq!(seqs(&out), (19..=30).collect::<Vec<_>>());
+    let out = audit(&home, &["tail", "-n", "100", "--json"]);
+    assert_eq!(seqs(&out), (1..=30).collect::<Vec<_>>());
+
+    let out = audit(&home, &["query", "--json"]);
+    assert_exit(&out, 0, "query");
+    assert_eq!(seqs(&out), (1..=30).collect::<Vec<_>>());
+    let out = audit(&home, &["query", "--agent", "ops", "--json"]);
+    assert_eq!(seqs(&out), (2..=30).step_by(2).collect::<Vec<_>>());
+}
+
+#[test]
+fn tail_follow_goes_on_into_the_new_file_after_a_rotation() {
+    let home = TestHome::new();
+    let path = log_path(&home);
+    rotated_records(&path, 3);
+    let mut child = home
+        .command("ui-bridge")
+        .args(["audit", "tail", "-n", "1", "-f", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let next_seq = |rx: &mpsc::Receiver<String>| -> u64 {
+        let line = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("tail -f printed a line");
+        serde_json::from_str::<Value>(&line).expect("json line")["seq"]
+            .as_u64()
+            .expect("seq")
+    };
+    assert_eq!(next_seq(&rx), 3);
+    // Enough records for several rotations while tail -f follows.
+    let log = rotating_log(&path);
+    for i in 4..=30 {
+        log.append(record(
+            "late",
+            AuditDecision::Allow,
+            RiskLevel::Low,
+            &format!("echo {i}"),
+        ))
+        .expect("append");
+    }
+    assert!(PathBuf::from(format!("{}.3", path.display())).exists());
+    let seen: Vec<u64> = (4..=30).map(|_| next_seq(&rx)).collect();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(seen, (4..=30).collect::<Vec<_>>());
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use approvals_ipc::approvals::PathSource;
 use approvals_tests::status::{FILE_ERROR, REFUSED, TIMED_OUT, UNREACHABLE};
 use approvals_tests::{Bridge, TestHome, output, real_path};
 use serde_json::{Value, json};
@@ -420,4 +421,97 @@ fn explain_names_the_file_and_where_each_policy_value_came_from() {
         ),
         "{stdout}"
     );
+}
+
+/// The line `ui-bridge serve ARGS` prints once ready, from a bridge
+/// started by `cmd` (which is killed once the line is read).
+fn serving_line(mut cmd: Command, args: &[&std::ffi::OsStr]) -> String {
+    let mut child = cmd
+        .args(["serve", "--approval-timeout-ms", "1500"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn ui-bridge");
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let line = loop {
+        match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(line) if line.starts_with("ui-bridge: serving ") => break line,
+            Ok(line) => seen.push(line),
+            Err(err) => panic!("no `serving` line ({err}); stderr so far: {seen:?}"),
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    line
+}
+
+/// A ui-bridge command in `home` with no state directory variable set.
+fn bare_bridge(home: &TestHome) -> Command {
+    let mut cmd = home.command("ui-bridge");
+    cmd.env_remove("CLAWDBOT_STATE_DIR")
+        .env_remove("OPENCLAW_STATE_DIR");
+    cmd
+}
+
+/// The end of the `serving` line for `file` chosen because of `source`.
+fn serves(file: &Path, source: PathSource) -> String {
+    format!("(approvals {}: {})", file.display(), source.why())
+}
+
+#[test]
+fn serve_says_which_approvals_file_it_uses_and_why() {
+    let home = TestHome::new();
+    let claw = home.path().join(".clawdbot/exec-approvals.json");
+    let check = |cmd: Command, file: &Path, source: PathSource| {
+        let line = serving_line(cmd, &[]);
+        assert!(line.ends_with(&serves(file, source)), "{source:?}: {line}");
+    };
+
+    // A fresh home: the default, which the bridge then creates.
+    check(bare_bridge(&home), &claw, PathSource::DefaultClawdbot);
+    assert!(claw.exists());
+    check(bare_bridge(&home), &claw, PathSource::ExistingClawdbot);
+
+    let oc_dir = home.path().join("oc-state");
+    let mut cmd = bare_bridge(&home);
+    cmd.env("OPENCLAW_STATE_DIR", &oc_dir);
+    check(
+        cmd,
+        &oc_dir.join("exec-approvals.json"),
+        PathSource::OpenclawStateDir,
+    );
+    let cb_dir = home.path().join("cb-state");
+    let mut cmd = bare_bridge(&home);
+    cmd.env("OPENCLAW_STATE_DIR", &oc_dir)
+        .env("CLAWDBOT_STATE_DIR", &cb_dir);
+    check(
+        cmd,
+        &cb_dir.join("exec-approvals.json"),
+        PathSource::ClawdbotStateDir,
+    );
+    let given = home.path().join("given/exec-approvals.json");
+    write_policy(&given);
+    let mut cmd = bare_bridge(&home);
+    cmd.env("CLAWDBOT_STATE_DIR", &cb_dir);
+    let line = serving_line(cmd, &["--approvals".as_ref(), given.as_os_str()]);
+    assert!(line.ends_with(&serves(&given, PathSource::Flag)), "{line}");
+
+    // Only OpenClaw's file: that one, not a new one beside it.
+    let other = TestHome::new();
+    let open = other.path().join(".openclaw/exec-approvals.json");
+    write_policy(&open);
+    check(bare_bridge(&other), &open, PathSource::ExistingOpenclaw);
+    assert!(!other.path().join(".clawdbot/exec-approvals.json").exists());
 }

@@ -173,3 +173,43 @@ fn node_service_install_needs_a_gateway() {
     assert_eq!(out.status.code(), Some(USAGE), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--gateway"));
 }
+
+#[test]
+fn install_without_a_user_manager_says_how_to_run_the_service_by_hand() {
+    let home = TestHome::new();
+    let units = home.path().join("units");
+    let runtime = home.path().join("run");
+    std::fs::create_dir(&runtime).expect("runtime dir");
+    let install = || {
+        output(
+            home.command("ui-bridge")
+                .env("XDG_RUNTIME_DIR", &runtime)
+                .args(["service", "install", "--unit-dir"])
+                .arg(&units),
+        )
+    };
+    let out = install();
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let note = format!(
+        "note: no systemd user manager is running here (no {}), so `systemctl --user` cannot start the units yet\n",
+        runtime.join("systemd/private").display()
+    );
+    let by_hand = format!(
+        "\n  {} serve --approvals {}\n",
+        bin("ui-bridge").display(),
+        home.approvals().display()
+    );
+    assert!(
+        stderr.starts_with(&note) && stderr.ends_with(&by_hand),
+        "{stderr}"
+    );
+
+    // With a user manager's socket there, the units can be started: no note.
+    std::fs::create_dir(runtime.join("systemd")).expect("systemd dir");
+    let _manager = std::os::unix::net::UnixListener::bind(runtime.join("systemd/private"))
+        .expect("bind the manager's socket");
+    let out = install();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

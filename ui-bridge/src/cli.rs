@@ -162,7 +162,9 @@ pub enum Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
     /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
-    /// else ~/.clawdbot/exec-approvals.json]
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE")]
     pub approvals: Option<PathBuf>,
     /// The socket to listen on [default: socket.path from the approvals
@@ -215,8 +217,10 @@ pub struct ApprovalsArgs {
     /// What to do with the pending approvals.
     #[command(subcommand)]
     pub command: ApprovalsCommand,
-    /// The approvals file holding the socket path and token [default:
-    /// $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
+    /// The approvals file holding the socket path and token [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE", global = true)]
     pub approvals: Option<PathBuf>,
     /// The bridge's socket [default: socket.path from the approvals file,
@@ -325,12 +329,16 @@ impl ApprovalsArgs {
 impl ServeArgs {
     /// What `serve` will do, with defaults filled in.
     pub fn options(&self) -> anyhow::Result<ui_bridge::serve::ServeOptions> {
-        let approvals_path = match &self.approvals {
-            Some(path) => path.clone(),
-            None => approvals_ipc::approvals::default_approvals_path_from_env()?,
+        let resolved = match &self.approvals {
+            Some(path) => approvals_ipc::approvals::ResolvedPath {
+                path: path.clone(),
+                source: approvals_ipc::approvals::PathSource::Flag,
+            },
+            None => approvals_ipc::approvals::resolve_approvals_path_from_env()?,
         };
         Ok(ui_bridge::serve::ServeOptions {
-            approvals_path,
+            approvals_path: resolved.path,
+            approvals_source: resolved.source,
             socket: self.socket.clone(),
             approval_timeout: self.approval_timeout_ms.map(Duration::from_millis),
             approver_command: self.approver_command.clone(),

@@ -210,6 +210,47 @@ pub fn next_steps(spec: &ServiceSpec, enable: bool) -> String {
     }
 }
 
+/// Why `systemctl --user` cannot reach a user manager here, or `None`
+/// when one listens: the manager's private socket is
+/// `$XDG_RUNTIME_DIR/systemd/private` (a container, a bare `su` or an SSH
+/// session without lingering has none).
+pub fn missing_user_manager(runtime_dir: Option<&std::ffi::OsStr>) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    let Some(dir) = runtime_dir.filter(|dir| !dir.is_empty()) else {
+        return Some("XDG_RUNTIME_DIR is not set".to_owned());
+    };
+    let private = Path::new(dir).join("systemd/private");
+    match std::fs::symlink_metadata(&private) {
+        Ok(meta) if meta.file_type().is_socket() => None,
+        _ => Some(format!("no {}", private.display())),
+    }
+}
+
+/// What the unit's `ExecStart=` runs, as one line for a shell, so a user
+/// without a service manager can run the same thing by hand.
+pub fn command_line(spec: &ServiceSpec) -> String {
+    std::iter::once(spec.exe.display().to_string())
+        .chain(spec.args.iter().cloned())
+        .map(|word| shell_quote(&word))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quotes one word for a POSIX shell: plain when it has only characters
+/// no shell treats specially, else single-quoted.
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '/' | '.' | '_' | '-' | ':' | '=' | ',' | '+' | '@')
+        });
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 fn generated(path: &Path) -> bool {
     std::fs::read_to_string(path).is_ok_and(|text| text.contains(MARKER))
 }
@@ -300,6 +341,17 @@ pub fn run(command: &ServiceCommand, spec: &ServiceSpec) -> anyhow::Result<crate
                 println!("wrote {}", path.display());
             }
             println!("next: {}", next_steps(spec, true));
+            if !cfg!(target_os = "macos")
+                && let Some(why) =
+                    missing_user_manager(std::env::var_os("XDG_RUNTIME_DIR").as_deref())
+            {
+                eprintln!(
+                    "note: no systemd user manager is running here ({why}), so `systemctl --user` cannot start the units yet\n\
+                     hint: log in through a session that starts one, or keep one running with `loginctl enable-linger $USER`; \
+                     until then, run what the unit runs, by hand:\n  {}",
+                    command_line(spec)
+                );
+            }
         }
         ServiceCommand::Uninstall { .. } => {
             println!("first: {}", next_steps(spec, false));
@@ -327,8 +379,10 @@ pub struct BridgeServiceArgs {
     /// What to do.
     #[command(subcommand)]
     pub command: ServiceCommand,
-    /// The approvals file the service serves [default:
-    /// $CLAWDBOT_STATE_DIR/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
+    /// The approvals file the service serves [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE", global = true)]
     pub approvals: Option<PathBuf>,
 }
@@ -368,5 +422,37 @@ impl BridgeServiceArgs {
             socket: Some(std::path::absolute(socket)?),
             after: Vec::new(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quote_leaves_plain_words_and_quotes_the_rest() {
+        let cases = [
+            ("/usr/bin/ui-bridge", "/usr/bin/ui-bridge"),
+            ("wss://gw.example.net:18789", "wss://gw.example.net:18789"),
+            ("/home/a b/x.json", "'/home/a b/x.json'"),
+            ("it's", r"'it'\''s'"),
+            ("$HOME", "'$HOME'"),
+            ("", "''"),
+        ];
+        for (word, quoted) in cases {
+            assert_eq!(shell_quote(word), quoted, "{word}");
+        }
+    }
+
+    #[test]
+    fn no_runtime_directory_means_no_user_manager() {
+        assert_eq!(
+            missing_user_manager(None).as_deref(),
+            Some("XDG_RUNTIME_DIR is not set")
+        );
+        assert_eq!(
+            missing_user_manager(Some(std::ffi::OsStr::new(""))).as_deref(),
+            Some("XDG_RUNTIME_DIR is not set")
+        );
     }
 }

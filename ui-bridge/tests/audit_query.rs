@@ -9,9 +9,13 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use ui_bridge::audit::{
-    AuditError, AuditEvent, AuditFilter, AuditLog, AuditRecord, GENESIS_PREV, follow, format_human,
-    line_hash, read, tail, verify,
+    AuditError, AuditEvent, AuditFilter, AuditLog, AuditRecord, GENESIS_PREV, LogOptions, follow,
+    format_human, line_hash, read, scan, tail, verify,
 };
+
+mod audit_common;
+
+use audit_common::{lines, log_with, log_with_options, record};
 
 /// Writes a valid chain of the given records (each with its own `ts`), so
 /// time filters can be tested without waiting for the clock.
@@ -304,4 +308,113 @@ fn format_human_renders_what_read_returns() {
         lines[3],
         "1970-01-01T00:00:04.000Z #4 exec.finished agent=main exit=0"
     );
+}
+
+/// A log that rotates every 1500 bytes (about seven records a file).
+fn small_files() -> LogOptions {
+    LogOptions {
+        rotate_bytes: Some(1500),
+        ..LogOptions::default()
+    }
+}
+
+fn rotated(path: &Path, n: u64) -> PathBuf {
+    PathBuf::from(format!("{}.{n}", path.display()))
+}
+
+fn seq_of(line: &str) -> u64 {
+    serde_json::from_str::<Value>(line).unwrap()["seq"]
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn read_and_tail_cross_rotated_files_oldest_first() {
+    let (_dir, path) = log_with_options(30, small_files());
+    let files = verify(&path).unwrap().files;
+    assert!(files >= 4, "{files} files");
+    let in_current = lines(&path).len();
+    assert!(in_current < 10, "{in_current} lines in the current file");
+
+    let all: Vec<u64> = read(&path, &AuditFilter::default())
+        .unwrap()
+        .iter()
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(all, (1..=30).collect::<Vec<_>>());
+
+    let got = tail(&path, 10).unwrap();
+    let seqs: Vec<u64> = got.lines.iter().map(|l| seq_of(l)).collect();
+    assert_eq!(seqs, (21..=30).collect::<Vec<_>>());
+    assert_eq!(got.end, fs::metadata(&path).unwrap().len());
+    let seqs: Vec<u64> = tail(&path, 100)
+        .unwrap()
+        .lines
+        .iter()
+        .map(|l| seq_of(l))
+        .collect();
+    assert_eq!(seqs, (1..=30).collect::<Vec<_>>());
+}
+
+#[test]
+fn scan_stops_when_asked_and_holds_one_record_at_a_time() {
+    let (_dir, path) = log_with_options(30, small_files());
+    let mut seen = Vec::new();
+    scan(&path, &AuditFilter::default(), |record| {
+        seen.push(record["seq"].as_u64().unwrap());
+        if seen.len() == 12 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    assert_eq!(seen, (1..=12).collect::<Vec<_>>());
+}
+
+#[test]
+fn tail_and_read_of_a_log_missing_after_a_rotation_show_the_rotated_records() {
+    // As after a crash between a rotation's rename and its new file.
+    let (_dir, path) = log_with(5);
+    fs::rename(&path, rotated(&path, 1)).unwrap();
+    let got = tail(&path, 2).unwrap();
+    assert_eq!(
+        (
+            got.lines.iter().map(|l| seq_of(l)).collect::<Vec<_>>(),
+            got.end
+        ),
+        (vec![4, 5], 0)
+    );
+    assert_eq!(read(&path, &AuditFilter::default()).unwrap().len(), 5);
+    // With neither, it is the log's own "not found".
+    fs::remove_file(rotated(&path, 1)).unwrap();
+    let err = tail(&path, 2).unwrap_err();
+    assert!(
+        matches!(&err, AuditError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound),
+        "{err}"
+    );
+}
+
+#[test]
+fn follow_goes_on_through_several_rotations_between_two_polls() {
+    let (_dir, path) = log_with_options(3, small_files());
+    let log = AuditLog::open_with(&path, small_files()).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut seen = Vec::new();
+    // On the first line, while follow holds the file, 27 more records
+    // rotate it several times over: nothing may be skipped or repeated.
+    follow(&path, 0, &stop, Duration::from_millis(5), |line| {
+        seen.push(seq_of(line));
+        if seen.len() == 1 {
+            for i in 4..=30 {
+                log.append(record(i)).unwrap();
+            }
+            assert!(rotated(&path, 3).exists());
+        }
+        if seen.last() == Some(&30) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    assert_eq!(seen, (1..=30).collect::<Vec<_>>());
 }

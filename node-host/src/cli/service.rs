@@ -21,7 +21,9 @@ pub struct NodeServiceArgs {
     #[arg(long, value_name = "FILE", global = true)]
     pub token_file: Option<PathBuf>,
     /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
-    /// else ~/.clawdbot/exec-approvals.json]
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE", global = true)]
     pub approvals: Option<PathBuf>,
 }

@@ -9,7 +9,7 @@
 //!
 //! What it decides: the sequence number, time and chain link of each record
 //! ([`AuditLog::append`]), whether a file is an unbroken chain ([`verify`]),
-//! and which records a query or a tail shows ([`read`], [`tail`],
+//! and which records a query or a tail shows ([`read`], [`scan`], [`tail`],
 //! [`follow`], [`format_human`]); for a long-lived host, when queued records
 //! reach the file and the disk ([`AuditTrail`], group commit behind a writer
 //! and a syncer thread). What it refuses: a log path (or its lock
@@ -59,7 +59,7 @@ pub use error::AuditError;
 pub use head::{ChainHead, head_path_for};
 pub use human::format_human;
 pub use log::{AuditEntry, AuditLog, DEFAULT_ROTATE_BYTES, LogOptions};
-pub use query::{AuditFilter, Tail, follow, read, tail};
+pub use query::{AuditFilter, Tail, follow, read, scan, tail};
 pub use record::{AuditDecision, AuditEvent, AuditRecord, AuditRisk, DecidedBy, RiskLevel};
 pub use redact::{REDACTED_KNOWN_SECRET, mask, redact_argv, redact_text};
 pub use sink::{AuditSink, SinkKind};

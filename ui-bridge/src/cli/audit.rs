@@ -16,6 +16,7 @@
 //! unreadable, 64 usage error.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,7 +27,7 @@ use nix::sys::signal::{SigSet, Signal};
 use serde_json::Value;
 use ui_bridge::audit::{
     AuditError, AuditFilter, default_audit_path, follow, format_human, now_ms, parse_duration,
-    read, tail, verify_against,
+    scan, tail, verify_against,
 };
 use ui_bridge::exit::{Exit, Failure};
 
@@ -44,8 +45,11 @@ pub struct AuditArgs {
 enum Action {
     /// Print the last records, and with -f the new ones as they come
     ///
-    /// A partial last line (a write in progress) is not shown until it is
-    /// complete. -f polls the file and stops on Ctrl-C (SIGINT) or SIGTERM.
+    /// When the log holds fewer than N records, the rest come from the
+    /// rotated files (LOG.1, LOG.2, …), newest first. A partial last line
+    /// (a write in progress) is not shown until it is complete. -f polls
+    /// the file, follows it into a new file when it rotates, and stops on
+    /// Ctrl-C (SIGINT) or SIGTERM.
     ///
     /// Examples:
     ///   ui-bridge audit tail
@@ -55,6 +59,9 @@ enum Action {
     Tail(TailArgs),
 
     /// Print the records matching every filter given, oldest first
+    ///
+    /// Reads the rotated files (LOG.1, LOG.2, …) and then the log, in
+    /// order, one record at a time.
     ///
     /// Examples:
     ///   ui-bridge audit query --since 1h
@@ -104,8 +111,9 @@ struct LogArg {
     audit: Option<PathBuf>,
 
     /// The approvals file whose log to read (exec-audit.jsonl beside it),
-    /// as `serve --approvals` was given [default: $CLAWDBOT_STATE_DIR, else
-    /// ~/.clawdbot]
+    /// as `serve --approvals` was given [default: the file `serve` finds:
+    /// $CLAWDBOT_STATE_DIR, else $OPENCLAW_STATE_DIR, else an existing
+    /// ~/.clawdbot or ~/.openclaw file, else ~/.clawdbot]
     #[arg(long, value_name = "FILE")]
     approvals: Option<PathBuf>,
 }
@@ -229,10 +237,21 @@ fn run_query(args: &QueryArgs) -> anyhow::Result<Exit> {
         decision: args.decision.clone(),
         risk: args.risk.clone(),
     };
-    let records = read(&path, &filter).map_err(|err| read_error(&path, err))?;
+    // Streamed: one record in memory at a time, however many files.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for record in &records {
-        print_value(&mut out, record, args.json)?;
+    let mut write_error = None;
+    scan(&path, &filter, |record| {
+        match print_value(&mut out, &record, args.json) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                write_error = Some(err);
+                ControlFlow::Break(())
+            }
+        }
+    })
+    .map_err(|err| read_error(&path, err))?;
+    if let Some(err) = write_error {
+        return Err(err.into());
     }
     out.flush()?;
     Ok(Exit::Success)

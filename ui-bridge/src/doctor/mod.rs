@@ -248,7 +248,9 @@ pub fn run(options: &DoctorOptions) -> Report {
 #[derive(Debug, Clone, clap::Args)]
 pub struct DoctorArgs {
     /// The approvals file [default: $CLAWDBOT_STATE_DIR/exec-approvals.json,
-    /// else ~/.clawdbot/exec-approvals.json]
+    /// else $OPENCLAW_STATE_DIR/exec-approvals.json, else an existing
+    /// ~/.clawdbot/exec-approvals.json, else an existing
+    /// ~/.openclaw/exec-approvals.json, else ~/.clawdbot/exec-approvals.json]
     #[arg(long, value_name = "FILE")]
     pub approvals: Option<PathBuf>,
     /// The bridge socket [default: socket.path from the approvals file,

@@ -40,7 +40,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use approvals_ipc::approvals::{ApprovalsError, socket_path};
+use approvals_ipc::approvals::{ApprovalsError, PathSource, socket_path};
 use approvals_ipc::ipc::{self, ServerConfig};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
@@ -63,6 +63,10 @@ const WEB_SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 pub struct ServeOptions {
     /// The approvals file.
     pub approvals_path: PathBuf,
+    /// Why it is that file (`--approvals`, a state directory variable, an
+    /// existing home file, the default), said once at start so a user who
+    /// expected another file knows what to change.
+    pub approvals_source: PathSource,
     /// The socket path, overriding the file's `socket.path`.
     pub socket: Option<PathBuf>,
     /// Bound on one approval prompt, overriding the policy's `approvalTimeoutMs`.
@@ -321,9 +325,10 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
     // Said once, on the line below; the log has it at debug level.
     tracing::debug!(socket = %bound.path.display(), approvals = %options.approvals_path.display(), "ready");
     eprintln!(
-        "ui-bridge: serving {} (approvals {})",
+        "ui-bridge: serving {} (approvals {}: {})",
         bound.path.display(),
-        options.approvals_path.display()
+        options.approvals_path.display(),
+        options.approvals_source.why()
     );
     let served = ipc::serve(listener, config, handler, stop).await;
     shutdown.cancel();

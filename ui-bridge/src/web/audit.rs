@@ -8,6 +8,9 @@
 //! message) and never writes to the log. Records are sent as stored; the
 //! page shows them as text only.
 
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
+
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -17,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::WebState;
 use super::answer::error;
-use crate::audit::{AuditError, AuditFilter, now_ms, parse_duration, read, verify};
+use crate::audit::{AuditError, AuditFilter, now_ms, parse_duration, scan, verify};
 
 /// The most records one answer carries.
 pub const MAX_RECORDS: usize = 500;
@@ -63,9 +66,18 @@ pub async fn latest(State(state): State<WebState>, Query(query): Query<AuditQuer
                 "verify": {"status": "empty"},
             }));
         }
-        let records = read(&path, &filter)?;
-        let matched = records.len();
-        let latest: Vec<Value> = records.into_iter().rev().take(limit).collect();
+        // Only the newest `limit` matches are kept, whatever the log's size.
+        let mut newest = VecDeque::with_capacity(limit);
+        let mut matched = 0usize;
+        scan(&path, &filter, |record| {
+            matched += 1;
+            if newest.len() == limit {
+                newest.pop_front();
+            }
+            newest.push_back(record);
+            ControlFlow::Continue(())
+        })?;
+        let latest: Vec<Value> = newest.into_iter().rev().collect();
         let chain = match verify(&path) {
             Ok(report) => json!({
                 "status": "intact",

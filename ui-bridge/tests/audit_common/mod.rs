@@ -1,6 +1,9 @@
 //! What the audit log suites share: logs of numbered records written by
 //! the real writer, and the raw lines an attack edits.
 
+// Each suite that includes this module uses only some of its helpers.
+#![allow(dead_code)]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
