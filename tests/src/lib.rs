@@ -168,6 +168,19 @@ pub fn output(cmd: &mut Command) -> Output {
     cmd.output().expect("run command")
 }
 
+/// Waits for `child` for at most `limit`, so a broken answer fails the
+/// test instead of hanging it.
+pub fn finish_within(child: std::process::Child, limit: std::time::Duration) -> Output {
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    rx.recv_timeout(limit)
+        .unwrap_or_else(|_| panic!("process {pid} did not finish"))
+        .expect("wait")
+}
+
 /// The real path of a program on this host's `PATH` (symlinks resolved),
 /// as allowlist entries must name it.
 pub fn real_path(name: &str) -> String {

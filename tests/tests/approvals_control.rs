@@ -8,7 +8,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use approvals_tests::status::{REFUSED, UNREACHABLE, USAGE};
-use approvals_tests::{Bridge, TestHome, output};
+use approvals_tests::{Bridge, TestHome, finish_within, output};
 use serde_json::{Value, json};
 
 /// A running `ui-bridge serve` whose policy asks about everything (an
@@ -70,14 +70,7 @@ fn wait_pending(home: &TestHome, n: usize) -> Vec<String> {
 
 /// Waits for a child with a bound, so a broken answer fails instead of hanging.
 fn finish(child: Child) -> Output {
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    rx.recv_timeout(Duration::from_secs(30))
-        .unwrap_or_else(|_| panic!("process {pid} did not finish"))
-        .expect("wait")
+    finish_within(child, Duration::from_secs(30))
 }
 
 #[test]

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use approvals_tests::screen::{Screen, tmux_available};
-use approvals_tests::{Bridge, TestHome, bin, workspace_root};
+use approvals_tests::{Bridge, TestHome, bin, finish_within, workspace_root};
 use serde_json::{Value, json};
 
 /// A bridge with the page on a free loopback port whose policy asks about
@@ -203,14 +203,7 @@ fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &s
 
 /// Waits for a child with a bound, so a broken answer fails instead of hanging.
 fn finish(child: Child) -> Output {
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    rx.recv_timeout(Duration::from_secs(90))
-        .unwrap_or_else(|_| panic!("process {pid} did not finish"))
-        .expect("wait")
+    finish_within(child, Duration::from_secs(90))
 }
 
 #[test]

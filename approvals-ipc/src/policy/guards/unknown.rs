@@ -18,6 +18,7 @@ use std::path::{Component, Path};
 
 use super::GuardHit;
 use super::parse::normalize;
+use crate::policy::specs::effects::METADATA_DIRS;
 
 /// The guard id.
 pub(crate) const ID: &str = "unknown.sensitive-path";
@@ -35,9 +36,6 @@ const SYSTEM_DIRS: &[&str] = &[
     "/usr",
     "/var/spool",
 ];
-
-/// Tool metadata directories, inside or outside the tree.
-const METADATA_DIRS: &[&str] = &[".git", ".hg", ".jj", ".svn"];
 
 /// File names other tools run when they find them, wherever they are.
 const RUN_FILES: &[&str] = &[

@@ -40,7 +40,7 @@ const EXECUTED_FILES: &[&str] = &[
 ];
 
 /// Directories whose files a tool reads as its own state or config.
-pub(super) const METADATA_DIRS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn", ".vscode"];
+pub const METADATA_DIRS: &[&str] = &[".cargo", ".git", ".hg", ".jj", ".svn", ".vscode"];
 
 /// The hits of one reading of `program` (as invoked) in `cwd`.
 pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Vec<GuardHit> {

@@ -3,21 +3,7 @@
 //! specs): `cp x ~/.bashrc`, `tar -cf ~/.profile src`, `git clone URL
 //! ../elsewhere`, `unzip payload.zip` at a repository's top directory.
 
-use std::path::Path;
-
-use super::check;
-use super::tests::ids;
-
-/// The guard ids `argv` trips in the real directory `cwd`.
-fn ids_in(cwd: &Path, argv: &[&str]) -> Vec<&'static str> {
-    let (program, args) = argv.split_first().expect("argv");
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    check(program, &args, cwd)
-        .expect("a spec'd program")
-        .iter()
-        .map(|h| h.id)
-        .collect()
-}
+use super::tests::{ids, ids_in};
 
 /// A working tree with a repository of its own, a `vendor` directory and
 /// a nested clone in `nested`.

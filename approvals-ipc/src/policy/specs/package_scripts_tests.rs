@@ -2,9 +2,8 @@
 //! attack or the false refusal they stop; each test runs in a project
 //! directory with a real package.json.
 
-use std::path::Path;
-
 use super::check;
+use super::tests::ids_in;
 
 const NONE: [&str; 0] = [];
 
@@ -21,17 +20,6 @@ fn project() -> tempfile::TempDir {
     )
     .expect("write");
     dir
-}
-
-/// The ids `argv` trips in `cwd`.
-fn ids_in(cwd: &Path, argv: &[&str]) -> Vec<&'static str> {
-    let (program, args) = argv.split_first().expect("argv");
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    check(program, &args, cwd)
-        .expect("a spec'd program")
-        .iter()
-        .map(|h| h.id)
-        .collect()
 }
 
 #[test]

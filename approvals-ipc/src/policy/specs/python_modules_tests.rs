@@ -1,24 +1,10 @@
 //! `python -m MODULE` table tests, named by the attack or the false
 //! refusal they stop.
 
-use std::path::Path;
-
-use super::check;
 use super::python_modules::{Job, MODULES, UNKNOWN_MODULE};
-use super::tests::{ids, reasons};
+use super::tests::{ids, ids_in, reasons};
 
 const NONE: [&str; 0] = [];
-
-/// The ids `argv` trips with the working directory `cwd`.
-fn ids_in(cwd: &Path, argv: &[&str]) -> Vec<&'static str> {
-    let (program, args) = argv.split_first().expect("argv");
-    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    check(program, &args, cwd)
-        .expect("a spec'd program")
-        .iter()
-        .map(|h| h.id)
-        .collect()
-}
 
 #[test]
 fn the_module_table_is_sorted_and_has_one_row_per_name() {

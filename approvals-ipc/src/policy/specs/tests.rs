@@ -9,9 +9,14 @@ pub(super) const CWD: &str = "/work/project";
 
 /// The guard ids `argv` (program first) trips in [`CWD`].
 pub(super) fn ids(argv: &[&str]) -> Vec<&'static str> {
+    ids_in(Path::new(CWD), argv)
+}
+
+/// The guard ids `argv` (program first) trips in the directory `cwd`.
+pub(super) fn ids_in(cwd: &Path, argv: &[&str]) -> Vec<&'static str> {
     let (program, args) = argv.split_first().expect("argv");
     let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
-    check(program, &args, Path::new(CWD))
+    check(program, &args, cwd)
         .expect("a spec'd program")
         .iter()
         .map(|h| h.id)
