@@ -241,7 +241,7 @@ fn semantic_wrappers_and_guarded_arguments_ask() {
             &["git", "fetch", "--upload-pack=touch /tmp/x", "origin"],
             "git",
         ),
-        (&["find", ".", "-exec", "rm", "{}", ";"], "find"),
+        (&["find", ".", "-execdir", "rm", "{}", ";"], "find"),
         (&["find", ".", "-delete"], "find"),
         (&["sed", "-i", "s/a/b/", "f"], "sed"),
         (&["sed", "1e id"], "sed"),

@@ -198,3 +198,34 @@ fn usage_errors_exit_with_the_usage_status() {
         assert!(help.contains(row), "{row:?} missing from --help: {help}");
     }
 }
+
+#[test]
+fn find_exec_runs_the_checked_reader_and_never_an_unchecked_deleter() {
+    let home = TestHome::new();
+    let mut file = policy("deny");
+    for name in ["find", "grep", "rm"] {
+        file["agents"]["main"]["allowlist"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"pattern": real_path(name)}));
+    }
+    home.write_approvals(&file);
+    let tree = home.path().join("tree");
+    std::fs::create_dir_all(tree.join("src")).unwrap();
+    std::fs::write(tree.join("src/a.txt"), "needle\n").unwrap();
+    std::fs::write(tree.join("src/b.txt"), "hay\n").unwrap();
+    let root = tree.to_string_lossy().into_owned();
+
+    // find runs grep, which was checked as a segment of its own.
+    let script = format!("find {root} -name '*.txt' -exec grep -l needle {{}} +");
+    let (code, stdout, stderr) = run(&home, &["--exec-host", "local", "--shell", &script]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, format!("{root}/src/a.txt\n"));
+
+    // rm through find may delete anything under the tree, .git included:
+    // asked, and with nobody to ask, refused before anything runs.
+    let script = format!("find {root} -name '*.txt' -exec rm {{}} +");
+    let (code, _, stderr) = run(&home, &["--exec-host", "local", "--shell", &script]);
+    assert_eq!(code, Some(126), "{stderr}");
+    assert!(tree.join("src/a.txt").exists(), "nothing may have run");
+}

@@ -14,7 +14,7 @@ use crate::policy::reason::Refusal;
 use crate::policy::resolve::Resolution;
 use crate::policy::shell::{self, ChainItem, ShellScript, SimpleCommand};
 use crate::policy::wrappers::{self, Unwrapped};
-use crate::policy::{env, expand, unicode};
+use crate::policy::{env, expand, find_exec, unicode};
 
 /// One simple command as the policy sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,13 @@ pub struct Segment {
     pub stdin_is_input: bool,
     /// Its index in the plan: (step, position in the pipeline).
     pub position: (usize, usize),
+    /// For a command another segment runs (`find … -exec grep …`), the
+    /// index in [`Analysis::segments`] of that segment.
+    pub run_by: Option<usize>,
+    /// Whether the command lines this segment runs (find's `-exec`) are
+    /// segments of their own, checked like any other, so its spec need not
+    /// ask about them.
+    pub runs_checked: bool,
 }
 
 /// The analysis of one request.
@@ -191,6 +198,8 @@ fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) ->
         cwd: cwd.to_owned(),
         stdin_is_input: false,
         position: (0, 0),
+        run_by: None,
+        runs_checked: false,
     }
 }
 
@@ -223,14 +232,32 @@ fn plan_script(
                     cwd = dir;
                     changed_dir = true;
                 }
-                Planned::Exec { exec, resolution } => {
+                Planned::Exec {
+                    exec,
+                    resolution,
+                    nested,
+                } => {
+                    let stdin_is_input = position > 0 || exec.stdin.is_some();
+                    let runner = segments.len();
                     segments.push(Segment {
                         argv: exec.argv.clone(),
                         resolution,
                         cwd: cwd.clone(),
-                        stdin_is_input: position > 0 || exec.stdin.is_some(),
+                        stdin_is_input,
                         position: (step_index, position),
+                        run_by: None,
+                        runs_checked: !nested.is_empty(),
                     });
+                    segments.extend(nested.into_iter().map(|(argv, resolution)| Segment {
+                        argv,
+                        resolution,
+                        cwd: cwd.clone(),
+                        // find's stdin is what the commands it runs read.
+                        stdin_is_input,
+                        position: (step_index, position),
+                        run_by: Some(runner),
+                        runs_checked: false,
+                    }));
                     argvs.push(exec.argv.clone());
                     pipeline.push(PlannedCommand::Exec(exec));
                 }
@@ -268,6 +295,8 @@ enum Planned {
     Exec {
         exec: PlannedExec,
         resolution: Resolution,
+        /// The commands it runs that are checked as segments of their own.
+        nested: Vec<(Vec<String>, Resolution)>,
     },
 }
 
@@ -328,6 +357,8 @@ fn plan_command(
             real_name: real_name.to_owned(),
         });
     }
+    let mut argv = target.to_vec();
+    let nested = find_commands(compiled, &resolution, &mut argv, cwd);
     let exec = PlannedExec {
         // The real path: what was matched is what runs, whatever happens to
         // links later.
@@ -335,14 +366,77 @@ fn plan_command(
             .real
             .clone()
             .unwrap_or_else(|| PathBuf::from(word)),
-        argv: target.to_vec(),
+        argv,
         env: command.assignments.clone(),
         cwd: cwd.to_owned(),
         stdin: command.stdin.clone(),
         stdout: command.stdout,
         stderr: command.stderr,
     };
-    Ok(Planned::Exec { exec, resolution })
+    Ok(Planned::Exec {
+        exec,
+        resolution,
+        nested,
+    })
+}
+
+/// When `argv` is find's and every command it runs can be checked as a
+/// segment of its own ([`find_exec`]), those commands with where they
+/// resolve, and `argv` rewritten so find runs each by the real path that
+/// was checked; otherwise nothing, and find's spec asks about them.
+fn find_commands(
+    compiled: &CompiledPolicy,
+    resolution: &Resolution,
+    argv: &mut [String],
+    cwd: &Path,
+) -> Vec<(Vec<String>, Resolution)> {
+    let is_find = resolution
+        .real
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .and_then(crate::policy::specs::lookup)
+        .is_some_and(|spec| spec.family == crate::policy::specs::families::find::FIND.family);
+    if !is_find {
+        return Vec::new();
+    }
+    let Some(commands) = find_exec::commands(&argv[1..]) else {
+        return Vec::new();
+    };
+    let mut nested = Vec::with_capacity(commands.len());
+    let mut rewrites = Vec::with_capacity(commands.len());
+    for command in commands {
+        let word = &command.argv[0];
+        let resolution = compiled.resolver.resolve(word, cwd);
+        let real_name = resolution
+            .real
+            .as_deref()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str());
+        match (&resolution.real, real_name) {
+            // A link to a program of another name (a multi-call binary, a
+            // renamed shell) would run as a name that was not checked.
+            (Some(real), Some(name)) if name == wrappers::basename(word) => {
+                if crate::policy::programs::runs_other_code(name) {
+                    return Vec::new();
+                }
+                let Some(real) = real.to_str() else {
+                    return Vec::new();
+                };
+                rewrites.push((command.program_word + 1, real.to_owned()));
+            }
+            // Not found: the decision reports it, and nothing is planned.
+            (None, _) => {}
+            _ => return Vec::new(),
+        }
+        nested.push((command.argv, resolution));
+    }
+    for (index, real) in rewrites {
+        if let Some(slot) = argv.get_mut(index) {
+            *slot = real;
+        }
+    }
+    nested
 }
 
 /// `command`'s argv with every glob expanded in `cwd`, as bash would

@@ -76,6 +76,10 @@ pub struct SegmentReport {
     /// Why it is not satisfied, when it is not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub miss: Option<Miss>,
+    /// For a command another segment runs (`find -exec`), that segment's
+    /// index in the list: it is checked, but not run, on its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run_by: Option<usize>,
 }
 
 /// The analysis part of an evaluation.
@@ -709,6 +713,7 @@ impl SegmentCheck {
             real_path: path_string(segment.resolution.real.as_deref()),
             satisfied_by: self.satisfied_by,
             guards: self.guards,
+            run_by: segment.run_by,
         }
     }
 }
@@ -821,6 +826,13 @@ fn check_segment(
         };
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
+        if segment.runs_checked {
+            // find's `-exec` commands are segments of their own, checked
+            // like any other (policy::find_exec).
+            hits.retain(|hit| {
+                hit.id != crate::policy::specs::families::find::FIND.ids.runs_program
+            });
+        }
         hits
     } else {
         Vec::new()
@@ -922,3 +934,6 @@ mod multicall_tests;
 
 #[cfg(test)]
 mod prefix_tests;
+
+#[cfg(test)]
+mod find_exec_tests;

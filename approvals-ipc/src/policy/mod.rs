@@ -27,6 +27,7 @@ pub mod decision;
 pub mod env;
 pub mod expand;
 pub mod filled_trees;
+pub mod find_exec;
 pub mod guards;
 pub mod matcher;
 pub mod plan;

@@ -11,7 +11,7 @@
 //! Upholds DESIGN.md section 6 (Program specs) and invariant 3.
 
 pub mod effects;
-mod families;
+pub(crate) mod families;
 pub mod grammar;
 mod index;
 mod operands;

@@ -383,6 +383,13 @@ fn write_text(
     for (i, s) in e.analysis.segments.iter().enumerate() {
         let argv: Vec<String> = s.argv.iter().map(|a| escape_for_display(a)).collect();
         writeln!(out, "  {}. {}", i + 1, argv.join(" "))?;
+        if let Some(runner) = s.run_by {
+            writeln!(
+                out,
+                "     run by:       segment {} (`{{}}` is checked as any file under its start point, .git included)",
+                runner + 1
+            )?;
+        }
         writeln!(
             out,
             "     resolved:     {}",

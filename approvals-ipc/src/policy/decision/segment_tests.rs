@@ -123,7 +123,7 @@ fn a_guarded_program_under_an_unguarded_name_keeps_its_guards() {
     let c = allowlist(&[&real("find")]);
     let dir = tempfile::tempdir().unwrap();
     symlink(real("find"), dir.path().join("lister")).unwrap();
-    let e = run_in(&c, dir.path(), &["./lister", ".", "-exec", "rm", "{}", ";"]);
+    let e = run_in(&c, dir.path(), &["./lister", ".", "-delete"]);
     assert_eq!(e.decision, Verdict::Ask, "{:?}", e.reason);
     assert_eq!(e.reason.as_ref().map(Reason::code), Some("argument-guard"));
 }

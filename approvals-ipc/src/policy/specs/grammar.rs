@@ -79,8 +79,21 @@ pub struct Reading<'a> {
     /// The operands after the `--` that ended the subcommand's options
     /// (also in `operands`), which [`Sub::passes`] judges.
     pub passed: Vec<&'a str>,
+    /// The command lines of find's command predicates, in order.
+    pub commands: Vec<CommandLine<'a>>,
     /// Set when the reading could not be completed.
     pub problem: Option<Problem<'a>>,
+}
+
+/// A command line inside another program's argv (`find … -exec grep x {} +`),
+/// by the indexes of its words in the args read, so a caller can check it
+/// as a command of its own and rewrite what runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandLine<'a> {
+    /// The predicate that runs it (`-exec`, `-execdir`, `-ok`, `-okdir`).
+    pub predicate: &'a str,
+    /// The command's words, its program first, without the terminator.
+    pub words: std::ops::Range<usize>,
 }
 
 /// How long names are matched in one region of argv.
@@ -539,6 +552,11 @@ fn find<'a>(spec: &'static Spec, args: &'a [String], reading: &mut Reading<'a>) 
                     reading
                         .uses
                         .push(Use::new(opt, Some(args[start].as_str()), tok));
+                    // `{} +` ends the command, but `{}` is one of its words.
+                    reading.commands.push(CommandLine {
+                        predicate: tok,
+                        words: start..end,
+                    });
                     i = end + 1;
                 }
                 _ => {

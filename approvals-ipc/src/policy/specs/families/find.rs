@@ -8,8 +8,9 @@
 //! Reading files and matching names is find's job. Asked: `-delete`,
 //! `-ok`/`-okdir` (they read the answer from the terminal), writing a
 //! file (`-fprint*`, `-fls`) where a write matters, and any predicate the
-//! spec does not know. `-exec`/`-execdir` run a command line: asked (the
-//! command is not yet checked as a segment of its own).
+//! spec does not know. `-exec`/`-execdir` run a command line: asked here;
+//! the analysis reads a plain `-exec` command as a segment of its own and
+//! waives this for it (`policy::find_exec`).
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
