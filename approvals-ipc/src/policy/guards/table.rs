@@ -361,6 +361,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["-c", "-m"],
     ),
     spec(
+        "remote-keys",
+        &["ssh-copy-id", "ssh-import-id"],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "rg",
         &["rg", "ripgrep"],
         Layout::Permuted,
@@ -832,6 +839,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "python.script-source",
         Inspect(Inspection::ScriptSource),
         SCRIPT_SOURCE,
+    ),
+    g(
+        "remote-keys.always",
+        Always,
+        "installs a public key in an authorized_keys file (another host's, or this account's from a key server), granting logins; ssh-copy-id also hands its -o options to ssh, where ProxyCommand runs a program here",
     ),
     g(
         "rg.preprocessor",

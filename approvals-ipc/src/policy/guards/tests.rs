@@ -337,6 +337,13 @@ fn guarded_commands_trip_their_guard() {
         (&["gem", "install", "x"], false, "packages.always"),
         (&["passwd"], false, "accounts.always"),
         (
+            &["ssh-copy-id", "-o", "ProxyCommand=sh -c id", "host"],
+            false,
+            "remote-keys.always",
+        ),
+        (&["ssh-copy-id", "host"], false, "remote-keys.always"),
+        (&["ssh-import-id", "gh:someone"], false, "remote-keys.always"),
+        (
             &["sdiff", "--diff-program=sh", "a", "b"],
             false,
             "diff3.program",
