@@ -229,3 +229,51 @@ fn find_exec_runs_the_checked_reader_and_never_an_unchecked_deleter() {
     assert_eq!(code, Some(126), "{stderr}");
     assert!(tree.join("src/a.txt").exists(), "nothing may have run");
 }
+
+#[test]
+fn an_allowlisted_reader_cannot_hand_the_socket_token_or_a_key_to_the_agent() {
+    let home = TestHome::new();
+    let mut file = policy("deny");
+    for name in ["cat", "cp"] {
+        file["agents"]["main"]["allowlist"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"pattern": real_path(name)}));
+    }
+    file["socket"] = json!({"token": "secret-token-for-this-test"});
+    home.write_approvals(&file);
+    let ssh = home.path().join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("id_ed25519"), "PRIVATE KEY\n").unwrap();
+    std::fs::write(ssh.join("id_ed25519.pub"), "ssh-ed25519 AAAA\n").unwrap();
+    let approvals = home.approvals().to_string_lossy().into_owned();
+    let key = ssh.join("id_ed25519").to_string_lossy().into_owned();
+    let copy = home.path().join("copy").to_string_lossy().into_owned();
+    for argv in [
+        vec!["cat", approvals.as_str()],
+        vec!["cat", key.as_str()],
+        vec!["cp", key.as_str(), copy.as_str()],
+    ] {
+        let mut args = vec!["--exec-host", "local", "--"];
+        args.extend(argv.iter().copied());
+        let (code, stdout, stderr) = run(&home, &args);
+        assert_eq!(code, Some(126), "{argv:?}: {stderr}");
+        // The refusal names the protected path it saw.
+        assert!(stderr.contains(argv[1]), "{argv:?}: {stderr}");
+        let v = home.explain(&[&["--"][..], &argv].concat());
+        let ids: Vec<&str> = v["analysis"]["segments"][0]["guards"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|g| g["id"].as_str())
+            .collect();
+        assert_eq!(ids, ["secrets.path"], "{argv:?}");
+        assert!(!stdout.contains("secret-token") && !stdout.contains("PRIVATE"));
+    }
+    assert!(!home.path().join("copy").exists());
+    // The public half stays readable.
+    let public = ssh.join("id_ed25519.pub").to_string_lossy().into_owned();
+    let (code, stdout, stderr) = run(&home, &["--exec-host", "local", "--", "cat", &public]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "ssh-ed25519 AAAA\n");
+}

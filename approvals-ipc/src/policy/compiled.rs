@@ -13,6 +13,7 @@ use crate::policy::matcher::{CASE_INSENSITIVE_PATHS, PathMatcher};
 use crate::policy::reason::DenyHit;
 use crate::policy::resolve::Resolver;
 use crate::policy::safe_bins::{self, SafeBinProfile};
+use crate::policy::secrets::Secrets;
 
 /// Facts about the host that resolution depends on, read once.
 #[derive(Debug, Clone, Default)]
@@ -21,6 +22,10 @@ pub struct HostContext {
     pub path: Option<OsString>,
     /// The home directory, for `~` in patterns and scripts.
     pub home: Option<PathBuf>,
+    /// The guardrail's state directories named by the environment
+    /// (`$CLAWDBOT_STATE_DIR`, `$OPENCLAW_STATE_DIR`), which no command may
+    /// name ([`Secrets`]); the ones under home are protected anyway.
+    pub state_dirs: Vec<PathBuf>,
 }
 
 impl HostContext {
@@ -29,6 +34,15 @@ impl HostContext {
         Self {
             path: std::env::var_os("PATH"),
             home: std::env::home_dir(),
+            state_dirs: [
+                crate::approvals::STATE_DIR_ENV,
+                crate::approvals::OPENCLAW_STATE_DIR_ENV,
+            ]
+            .iter()
+            .filter_map(std::env::var_os)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .collect(),
         }
     }
 }
@@ -110,6 +124,8 @@ pub struct CompiledPolicy {
     /// Skill CLIs by real path, each with the file names it was given as
     /// (a multi-call binary is trusted only as those names).
     pub(crate) skill_bins: HashMap<PathBuf, Vec<String>>,
+    /// Paths no allowed command may name.
+    pub(crate) secrets: Secrets,
     warnings: Vec<String>,
 }
 
@@ -172,6 +188,7 @@ impl CompiledPolicy {
         let (trusted_dirs, w) = safe_bins::trusted_dirs(&policy.safe_bin_trusted_dirs);
         warnings.extend(w);
         let resolver = Resolver::new(host.path.clone());
+        let secrets = Secrets::for_host(home.as_deref(), &host.state_dirs);
         Self {
             policy,
             resolver,
@@ -182,6 +199,7 @@ impl CompiledPolicy {
             safe_bins,
             trusted_dirs,
             skill_bins: HashMap::new(),
+            secrets,
             warnings,
         }
     }

@@ -826,6 +826,7 @@ fn check_segment(
         };
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
+        hits.extend(compiled.secrets.named_by(&segment.argv, &segment.cwd));
         if segment.runs_checked {
             // find's `-exec` commands are segments of their own, checked
             // like any other (policy::find_exec).

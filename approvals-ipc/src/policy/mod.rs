@@ -39,6 +39,7 @@ pub mod risk;
 pub mod runnable;
 pub mod safe_bins;
 pub mod salvage;
+pub mod secrets;
 pub mod shell;
 pub mod specs;
 pub mod unicode;

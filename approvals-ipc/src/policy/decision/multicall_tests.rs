@@ -253,6 +253,7 @@ fn a_multi_call_skill_is_trusted_only_under_the_name_it_was_given() {
     let host = HostContext {
         path: Some(dir.clone().into_os_string()),
         home: Some(PathBuf::from("/home/test")),
+        state_dirs: Vec::new(),
     };
     let c = CompiledPolicy::compile(file.resolve(Some("main")), &host)
         .with_skill_bins([dir.join("cargo")]);

@@ -13,6 +13,7 @@ pub(crate) fn compiled(json: serde_json::Value) -> CompiledPolicy {
     let host = HostContext {
         path: Some("/usr/local/bin:/usr/bin:/bin".into()),
         home: Some(PathBuf::from("/home/test")),
+        state_dirs: Vec::new(),
     };
     CompiledPolicy::compile(file.resolve(Some("main")), &host)
 }

@@ -56,6 +56,7 @@ fn verdict(args: &[&str]) -> Verdict {
     let host = HostContext {
         path: Some("/usr/local/bin:/usr/bin:/bin".into()),
         home: Some(PathBuf::from("/home/test")),
+        state_dirs: Vec::new(),
     };
     let policy = CompiledPolicy::compile(file.resolve(Some("main")), &host);
     let argv: Vec<String> = std::iter::once("git")

@@ -342,7 +342,11 @@ fn guarded_commands_trip_their_guard() {
             "remote-keys.always",
         ),
         (&["ssh-copy-id", "host"], false, "remote-keys.always"),
-        (&["ssh-import-id", "gh:someone"], false, "remote-keys.always"),
+        (
+            &["ssh-import-id", "gh:someone"],
+            false,
+            "remote-keys.always",
+        ),
         (
             &["sdiff", "--diff-program=sh", "a", "b"],
             false,

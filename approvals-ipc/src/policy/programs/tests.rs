@@ -404,6 +404,7 @@ fn persisted_for(name: &str) -> Vec<String> {
     let host = HostContext {
         path: Some("/usr/bin:/bin".into()),
         home: Some("/home/test".into()),
+        state_dirs: Vec::new(),
     };
     let compiled = CompiledPolicy::compile(file.resolve(Some("main")), &host);
     let dir = tempfile::tempdir().unwrap();

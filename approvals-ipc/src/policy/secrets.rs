@@ -1,0 +1,205 @@
+//! Paths an allowed command must not name: the guardrail's own state and
+//! the user's credential stores.
+//!
+//! Allowlisting `cat` trusts it to show files, and what it shows goes back
+//! to the agent and the model behind it. `cat ~/.clawdbot/exec-approvals.json`
+//! would hand over the socket token that authenticates approvals, and
+//! `head ~/.ssh/id_ed25519` a key that logs in elsewhere; `cp`, `tar`,
+//! `git diff --no-index` or `jq` do the same. Whatever the program and
+//! whether or not it has a spec, an argument naming such a path (as a word,
+//! after an option's `=`, after curl's `@`, or attached to a short option)
+//! is asked, and the reason names the path and what it holds.
+//!
+//! Arguments are read lexically, against the segment's directory, after
+//! the analysis expanded `~`, `$HOME` and globs. Not covered, and said so in
+//! `docs/security.md`: a directory above one of these paths handed to a
+//! program that recurses (`grep -r x ~`), and a link to one of them that an
+//! earlier request made or a clone brought (making one in the same request
+//! is asked as a link out of the tree).
+
+use std::path::{Path, PathBuf};
+
+use regex::bytes::Regex;
+
+use crate::approvals::{HOME_STATE_DIR, OPENCLAW_HOME_STATE_DIR};
+use crate::policy::analysis::normalize;
+use crate::policy::guards::GuardHit;
+
+/// The guard id the hits carry.
+pub const ID: &str = "secrets.path";
+
+/// Why the guardrail's own state directory is protected.
+const STATE: &str = "the guardrail's own state: the approvals file with the socket token that authenticates approvals, the socket and the audit log";
+
+/// Credential stores under the home directory: the path, what it holds,
+/// and the file names directly inside it that hold nothing secret.
+const HOME_ROWS: &[(&str, &str, &[&str])] = &[
+    (HOME_STATE_DIR, STATE, &[]),
+    (OPENCLAW_HOME_STATE_DIR, STATE, &[]),
+    (
+        ".ssh",
+        "SSH private keys, which log in to other hosts",
+        &["*.pub", "known_hosts", "known_hosts.old"],
+    ),
+    (".gnupg", "GnuPG private keys", &[]),
+    (".aws", "AWS credentials", &[]),
+    (".azure", "Azure credentials", &[]),
+    (".config/gcloud", "Google Cloud credentials", &[]),
+    (".kube", "Kubernetes cluster credentials", &[]),
+    (".docker/config.json", "container registry credentials", &[]),
+    (".netrc", "passwords for remote hosts", &[]),
+    (".git-credentials", "git's stored passwords and tokens", &[]),
+    (
+        ".config/git/credentials",
+        "git's stored passwords and tokens",
+        &[],
+    ),
+    (".config/gh/hosts.yml", "the GitHub CLI's token", &[]),
+    (".npmrc", "npm registry tokens", &[]),
+    (".pypirc", "Python package index passwords", &[]),
+    (".cargo/credentials", "crates.io tokens", &[]),
+    (".cargo/credentials.toml", "crates.io tokens", &[]),
+    (".password-store", "the pass password store", &[]),
+    (".local/share/keyrings", "the desktop keyring", &[]),
+];
+
+/// Protected paths outside the home directory.
+const SYSTEM_ROWS: &[(&str, &str)] = &[
+    ("/etc/shadow", "the system's password hashes"),
+    ("/etc/gshadow", "the system's group password hashes"),
+];
+
+/// One protected path.
+#[derive(Debug, Clone)]
+struct Row {
+    path: PathBuf,
+    what: &'static str,
+    /// File names directly inside `path` that are not protected (`*.pub`:
+    /// any name ending `.pub`).
+    except: &'static [&'static str],
+}
+
+/// The protected paths of one host, and a quick test for arguments that
+/// could name one.
+#[derive(Debug, Clone)]
+pub struct Secrets {
+    rows: Vec<Row>,
+    /// Matches any argument holding a protected path's last component:
+    /// only those, and relative ones in a protected directory, are read
+    /// as paths (most arguments are not paths at all).
+    needles: Option<Regex>,
+}
+
+impl Secrets {
+    /// The protected paths for a host with this home directory and these
+    /// guardrail state directories (`$CLAWDBOT_STATE_DIR`,
+    /// `$OPENCLAW_STATE_DIR`).
+    pub fn for_host(home: Option<&Path>, state_dirs: &[PathBuf]) -> Self {
+        let mut rows: Vec<Row> = Vec::new();
+        if let Some(home) = home.filter(|h| h.is_absolute()) {
+            rows.extend(HOME_ROWS.iter().map(|(p, what, except)| Row {
+                path: normalize(&home.join(p)),
+                what,
+                except,
+            }));
+        }
+        rows.extend(state_dirs.iter().filter(|d| d.is_absolute()).map(|d| Row {
+            path: normalize(d),
+            what: STATE,
+            except: &[],
+        }));
+        rows.extend(SYSTEM_ROWS.iter().map(|(p, what)| Row {
+            path: PathBuf::from(p),
+            what,
+            except: &[],
+        }));
+        let mut names: Vec<String> = rows
+            .iter()
+            .filter_map(|r| r.path.file_name()?.to_str())
+            .map(regex::escape)
+            .collect();
+        names.sort();
+        names.dedup();
+        let needles = Regex::new(&names.join("|")).ok();
+        Self { rows, needles }
+    }
+
+    /// The hit for the first argument of `argv` (run in `cwd`, absolute)
+    /// that names a protected path, if any.
+    pub fn named_by(&self, argv: &[String], cwd: &Path) -> Option<GuardHit> {
+        let in_protected = self.row_of(cwd).is_some();
+        for arg in argv.iter().skip(1) {
+            let named = match &self.needles {
+                Some(needles) => needles.is_match(arg.as_bytes()),
+                // A pattern that failed to build matches everything.
+                None => true,
+            };
+            // In a protected directory, any relative name is inside it.
+            let relative_inside = in_protected && !arg.starts_with('/');
+            if !(named || relative_inside) {
+                continue;
+            }
+            for candidate in candidates(arg) {
+                let path = normalize(&cwd.join(candidate));
+                if let Some(row) = self.row_of(&path) {
+                    let shown = if Path::new(arg) == path {
+                        arg.to_owned()
+                    } else {
+                        format!("{arg} ({})", path.display())
+                    };
+                    return Some(GuardHit {
+                        id: ID,
+                        reason: format!(
+                            "{shown} is in {}, which holds {}; what a command reads there goes back to the agent",
+                            row.path.display(),
+                            row.what
+                        ),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The protected row `path` (absolute, normalized) is, or is inside.
+    fn row_of(&self, path: &Path) -> Option<&Row> {
+        self.rows.iter().find(|row| {
+            let Ok(rest) = path.strip_prefix(&row.path) else {
+                return false;
+            };
+            let mut parts = rest.iter();
+            match (parts.next(), parts.next()) {
+                (Some(name), None) => !row.except.iter().any(|e| excepted(name, e)),
+                _ => true,
+            }
+        })
+    }
+}
+
+/// Whether a file name is an exception: equal to it, or for `*SUFFIX`
+/// ending with SUFFIX (a public key, `id_ed25519.pub`, says nothing secret).
+fn excepted(name: &std::ffi::OsStr, exception: &str) -> bool {
+    match exception.strip_prefix('*') {
+        Some(suffix) => name.to_str().is_some_and(|n| n.ends_with(suffix)),
+        None => name == exception,
+    }
+}
+
+/// The ways an argument can carry a path: whole, after an option's or an
+/// operand's `=` (`--file=P`, `if=P`), after curl's `@`, or attached to a
+/// short option or after any prefix (`-fP`): from its first `/`.
+fn candidates(arg: &str) -> impl Iterator<Item = &str> {
+    let after_eq = arg.split_once('=').map(|(_, v)| v);
+    let after_at = arg.strip_prefix('@');
+    let from_slash = arg.find('/').filter(|&i| i > 0).map(|i| &arg[i..]);
+    std::iter::once(arg)
+        .chain(after_eq)
+        .chain(after_at)
+        .chain(from_slash)
+        .map(|c| c.strip_prefix('@').unwrap_or(c))
+        .filter(|c| !c.is_empty())
+}
+
+#[cfg(test)]
+#[path = "secrets/tests.rs"]
+mod tests;
