@@ -20,7 +20,7 @@ use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
 use crate::policy::{
-    cwd_config, env, filled_trees, guards, programs, quote, safe_bins, salvage, wrappers,
+    cwd_config, env, filled_trees, find_exec, guards, programs, quote, safe_bins, salvage, wrappers,
 };
 
 /// What happens before any person is asked.
@@ -827,6 +827,16 @@ fn check_segment(
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
         hits.extend(compiled.secrets.named_by(&segment.argv, &segment.cwd));
+        if segment.run_by.is_some() {
+            // find hands over every file under its start point.
+            hits.extend(
+                segment
+                    .argv
+                    .iter()
+                    .filter_map(|word| find_exec::placeholder_start(word))
+                    .find_map(|start| compiled.secrets.under(&segment.cwd.join(start))),
+            );
+        }
         if segment.runs_checked {
             // find's `-exec` commands are segments of their own, checked
             // like any other (policy::find_exec).

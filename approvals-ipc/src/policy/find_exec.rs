@@ -93,6 +93,14 @@ pub fn commands(args: &[String]) -> Option<Vec<ExecCommand>> {
     Some(out)
 }
 
+/// The start point a word of a checked command stands for, when the word
+/// is find's `{}` ([`PLACEHOLDER`] under that start point).
+pub fn placeholder_start(word: &str) -> Option<&str> {
+    word.strip_suffix(PLACEHOLDER)
+        .map(|start| start.strip_suffix('/').unwrap_or(start))
+        .map(|start| if start.is_empty() { "/" } else { start })
+}
+
 /// Whether every `{}` of a command is one of its operands, as its spec
 /// reads it: as an option's value (`git -C {}`, `make -f {}`) a file find
 /// hands over would change where or what the program runs. A program with

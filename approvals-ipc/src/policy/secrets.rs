@@ -63,6 +63,9 @@ const HOME_ROWS: &[(&str, &str, &[&str])] = &[
     (".local/share/keyrings", "the desktop keyring", &[]),
 ];
 
+/// Why a process's directory in `/proc` is protected.
+const PROC: &str = "a process's environment (tokens), memory and open files, and links (root, cwd) around every path check";
+
 /// Protected paths outside the home directory.
 const SYSTEM_ROWS: &[(&str, &str)] = &[
     ("/etc/shadow", "the system's password hashes"),
@@ -77,6 +80,8 @@ struct Row {
     /// File names directly inside `path` that are not protected (`*.pub`:
     /// any name ending `.pub`).
     except: &'static [&'static str],
+    /// Only the per-process directories inside `path` are protected.
+    per_process: bool,
 }
 
 /// The protected paths of one host, and a quick test for arguments that
@@ -101,18 +106,27 @@ impl Secrets {
                 path: normalize(&home.join(p)),
                 what,
                 except,
+                per_process: false,
             }));
         }
         rows.extend(state_dirs.iter().filter(|d| d.is_absolute()).map(|d| Row {
             path: normalize(d),
             what: STATE,
             except: &[],
+            per_process: false,
         }));
         rows.extend(SYSTEM_ROWS.iter().map(|(p, what)| Row {
             path: PathBuf::from(p),
             what,
             except: &[],
+            per_process: false,
         }));
+        rows.push(Row {
+            path: PathBuf::from("/proc"),
+            what: PROC,
+            except: &[],
+            per_process: true,
+        });
         let mut names: Vec<String> = rows
             .iter()
             .filter_map(|r| r.path.file_name()?.to_str())
@@ -169,11 +183,39 @@ impl Secrets {
             };
             let mut parts = rest.iter();
             match (parts.next(), parts.next()) {
+                _ if row.per_process => rest.iter().next().is_some_and(is_process),
                 (Some(name), None) => !row.except.iter().any(|e| excepted(name, e)),
                 _ => true,
             }
         })
     }
+
+    /// The protected path a directory holds, when a command is handed
+    /// every file under it (`find DIR -exec cat {} +`): one at or below it.
+    pub fn under(&self, dir: &Path) -> Option<GuardHit> {
+        let dir = normalize(dir);
+        let row = self
+            .row_of(&dir)
+            .or_else(|| self.rows.iter().find(|row| row.path.starts_with(&dir)))?;
+        Some(GuardHit {
+            id: ID,
+            reason: format!(
+                "every file under {} is handed over, and {} holds {}; what a command reads there goes back to the agent",
+                dir.display(),
+                row.path.display(),
+                row.what
+            ),
+        })
+    }
+}
+
+/// A per-process directory of `/proc`: a pid, `self` or `thread-self`.
+fn is_process(name: &std::ffi::OsStr) -> bool {
+    name.to_str().is_some_and(|n| {
+        n == "self"
+            || n == "thread-self"
+            || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
 /// Whether a file name is an exception: equal to it, or for `*SUFFIX`

@@ -174,3 +174,31 @@ fn find_exec_of_a_program_with_no_spec_given_what_find_hands_over_is_asked() {
     assert_eq!(e.decision, Verdict::Ask);
     assert_eq!(guard_ids(&e), ["unknown.sensitive-path"]);
 }
+
+#[test]
+fn find_exec_handing_over_a_tree_that_holds_keys_or_the_token_is_asked() {
+    // `{}` is any file under the start point: under `/` or the home
+    // directory, that includes ~/.ssh and the approvals file.
+    let dir = tempfile::tempdir().unwrap();
+    let c = policy(&["find", "cat", "grep"], json!({}));
+    for argv in [
+        &["find", "/", "-name", "*.pem", "-exec", "cat", "{}", "+"][..],
+        &[
+            "find",
+            "/home/test",
+            "-exec",
+            "grep",
+            "-H",
+            "token",
+            "{}",
+            "+",
+        ],
+        &["find", "/home/test/.clawdbot", "-exec", "cat", "{}", ";"],
+    ] {
+        let e = run(&c, dir.path(), argv);
+        assert_eq!(e.decision, Verdict::Ask, "{argv:?}");
+        assert!(guard_ids(&e).contains(&"secrets.path"), "{argv:?}");
+    }
+    let e = run(&c, dir.path(), &["find", ".", "-exec", "cat", "{}", "+"]);
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+}

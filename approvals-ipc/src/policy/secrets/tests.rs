@@ -91,3 +91,43 @@ fn without_a_home_only_the_named_state_dirs_and_system_files_are_protected() {
             .is_none()
     );
 }
+
+#[test]
+fn a_process_directory_in_proc_is_named_and_system_files_in_proc_are_not() {
+    for argv in [
+        &["cat", "/proc/self/environ"][..],
+        &["cat", "/proc/1234/environ"],
+        &["cat", "/proc/self/root/home/u/.ssh/id_rsa"],
+        &["cat", "/proc/thread-self/cwd/x"],
+        &["ls", "/proc/self"],
+    ] {
+        assert!(named(argv, "/tmp").is_some(), "{argv:?}");
+    }
+    for argv in [
+        &["cat", "/proc/cpuinfo"][..],
+        &["cat", "/proc/loadavg"],
+        &["cat", "processes.txt"],
+        &["ls", "/proc"],
+    ] {
+        assert_eq!(named(argv, "/tmp"), None, "{argv:?}");
+    }
+}
+
+#[test]
+fn a_directory_holding_a_protected_path_is_under_it_and_others_are_not() {
+    let s = secrets();
+    for dir in [
+        "/",
+        "/home",
+        "/home/u",
+        "/home/u/.ssh",
+        "/home/u/.ssh/sub",
+        "/srv",
+        "/proc",
+    ] {
+        assert!(s.under(Path::new(dir)).is_some(), "{dir}");
+    }
+    for dir in ["/home/u/project", "/tmp", "/home/other", "/etc/ssl"] {
+        assert!(s.under(Path::new(dir)).is_none(), "{dir}");
+    }
+}
