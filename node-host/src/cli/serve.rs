@@ -238,18 +238,21 @@ const TOKEN_NEEDED: &str = "the gateway's shared token (gateway.auth.token in th
 pub(super) fn read_token(file: &Path, state_dir: &Path) -> anyhow::Result<String> {
     use std::os::unix::fs::PermissionsExt as _;
     let text = std::fs::read_to_string(file).map_err(|error| {
-        let problem = if error.kind() == std::io::ErrorKind::NotFound {
-            format!("no gateway token file at {} (--token-file)", file.display())
+        let shown = file.display();
+        let (problem, hint) = if error.kind() == std::io::ErrorKind::NotFound {
+            (
+                format!("no gateway token file at {shown} (--token-file)"),
+                create_token_hint(file),
+            )
         } else {
-            format!(
-                "cannot read the gateway token file {} (--token-file): {error}",
-                file.display()
+            (
+                format!("cannot read the gateway token file {shown} (--token-file): {error}"),
+                format!("make it a file this user can read: chown \"$USER\" {shown} && chmod 600 {shown}"),
             )
         };
         Failure::file(format!(
-            "{problem}: {TOKEN_NEEDED} (saved in {})\nhint: {}",
+            "{problem}: {TOKEN_NEEDED} (saved in {})\nhint: {hint}",
             state_dir.join(TOKEN_FILE).display(),
-            create_token_hint(file)
         ))
     })?;
     if let Ok(meta) = std::fs::metadata(file)
