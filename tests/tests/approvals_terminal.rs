@@ -327,6 +327,97 @@ fn a_60x15_pane_keeps_the_id_countdown_command_and_keys_and_the_keys_work() {
 }
 
 #[test]
+fn a_60x15_pane_keeps_the_command_and_keys_while_log_lines_arrive_and_cuts_them_after() {
+    if !tmux_available() {
+        return;
+    }
+    let home = TestHome::new();
+    asking_policy(&home);
+    let screen = Screen::start_bridge_sized(&home, "", (60, 15));
+    let child = request(&home, &["bash", "-c", EIGHT_STEPS]);
+    screen.wait_for(&["command:  bash -c", KEYS_LINE]);
+    // Other requests arrive and go away while the prompt shows: each one
+    // logs `approval requested` and `approval cancelled` (long lines with
+    // ids) at once, concurrently with the prompt.
+    for round in 0..3 {
+        let marker = format!("concurrent-request-{round}");
+        let mut extra = request(&home, &["printf", "%s", &marker]);
+        // The narrow prompt folds the queue to a count.
+        screen.wait_for(&["1 more"]);
+        let _ = extra.kill();
+        let _ = extra.wait();
+        // Gone from the queue, so both of its log lines have been written.
+        let deadline = std::time::Instant::now() + approvals_tests::screen::SCREEN_WAIT;
+        while screen.capture().contains("1 more") {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{marker} never left the queue"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        // The command and the keys are still on the screen, and no log
+        // line landed in the prompt.
+        let pane = screen.capture();
+        assert!(pane.contains("command:  bash -c"), "round {round}:\n{pane}");
+        assert!(pane.contains(KEYS_LINE), "round {round}:\n{pane}");
+        assert!(pane.contains("[d] deny"), "round {round}:\n{pane}");
+        assert!(
+            !pane.contains(" INFO ") && !pane.contains("timeout_ms"),
+            "a log line was drawn into the prompt (round {round}):\n{pane}"
+        );
+        assert!(pane.lines().count() <= 15, "{pane}");
+    }
+    // The keys still answer.
+    screen.press("o");
+    let (code, stdout, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.ends_with("step-eight-is-last\n"), "{stdout}");
+    // The held lines come out after the prompt, on the normal screen, each
+    // cut to the pane's width with an ellipsis instead of wrapping (the
+    // capture joins wrapped rows, so a wrapped line would be wider).
+    let pane = screen.wait_for(&[
+        "INFO approval requested",
+        "INFO approval cancelled",
+        "terminal: allow",
+    ]);
+    let logged: Vec<&str> = pane
+        .lines()
+        .filter(|line| line.contains(" INFO ") || line.starts_with("terminal: "))
+        .collect();
+    assert!(logged.len() >= 7, "{pane}");
+    for line in &logged {
+        assert!(
+            line.chars().count() <= 60,
+            "{line:?} is wider than the pane:\n{pane}"
+        );
+    }
+    assert!(
+        logged
+            .iter()
+            .any(|line| line.contains("INFO approval") && line.ends_with('…')),
+        "long log lines are cut with an ellipsis:\n{pane}"
+    );
+    // The answered line is cut too; the audit log keeps the whole command.
+    let answered = logged
+        .iter()
+        .find(|line| line.starts_with("terminal: allow-once bash -c"))
+        .unwrap_or_else(|| panic!("no answered line:\n{pane}"));
+    assert!(answered.ends_with('…'), "{answered:?}");
+    let audit = home.state_dir().join("exec-audit.jsonl");
+    let deadline = std::time::Instant::now() + approvals_tests::screen::SCREEN_WAIT;
+    while !std::fs::read_to_string(&audit)
+        .unwrap_or_default()
+        .contains("step-eight-is-last")
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the audit log never held the whole command"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+#[test]
 fn a_resized_terminal_is_redrawn_at_its_new_size() {
     if !tmux_available() {
         return;

@@ -134,7 +134,7 @@ fn known_cause(cause: &(dyn Error + 'static)) -> Option<Exit> {
             | ServeError::WebAddress { .. }
             | ServeError::AuditSink { .. } => Exit::FileError,
             // The address asked for cannot be served: pick another.
-            ServeError::Web(_) => Exit::Usage,
+            ServeError::Web(_) | ServeError::WebBind { .. } => Exit::Usage,
             ServeError::Hook { .. } => Exit::Usage,
             ServeError::Io { .. } => Exit::Internal,
         });

@@ -278,6 +278,9 @@ fn init_tracing(default_level: &str) {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
+        // Colour codes only for a person: a journal or a log file gets
+        // plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
 }
 

@@ -6,9 +6,15 @@
 //! `node.invoke.cancel` kills that invoke's processes. Runs in the
 //! foreground until SIGINT or SIGTERM, logging to stderr (`RUST_LOG`);
 //! stopping cancels every running invoke, which kills its processes.
+//!
+//! It refuses to start, naming the file and the command that fixes it, on a
+//! token file that is missing, unreadable or empty, an approvals file that
+//! cannot be used, or a state directory it cannot keep private; it starts
+//! with a warning when there is no approvals file (everything is then
+//! denied) or no credential at all (a gateway with token auth will refuse).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -18,10 +24,14 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use ui_bridge::exit::{Exit, Failure};
 
+use approvals_ipc::approvals::{ApprovalsStore, ResolvedPath};
+
 use super::ApprovalsArg;
 use super::identity::default_state_dir;
 use crate::invoke::{COMMANDS, ExecHostChoice, Node, NodeConfig};
-use crate::transport::gateway::{Gateway, GatewayOptions, Inbound, Invoke, Outbox, WireError};
+use crate::transport::gateway::{
+    Gateway, GatewayError, GatewayOptions, Inbound, Invoke, Outbox, TOKEN_FILE, WireError,
+};
 
 /// How long stopping waits for cancelled invokes to answer.
 const STOP_GRACE: Duration = Duration::from_secs(5);
@@ -83,27 +93,41 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Exit> {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {
-    let approvals_path = args.approvals.path()?;
-    let token = match &args.token_file {
-        Some(file) => Some(read_token(file)?),
-        None => None,
-    };
+    let resolved = args.approvals.resolve()?;
+    let approvals_path = resolved.path.clone();
+    check_approvals_file(&resolved)?;
     let state_dir = match args.state_dir {
         Some(dir) => dir,
         None => default_state_dir()?,
+    };
+    let token = match &args.token_file {
+        Some(file) => Some(read_token(file, &state_dir)?),
+        None => None,
     };
     let display_name = args.display_name.unwrap_or_else(host_name);
     let (gateway, outbox, mut inbound) = Gateway::new(GatewayOptions {
         url: args.gateway.clone(),
         token,
         display_name,
-        state_dir,
+        state_dir: state_dir.clone(),
         insecure: args.insecure,
         tls_pin: args.tls_fingerprint,
         caps: vec!["system".to_owned()],
         commands: COMMANDS.iter().map(|c| (*c).to_owned()).collect(),
     })
-    .map_err(|error| Failure::usage(error.to_string()))?;
+    .map_err(|error| gateway_failure(&error, &state_dir))?;
+    if let Some(saved) = gateway.missing_credentials() {
+        // A gateway without token auth (loopback, `auth.mode: none`) takes
+        // the node as is, so this is said, not refused.
+        tracing::warn!(
+            "no gateway token: --token-file was not given and {} holds no device token for {}, \
+             so a gateway that requires its token will refuse this node; \
+             hint: {}",
+            saved.display(),
+            args.gateway,
+            create_token_hint(&default_token_file(&state_dir)),
+        );
+    }
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
     let node = Arc::new(Node::new(
         NodeConfig {
@@ -203,34 +227,115 @@ async fn answer(
     }
 }
 
+/// Why `serve` reads a token file, for the messages that name one.
+const TOKEN_NEEDED: &str = "the gateway's shared token (gateway.auth.token in the gateway's \
+    openclaw.json, or OPENCLAW_GATEWAY_TOKEN on the gateway host) is needed for the first \
+    connect; later connects use the device token the gateway issues";
+
 /// The token in `file`: its first line, trimmed. A file others can read
-/// is used, with a warning.
-fn read_token(file: &std::path::Path) -> anyhow::Result<String> {
+/// is used, with a warning; a missing, unreadable or empty one is refused
+/// with the command that creates it.
+pub(super) fn read_token(file: &Path, state_dir: &Path) -> anyhow::Result<String> {
     use std::os::unix::fs::PermissionsExt as _;
-    let text = std::fs::read_to_string(file).map_err(|error| Failure {
-        exit: Exit::FileError,
-        message: format!(
-            "cannot read the gateway token file {}: {error}",
-            file.display()
-        ),
+    let text = std::fs::read_to_string(file).map_err(|error| {
+        let shown = file.display();
+        let (problem, hint) = if error.kind() == std::io::ErrorKind::NotFound {
+            (
+                format!("no gateway token file at {shown} (--token-file)"),
+                create_token_hint(file),
+            )
+        } else {
+            (
+                format!("cannot read the gateway token file {shown} (--token-file): {error}"),
+                format!("make it a file this user can read: chown \"$USER\" {shown} && chmod 600 {shown}"),
+            )
+        };
+        Failure::file(format!(
+            "{problem}: {TOKEN_NEEDED} (saved in {})\nhint: {hint}",
+            state_dir.join(TOKEN_FILE).display(),
+        ))
     })?;
     if let Ok(meta) = std::fs::metadata(file)
         && meta.permissions().mode() & 0o077 != 0
     {
         tracing::warn!(
-            file = %file.display(),
-            "the gateway token file can be read by others; chmod 600 it"
+            "the gateway token file {} can be read by others; hint: chmod 600 {}",
+            file.display(),
+            file.display()
         );
     }
     let token = text.lines().next().unwrap_or_default().trim().to_owned();
     if token.is_empty() {
-        return Err(Failure {
-            exit: Exit::FileError,
-            message: format!("the gateway token file {} is empty", file.display()),
-        }
+        return Err(Failure::file(format!(
+            "the gateway token file {} (--token-file) is empty: {TOKEN_NEEDED}\nhint: {}",
+            file.display(),
+            create_token_hint(file)
+        ))
         .into());
     }
     Ok(token)
+}
+
+/// Where the docs and `service install` examples keep the gateway token:
+/// beside the approvals file, in the state directory's parent.
+fn default_token_file(state_dir: &Path) -> PathBuf {
+    state_dir
+        .parent()
+        .unwrap_or(state_dir)
+        .join("gateway.token")
+}
+
+/// The commands that create a private token file at `file` and pass it.
+fn create_token_hint(file: &Path) -> String {
+    let file = file.display();
+    format!(
+        "install -m 600 /dev/null {file} && printf '%s\\n' \"$TOKEN\" > {file}, \
+         then pass --token-file {file}"
+    )
+}
+
+/// The exit a gateway client that cannot start stands for, with its
+/// message: a URL or pin the user gave is a usage error, a state file a
+/// file error, anything else internal.
+fn gateway_failure(error: &GatewayError, state_dir: &Path) -> Failure {
+    let message = error.to_string();
+    match error {
+        GatewayError::BadUrl { .. }
+        | GatewayError::PlaintextOffLoopback { .. }
+        | GatewayError::BadPin { .. } => Failure::usage(message),
+        GatewayError::Io { path, .. } => Failure::file(format!(
+            "{message}\nhint: the node keeps its identity and tokens in {}; make it a directory \
+             you own (chmod 700 {}), or pass --state-dir DIR",
+            state_dir.display(),
+            path.display()
+        )),
+        GatewayError::Unsafe { .. } | GatewayError::BadStateFile { .. } => Failure::file(message),
+        GatewayError::Random(_) | GatewayError::Tls(_) => Failure::internal(message),
+    }
+}
+
+/// Refuses to start on an approvals file that cannot be used (every
+/// request would be refused, silently for a service), warns when there is
+/// none (the built-in policy then denies everything), and logs the file's
+/// load warnings.
+fn check_approvals_file(resolved: &ResolvedPath) -> anyhow::Result<()> {
+    let path = &resolved.path;
+    let snapshot = ApprovalsStore::open(path).load()?;
+    if !snapshot.exists {
+        tracing::warn!(
+            "no approvals file at {} ({}), so the built-in policy (security=deny) denies every \
+             command; hint: allow a program with `node-host approvals allow /usr/bin/git --approvals {}`, \
+             or start `ui-bridge serve --approvals {}` once, which writes a safe default",
+            path.display(),
+            resolved.source.why(),
+            path.display(),
+            path.display()
+        );
+    }
+    for warning in &snapshot.warnings {
+        tracing::warn!("approvals file {}: {warning}", path.display());
+    }
+    Ok(())
 }
 
 /// This machine's name, for operators.

@@ -1,7 +1,8 @@
 //! `node-host service install|uninstall|status`: the node as a per-user
 //! service (`node-host serve --gateway URL`), through `ui_bridge::service`.
 //! `install` refuses without `--gateway`: a node without a gateway has
-//! nothing to serve.
+//! nothing to serve, and with a `--token-file` it cannot read (the unit
+//! would only fail at start).
 
 use std::path::PathBuf;
 
@@ -50,6 +51,15 @@ pub fn run(args: NodeServiceArgs) -> anyhow::Result<Exit> {
         (_, None) => {}
     }
     if let Some(file) = &args.token_file {
+        // A unit whose token file is missing would only fail at start, in
+        // the journal; refuse now, with the command that creates it.
+        if matches!(args.command, ServiceCommand::Install { .. }) {
+            let state_dir = approvals.parent().map_or_else(
+                || PathBuf::from(super::identity::NODE_STATE_SUBDIR),
+                |dir| dir.join(super::identity::NODE_STATE_SUBDIR),
+            );
+            super::serve::read_token(file, &state_dir)?;
+        }
         serve.extend([
             "--token-file".to_owned(),
             std::path::absolute(file)?.display().to_string(),

@@ -101,6 +101,20 @@ pub enum ServeError {
     /// The web page could not start.
     #[error(transparent)]
     Web(#[from] crate::web::WebError),
+    /// The page's address is taken (or not ours to take); says where the
+    /// address came from, since `defaults.web` would fail the same way at
+    /// every start.
+    #[error(
+        "cannot listen for the web page on {addr} (from {from}): {error}\nhint: stop what listens there, or pick a free address, e.g. --web 127.0.0.1:0"
+    )]
+    WebBind {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// `--web`, or `defaults.web in FILE`.
+        from: String,
+        /// What the operating system said.
+        error: std::io::Error,
+    },
     /// `defaults.web` is not an address.
     #[error("defaults.web in {} is {value:?}, not an address like 127.0.0.1:0\nhint: fix it, or pass --web ADDR", path.display())]
     WebAddress {
@@ -118,7 +132,7 @@ pub enum ServeError {
         why: String,
     },
     /// The approver hook cannot work; the bridge does not start.
-    #[error("{error}\n(the hook comes from {source_of})")]
+    #[error("{source_of}: {error}")]
     Hook {
         /// What is wrong with it.
         error: hook::HookCheckError,
@@ -310,7 +324,18 @@ pub async fn run(options: ServeOptions) -> Result<(), ServeError> {
                 Ok(started) => started,
                 Err(error) => {
                     bound.remove();
-                    return Err(error.into());
+                    return Err(match error {
+                        crate::web::WebError::Bind { addr, error } => ServeError::WebBind {
+                            addr,
+                            from: if options.web.is_some() {
+                                "--web".to_owned()
+                            } else {
+                                format!("defaults.web in {}", options.approvals_path.display())
+                            },
+                            error,
+                        },
+                        other => other.into(),
+                    });
                 }
             };
             tracing::info!(addr = %started.addr, "web page ready");

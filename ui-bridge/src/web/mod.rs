@@ -65,13 +65,14 @@ pub struct WebState {
 pub enum WebError {
     /// The address could not be bound.
     #[error(
-        "cannot listen for the web page on {addr}: {source}\nhint: pick a free address, e.g. --web 127.0.0.1:0"
+        "cannot listen for the web page on {addr}: {error}\nhint: pick a free address, e.g. --web 127.0.0.1:0"
     )]
     Bind {
         /// The address asked for.
         addr: SocketAddr,
-        /// What the operating system said.
-        source: std::io::Error,
+        /// What the operating system said (in the message, not a source,
+        /// so an error chain does not print it twice).
+        error: std::io::Error,
     },
     /// No random secret could be made.
     #[error("cannot make the web page's secret: {0}")]
@@ -97,10 +98,10 @@ pub async fn start(addr: SocketAddr, state: WebState) -> Result<Started, WebErro
     }
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|source| WebError::Bind { addr, source })?;
+        .map_err(|error| WebError::Bind { addr, error })?;
     let addr = listener
         .local_addr()
-        .map_err(|source| WebError::Bind { addr, source })?;
+        .map_err(|error| WebError::Bind { addr, error })?;
     let secret = Secret::generate(addr.port()).map_err(WebError::Random)?;
     let shown = if addr.ip().is_unspecified() {
         SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), addr.port())

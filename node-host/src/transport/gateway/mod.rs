@@ -151,6 +151,24 @@ impl Gateway {
         self.settings.identity.device_id()
     }
 
+    /// Whether the node can authenticate without a shared token: a device
+    /// token for this gateway is saved, or a shared token was given. When
+    /// neither holds, returns the file that would hold a device token, so
+    /// the start-up warning can name it.
+    pub fn missing_credentials(&self) -> Option<&std::path::Path> {
+        let settings = &self.settings;
+        let saved = settings
+            .tokens
+            .load(&settings.endpoint.url, settings.identity.device_id())
+            .ok()
+            .flatten();
+        if settings.shared_token.is_some() || saved.is_some() {
+            None
+        } else {
+            Some(settings.tokens.path())
+        }
+    }
+
     /// Connects and reconnects until `shutdown` fires.
     pub async fn run(self, shutdown: CancellationToken) -> Result<(), GatewayError> {
         let settings = &self.settings;

@@ -43,6 +43,11 @@ impl TokenStore {
         }
     }
 
+    /// The file the tokens are kept in, for messages that name it.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The token saved for `url` and `device_id`, if any.
     pub fn load(&self, url: &str, device_id: &str) -> Result<Option<Secret>, GatewayError> {
         let file = self.read()?;

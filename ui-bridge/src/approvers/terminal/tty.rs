@@ -172,6 +172,8 @@ impl Tty {
 
     /// Writes a line on the normal screen (outside a session).
     pub(super) fn say(&mut self, line: &str) {
+        // Cut, not wrapped: the audit log keeps the whole command.
+        let line = super::fit::clip(line, self.size().cols);
         let _ = writeln!(self.out, "{line}").and_then(|()| self.out.flush());
     }
 }
