@@ -127,27 +127,33 @@ impl Secrets {
             except: &[],
             per_process: true,
         });
-        let mut names: Vec<String> = rows
+        // A path inside a row holds the row's last component; a row with
+        // none (`/`) or one that is not UTF-8 leaves no quick test.
+        let names: Option<Vec<String>> = rows
             .iter()
-            .filter_map(|r| r.path.file_name()?.to_str())
-            .map(regex::escape)
+            .map(|r| r.path.file_name()?.to_str().map(regex::escape))
             .collect();
-        names.sort();
-        names.dedup();
-        let needles = Regex::new(&names.join("|")).ok();
+        let needles = names.and_then(|mut names| {
+            names.sort();
+            names.dedup();
+            Regex::new(&names.join("|")).ok()
+        });
         Self { rows, needles }
+    }
+
+    /// Whether `text` could name a protected path: it holds a protected
+    /// path's last component (always, without a quick test).
+    fn may_name(&self, text: &[u8]) -> bool {
+        self.needles.as_ref().is_none_or(|n| n.is_match(text))
     }
 
     /// The hit for the first argument of `argv` (run in `cwd`, absolute)
     /// that names a protected path, if any.
     pub fn named_by(&self, argv: &[String], cwd: &Path) -> Option<GuardHit> {
-        let in_protected = self.row_of(cwd).is_some();
+        let in_protected =
+            self.may_name(cwd.as_os_str().as_encoded_bytes()) && self.row_of(cwd).is_some();
         for arg in argv.iter().skip(1) {
-            let named = match &self.needles {
-                Some(needles) => needles.is_match(arg.as_bytes()),
-                // A pattern that failed to build matches everything.
-                None => true,
-            };
+            let named = self.may_name(arg.as_bytes());
             // In a protected directory, any relative name is inside it.
             let relative_inside = in_protected && !arg.starts_with('/');
             if !(named || relative_inside) {

@@ -131,3 +131,11 @@ fn a_directory_holding_a_protected_path_is_under_it_and_others_are_not() {
         assert!(s.under(Path::new(dir)).is_none(), "{dir}");
     }
 }
+
+#[test]
+fn a_state_dir_with_no_last_component_protects_everything_below_it() {
+    // `/` has no name for the quick test: every argument is read as a path.
+    let s = Secrets::for_host(None, &[PathBuf::from("/")]);
+    let argv = ["cat".to_owned(), "notes.txt".to_owned()];
+    assert!(s.named_by(&argv, Path::new("/tmp")).is_some());
+}
