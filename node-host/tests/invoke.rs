@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use node_host::invoke::{ExecHostChoice, InvokeError, Node, NodeConfig, NodeEvent};
+use node_host::invoke::{ExecHostChoice, InvokeError, Node, NodeConfig, NodeEvent, Outgoing};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 struct Fixture {
     dir: tempfile::TempDir,
     node: Arc<Node>,
-    events: mpsc::UnboundedReceiver<NodeEvent>,
+    events: mpsc::UnboundedReceiver<Outgoing>,
 }
 
 fn fixture(policy: Value) -> Fixture {
@@ -69,8 +69,13 @@ impl Fixture {
 
     fn drain(&mut self) -> Vec<NodeEvent> {
         let mut all = Vec::new();
-        while let Ok(event) = self.events.try_recv() {
-            all.push(event);
+        while let Ok(item) = self.events.try_recv() {
+            match item {
+                Outgoing::Event(event) => all.push(event),
+                Outgoing::Result { invoke_id, .. } => {
+                    panic!("the node queued a result itself: {invoke_id}")
+                }
+            }
         }
         all
     }
@@ -88,8 +93,9 @@ async fn allowlisted_runs_and_unlisted_needs_an_approval_not_the_fallback() {
         .unwrap();
     assert_eq!(ran["stdout"], "hi\n");
     assert_eq!(ran["exitCode"], 0);
+    // A run this quick gets no "started" notice, only its finish.
     let events: Vec<&str> = f.drain().iter().map(|e| e.event).collect();
-    assert_eq!(events, ["exec.started", "exec.finished"]);
+    assert_eq!(events, ["exec.finished"]);
     // askFallback is full, yet with nobody asked the node refuses: the
     // gateway must ask its operators.
     let refused = f
@@ -439,7 +445,7 @@ async fn run_id_and_session_reach_the_result_the_events_and_the_audit() {
         .unwrap();
     assert_eq!(ran["runId"], "r-7");
     let events = f.drain();
-    assert_eq!(events.len(), 2);
+    assert_eq!(events.len(), 1);
     for event in &events {
         assert_eq!(event.payload["runId"], "r-7", "{event:?}");
         assert_eq!(event.payload["sessionKey"], "s9", "{event:?}");
@@ -491,13 +497,74 @@ async fn suppress_notify_on_exit_is_passed_on_in_every_lifecycle_event() {
         assert_eq!(
             events,
             [
-                ("exec.started", json!(carried)),
                 ("exec.finished", json!(carried)),
                 ("exec.denied", json!(carried)),
             ],
             "suppressNotifyOnExit: {asked}"
         );
     }
+}
+
+#[tokio::test]
+async fn exec_finished_follows_the_result_and_only_a_long_run_is_announced() {
+    // What a transport sends: the result first, then `then`; nothing of a
+    // quick run before it. The gateway drops a failed invoke's event
+    // authorization with its result, so a denial goes `before`.
+    let mut f = fixture(full_policy());
+    let quick = f
+        .node
+        .handle(
+            "system.run",
+            json!({"command": ["true"], "cwd": f.cwd(), "runId": "quick"}),
+            CancellationToken::new(),
+        )
+        .await;
+    assert_eq!(quick.result.unwrap()["exitCode"], 0);
+    let then = quick.then.expect("a run hands back its exec.finished");
+    assert_eq!(then.event, "exec.finished");
+    assert_eq!(then.payload["runId"], "quick");
+    assert!(quick.before.is_none());
+    assert!(f.drain().is_empty(), "a quick run queued an event itself");
+
+    // A run well past the notice's delay is announced while it runs.
+    let slow = format!("{}", node_host::invoke::STARTED_NOTICE_AFTER.as_secs() + 2);
+    let long = f
+        .node
+        .handle(
+            "system.run",
+            json!({"command": ["sleep", slow], "cwd": f.cwd(), "runId": "long"}),
+            CancellationToken::new(),
+        )
+        .await;
+    assert_eq!(long.result.unwrap()["exitCode"], 0);
+    let queued = f.drain();
+    assert_eq!(
+        queued.iter().map(|e| e.event).collect::<Vec<_>>(),
+        ["exec.started"]
+    );
+    assert_eq!(queued[0].payload["runId"], "long");
+    assert_eq!(long.then.map(|e| e.event), Some("exec.finished"));
+
+    // A refusal: exec.denied goes before the result, nothing after it.
+    let mut deny = full_policy();
+    deny["defaults"]["security"] = json!("deny");
+    std::fs::write(
+        f.dir.path().join("exec-approvals.json"),
+        serde_json::to_vec(&deny).unwrap(),
+    )
+    .unwrap();
+    let refused = f
+        .node
+        .handle(
+            "system.run",
+            json!({"command": ["true"], "cwd": f.cwd()}),
+            CancellationToken::new(),
+        )
+        .await;
+    assert!(refused.result.is_err());
+    assert!(refused.then.is_none());
+    assert_eq!(refused.before.map(|e| e.event), Some("exec.denied"));
+    assert!(f.drain().is_empty(), "a refusal queued an event itself");
 }
 
 #[tokio::test]

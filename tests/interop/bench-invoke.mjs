@@ -7,6 +7,9 @@
 //          --node NODE_ID [--n 200] [--warmup 10] [--parallel 1]
 //          [--argv '["/bin/true"]'] [--cwd DIR] [--timeout-ms 15000]
 //          [--params '{"suppressNotifyOnExit":true}']   (more system.run params)
+//          [--gap-ms 0]   a pause after each response before the next request,
+//                         so work the gateway does after answering (a node's
+//                         exec.finished) does not fall on the next invoke
 // `ok` counts invokes whose command exited 0; `failures` lists the first
 // few other outcomes. Exits 1 when any invoke failed.
 import { connectWithRetry, connectParams, deviceIdentity, parseFlags } from "./gateway-ws.mjs";
@@ -22,6 +25,7 @@ const parallel = Math.max(1, Number(flags.parallel ?? 1));
 const argv = JSON.parse(flags.argv ?? '["/bin/true"]');
 const timeoutMs = Number(flags["timeout-ms"] ?? 15000);
 const extraParams = JSON.parse(flags.params ?? "{}");
+const gapMs = Number(flags["gap-ms"] ?? 0);
 const identity = deviceIdentity();
 const scopes = ["operator.admin"];
 const client = {
@@ -69,6 +73,7 @@ async function runMany(count) {
     while (next < count) {
       next++;
       results.push(await invokeOnce());
+      if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));

@@ -5,6 +5,7 @@
 pub mod baseline;
 pub mod gateway;
 pub mod screen;
+pub mod wire_tap;
 
 /// The binaries' exit statuses as `ExitStatus::code` reports them, taken
 /// from their shared table (`ui_bridge::exit::Exit`), so a suite names the

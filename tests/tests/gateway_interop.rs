@@ -13,7 +13,10 @@
 //! it; `node.invoke` with `approved` replaces the caller's argv, cwd, agent
 //! and session with the approved plan's (so a changed argv at invoke time
 //! runs the approved command, never the changed one); an allow-once is
-//! consumed by its first use.
+//! consumed by its first use; it honours a node's exec event only while
+//! it holds the authorization it made for that invoke (a failed result
+//! drops it, `exec.finished` or `exec.denied` consumes it), and answers
+//! one it does not honour `handled: false`.
 
 use std::path::Path;
 use std::time::Duration;
@@ -22,6 +25,7 @@ use approvals_tests::gateway::{
     Answer, Gateway, Install, Supervised, install_or_skip, interop_script, invoke_call,
     processes_with, signal_all,
 };
+use approvals_tests::wire_tap::{Direction, Frame, WireTap};
 use approvals_tests::{Bridge, TestHome, real_path, unique};
 use serde_json::{Value, json};
 
@@ -48,9 +52,9 @@ struct Node {
     id: String,
 }
 
-/// Starts `node-host serve --exec-host MODE` in `home` against `gateway`
-/// and approves its command surface.
-fn serve(home: &TestHome, gateway: &Gateway, mode: &str) -> Node {
+/// Starts `node-host serve --exec-host MODE` in `home` against `gateway`,
+/// reached at `url`, and approves its command surface.
+fn serve(home: &TestHome, gateway: &Gateway, url: &str, mode: &str) -> Node {
     use std::os::unix::fs::PermissionsExt;
     let token_file = home.path().join("gateway-token");
     std::fs::write(&token_file, format!("{}\n", gateway.token)).expect("token file");
@@ -78,7 +82,7 @@ fn serve(home: &TestHome, gateway: &Gateway, mode: &str) -> Node {
 
     let mut cmd = home.command("node-host");
     cmd.env("RUST_LOG", "info")
-        .args(["serve", "--gateway", &gateway.url(), "--token-file"])
+        .args(["serve", "--gateway", url, "--token-file"])
         .arg(&token_file)
         .args([
             "--display-name",
@@ -127,11 +131,15 @@ fn all_flows(install: &Install, port: u16, mode: &str) {
     // The bridge takes the approvals the node relays from the gateway.
     let _bridge = (mode == "bridge").then(|| Bridge::start(&home, &["--accept-gateway-approvals"]));
     let mut gateway = Gateway::start(install, port);
-    let node = serve(&home, &gateway, mode);
+    // The node reaches the gateway through a recording relay, so the
+    // lifecycle flow can see what went over the wire, in order.
+    let tap = WireTap::start(gateway.port);
+    let node = serve(&home, &gateway, &tap.url(), mode);
     let work = home.path().join("work");
     std::fs::create_dir_all(&work).expect("work dir");
 
     allowlisted_and_denied(&mut gateway, &node, &work);
+    lifecycle_events_in_order(&mut gateway, &node, &tap, &work, mode);
     which(&mut gateway, &node);
     approvals_round_trip(&gateway, &node, &home);
     approval_gated(&mut gateway, &node, &work);
@@ -169,6 +177,159 @@ fn allowlisted_and_denied(gateway: &mut Gateway, node: &Node, work: &Path) {
         "not a SYSTEM_RUN_DENIED refusal: {error}"
     );
     assert!(!target.exists(), "the refused touch ran");
+}
+
+/// What our node sent the gateway for one run, in wire order: `result`
+/// for its `node.invoke.result`, the event name for each `node.event`,
+/// and the gateway's answer to each event.
+struct Sent {
+    order: Vec<String>,
+    answers: Vec<(String, Value)>,
+}
+
+/// The frames of run `run_id`: the invoke the gateway sent for it tells
+/// the invoke id its result carries; events carry the run id themselves.
+fn sent_for(frames: &[Frame], run_id: &str) -> Sent {
+    let decoded = |raw: &Value| -> Value {
+        raw.as_str()
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or(Value::Null)
+    };
+    let invoke_id = frames.iter().find_map(|f| {
+        let payload = &f.json["payload"];
+        (f.direction == Direction::ToNode
+            && f.json["event"] == "node.invoke.request"
+            && decoded(&payload["paramsJSON"])["runId"] == run_id)
+            .then(|| payload["id"].clone())
+    });
+    let mut sent = Sent {
+        order: Vec::new(),
+        answers: Vec::new(),
+    };
+    for frame in frames
+        .iter()
+        .filter(|f| f.direction == Direction::ToGateway)
+    {
+        let params = &frame.json["params"];
+        match frame.json["method"].as_str() {
+            Some("node.invoke.result") if invoke_id.as_ref() == Some(&params["id"]) => {
+                sent.order.push("result".to_owned());
+            }
+            Some("node.event") if decoded(&params["payloadJSON"])["runId"] == run_id => {
+                let event = params["event"].as_str().unwrap_or("?").to_owned();
+                sent.order.push(event.clone());
+                let answer = frames.iter().find(|f| {
+                    f.direction == Direction::ToNode
+                        && f.json["type"] == "res"
+                        && f.json["id"] == frame.json["id"]
+                });
+                if let Some(answer) = answer {
+                    sent.answers.push((event, answer.json.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    sent
+}
+
+/// Runs `argv` as run `run_id` and checks what the node sent for it:
+/// exactly `expected`, in that order, and every event taken and acted on
+/// by the real gateway (not `handled: false`).
+fn expect_sent(
+    gateway: &mut Gateway,
+    node: &Node,
+    tap: &WireTap,
+    argv: &[&str],
+    work: &Path,
+    run_id: &str,
+    expected: &[&str],
+) -> Answer {
+    let answer = gateway.invoke(
+        &node.id,
+        "system.run",
+        json!({"command": argv, "cwd": work, "timeoutMs": 20_000, "runId": run_id,
+               "suppressNotifyOnExit": true}),
+    );
+    let events = expected.iter().filter(|e| **e != "result").count();
+    let frames = tap.wait_for(Duration::from_secs(30), |frames| {
+        let sent = sent_for(frames, run_id);
+        sent.order.len() >= expected.len() && sent.answers.len() >= events
+    });
+    let sent = sent_for(&frames, run_id);
+    assert_eq!(
+        sent.order,
+        expected,
+        "what the node sent for {argv:?} (run {run_id})\nnode log:\n{}",
+        node.process.log_tail(20)
+    );
+    for (event, answer) in &sent.answers {
+        assert!(
+            answer["ok"] == true && answer["payload"]["handled"] != false,
+            "the gateway did not act on {event} of run {run_id}: {answer}"
+        );
+    }
+    answer
+}
+
+/// The lifecycle events reach the real gateway in the order it honours
+/// them: a quick run sends its result, then `exec.finished`, and no
+/// "started" notice; a run past the notice's delay sends `exec.started`
+/// while it runs (from the embedded exec host; the bridge reports no
+/// start); a refusal sends `exec.denied` before its error result, since
+/// the gateway drops a failed invoke's authorization with the result.
+fn lifecycle_events_in_order(
+    gateway: &mut Gateway,
+    node: &Node,
+    tap: &WireTap,
+    work: &Path,
+    mode: &str,
+) {
+    let marker = format!("quick-{}", unique());
+    let run_id = format!("run-{marker}");
+    let quick = expect_sent(
+        gateway,
+        node,
+        tap,
+        &["/bin/echo", &marker],
+        work,
+        &run_id,
+        &["result", "exec.finished"],
+    );
+    assert_eq!(ran(quick, "a quick echo", node)["exitCode"], 0);
+
+    let sleep = real_path("sleep");
+    let seconds = (node_host::invoke::STARTED_NOTICE_AFTER.as_secs() + 2).to_string();
+    let run_id = format!("run-long-{}", unique());
+    let expected: &[&str] = if mode == "local" {
+        &["exec.started", "result", "exec.finished"]
+    } else {
+        &["result", "exec.finished"]
+    };
+    let long = expect_sent(
+        gateway,
+        node,
+        tap,
+        &[&sleep, &seconds],
+        work,
+        &run_id,
+        expected,
+    );
+    assert_eq!(ran(long, "a sleep past the notice", node)["exitCode"], 0);
+
+    let touch = real_path("touch");
+    let target = work.join(format!("denied-{}", unique()));
+    let run_id = format!("run-denied-{}", unique());
+    let denied = expect_sent(
+        gateway,
+        node,
+        tap,
+        &[&touch, &target.to_string_lossy()],
+        work,
+        &run_id,
+        &["exec.denied", "result"],
+    );
+    refused(denied, "a non-allowlisted touch");
 }
 
 fn which(gateway: &mut Gateway, node: &Node) {

@@ -2,7 +2,8 @@
 //!
 //! Joins the gateway (`crate::transport::gateway`: signed handshake,
 //! pairing, reconnects), answers each invoke with `crate::invoke` in a task
-//! of its own (several run at once), forwards lifecycle events, and on
+//! of its own (several run at once), sends results and lifecycle events
+//! through one ordered queue (a run's `exec.finished` after its result), and on
 //! `node.invoke.cancel` kills that invoke's processes. Runs in the
 //! foreground until SIGINT or SIGTERM, logging to stderr (`RUST_LOG`);
 //! stopping cancels every running invoke, which kills its processes.
@@ -28,7 +29,7 @@ use approvals_ipc::approvals::{ApprovalsStore, ResolvedPath};
 
 use super::ApprovalsArg;
 use super::identity::default_state_dir;
-use crate::invoke::{COMMANDS, ExecHostChoice, Node, NodeConfig};
+use crate::invoke::{COMMANDS, EventSender, ExecHostChoice, Node, NodeConfig, Outgoing};
 use crate::transport::gateway::{
     Gateway, GatewayError, GatewayOptions, Inbound, Invoke, Outbox, TOKEN_FILE, WireError,
 };
@@ -135,7 +136,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {
             exec_host: args.exec_host,
             socket: args.socket,
         },
-        events_tx,
+        events_tx.clone(),
     ));
     tracing::info!(
         node = outbox.node_id(),
@@ -149,8 +150,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {
     let pump = {
         let outbox = outbox.clone();
         tokio::spawn(async move {
-            while let Some(event) = events_rx.recv().await {
-                outbox.event(event.event, event.payload).await;
+            while let Some(item) = events_rx.recv().await {
+                pump_one(&outbox, item).await;
             }
         })
     };
@@ -166,7 +167,7 @@ async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {
                     if let Ok(mut map) = running.lock() {
                         map.insert(invoke.id.clone(), cancel.clone());
                     }
-                    tasks.spawn(answer(Arc::clone(&node), outbox.clone(), invoke, cancel, Arc::clone(&running)));
+                    tasks.spawn(answer(Arc::clone(&node), events_tx.clone(), invoke, cancel, Arc::clone(&running)));
                 }
                 Some(Inbound::Cancel { invoke_id }) => {
                     let found = running.lock().ok().and_then(|map| map.get(&invoke_id).cloned());
@@ -203,25 +204,30 @@ async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {
 /// The invokes running, by id, for `node.invoke.cancel`.
 type Running = Arc<Mutex<HashMap<String, CancellationToken>>>;
 
-/// Answers one invoke and sends the result.
+/// Answers one invoke: queues its result, and the run's `exec.finished`
+/// behind it, for the pump.
 async fn answer(
     node: Arc<Node>,
-    outbox: Outbox,
+    events: EventSender,
     invoke: Invoke,
     cancel: CancellationToken,
     running: Running,
 ) {
-    let outcome = node
-        .invoke(&invoke.command, invoke.params, cancel)
-        .await
-        .map_err(|error| WireError {
-            code: error.code,
-            message: error.message,
-        });
-    if let Err(error) = &outcome {
+    let answer = node.handle(&invoke.command, invoke.params, cancel).await;
+    if let Err(error) = &answer.result {
         tracing::info!(invoke = %invoke.id, command = %invoke.command, code = %error.code, "{}", error.message);
     }
-    outbox.result(&invoke.id, outcome).await;
+    if events
+        .send(Outgoing::Result {
+            invoke_id: invoke.id.clone(),
+            before: answer.before,
+            result: answer.result,
+            then: answer.then,
+        })
+        .is_err()
+    {
+        tracing::debug!(invoke = %invoke.id, "stopping; the result is not sent");
+    }
     if let Ok(mut map) = running.lock() {
         map.remove(&invoke.id);
     }
@@ -231,6 +237,51 @@ async fn answer(
 const TOKEN_NEEDED: &str = "the gateway's shared token (gateway.auth.token in the gateway's \
     openclaw.json, or OPENCLAW_GATEWAY_TOKEN on the gateway host) is needed for the first \
     connect; later connects use the device token the gateway issues";
+
+/// Sends one queued item to the gateway, in queue order. An answer with
+/// an event before it is sent by a task of its own, since its result must
+/// wait for the gateway to acknowledge that event, and other invokes' items
+/// must not.
+async fn pump_one(outbox: &Outbox, item: Outgoing) {
+    match item {
+        Outgoing::Event(event) => outbox.event(event.event, event.payload).await,
+        Outgoing::Result {
+            invoke_id,
+            before: None,
+            result,
+            then,
+        } => send_result(outbox, &invoke_id, result, then).await,
+        Outgoing::Result {
+            invoke_id,
+            before: Some(event),
+            result,
+            then,
+        } => {
+            let outbox = outbox.clone();
+            tokio::spawn(async move {
+                outbox.event_acknowledged(event.event, event.payload).await;
+                send_result(&outbox, &invoke_id, result, then).await;
+            });
+        }
+    }
+}
+
+/// `node.invoke.result`, then the event that follows it.
+async fn send_result(
+    outbox: &Outbox,
+    invoke_id: &str,
+    result: Result<serde_json::Value, crate::invoke::InvokeError>,
+    then: Option<crate::invoke::NodeEvent>,
+) {
+    let result = result.map_err(|error| WireError {
+        code: error.code,
+        message: error.message,
+    });
+    outbox.result(invoke_id, result).await;
+    if let Some(event) = then {
+        outbox.event(event.event, event.payload).await;
+    }
+}
 
 /// The token in `file`: its first line, trimmed. A file others can read
 /// is used, with a warning; a missing, unreadable or empty one is refused

@@ -2,13 +2,44 @@
 //! `exec.denied`), in the payload OpenClaw's gateway turns into session
 //! messages (reference/openclaw.md section 7.7), with `runId` equal to the
 //! approval id when the gateway's operators approved the run.
+//!
+//! They reach the gateway in the order its handling needs
+//! (`server-node-events` and `node-registry` of openclaw 2026.9.6): the
+//! gateway honours an exec event only while it holds the authorization it
+//! made when it sent the invoke; a failed result drops it, and
+//! `exec.finished` or `exec.denied` consumes it. The gateway also handles
+//! the frames of one connection concurrently, so a result sent right
+//! behind an event can overtake it. Hence:
+//!
+//! - `exec.denied` goes first, and its error result only once the gateway
+//!   has acknowledged it (as OpenClaw's node does);
+//! - `exec.finished` goes right after its successful result, which keeps
+//!   the authorization; the gateway's session lookup for the event is off
+//!   the caller's wait;
+//! - `exec.started` goes only for a run still going after
+//!   [`STARTED_NOTICE_AFTER`]: a run that has already finished needs no
+//!   "started" notice, and each one costs the gateway a session lookup
+//!   (and, without `suppressNotifyOnExit`, a session message and an agent
+//!   wake).
+//!
+//! Everything the node sends passes through one [`Outgoing`] queue, so
+//! that order is the order the gateway sees.
+
+use std::time::Duration;
 
 use approvals_ipc::ipc::ExecPayload;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
+use super::InvokeError;
+
 /// Characters of output an `exec.finished` event carries (OpenClaw's tail).
 pub const OUTPUT_EVENT_TAIL: usize = 20_000;
+
+/// How long a run goes before the node sends `exec.started` for it. A
+/// quicker run gets only `exec.finished`. OpenClaw's own in-progress notice
+/// for approved runs waits 10 s (`tools.exec.approvalRunningNoticeMs`).
+pub const STARTED_NOTICE_AFTER: Duration = Duration::from_secs(1);
 
 /// One `node.event` for the gateway.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,9 +50,37 @@ pub struct NodeEvent {
     pub payload: Value,
 }
 
-/// Where events go; the transport drains it. Unbounded: events are few
-/// (three per run at most) and must never hold up a run.
-pub type EventSender = mpsc::UnboundedSender<NodeEvent>;
+/// What the node hands its transport, in the order the gateway must see it.
+#[derive(Debug)]
+pub enum Outgoing {
+    /// A lifecycle event (`node.event`).
+    Event(NodeEvent),
+    /// The answer to one invoke (`node.invoke.result`) and the events that
+    /// go with it.
+    Result {
+        /// The gateway's invoke id.
+        invoke_id: String,
+        /// Sent first, and acknowledged by the gateway before `result`.
+        before: Option<NodeEvent>,
+        /// The payload of a success, or OpenClaw's error code and message.
+        result: Result<Value, InvokeError>,
+        /// Sent after the result, never before it.
+        then: Option<NodeEvent>,
+    },
+}
+
+/// Where events and results go; the transport drains it in order.
+/// Unbounded: a run adds at most three items, and a send must never hold
+/// up a run.
+pub type EventSender = mpsc::UnboundedSender<Outgoing>;
+
+/// Queues `item` for the transport; a transport that has stopped taking
+/// items is only worth a debug line (the node is stopping).
+pub fn send(events: &EventSender, item: Outgoing) {
+    if events.send(item).is_err() {
+        tracing::debug!("no one takes node events any more");
+    }
+}
 
 /// The fields every lifecycle event of one run shares.
 #[derive(Debug, Clone)]
@@ -51,7 +110,7 @@ impl RunContext {
         map
     }
 
-    /// The command is about to start.
+    /// The command has been running for [`STARTED_NOTICE_AFTER`].
     pub fn started(&self) -> NodeEvent {
         NodeEvent {
             event: "exec.started",

@@ -28,7 +28,7 @@ use tokio_util::sync::CancellationToken;
 use ui_bridge::host::{ExecHost, ExecHostConfig, Unanswered};
 
 pub use error::InvokeError;
-pub use events::{EventSender, NodeEvent};
+pub use events::{EventSender, NodeEvent, Outgoing, STARTED_NOTICE_AFTER};
 pub use exec::{BridgeError, BridgeTarget, ExecHostChoice};
 pub use plan::PreparedPlans;
 
@@ -50,6 +50,18 @@ pub struct NodeConfig {
     pub exec_host: ExecHostChoice,
     /// The bridge socket, overriding the one the approvals file names.
     pub socket: Option<PathBuf>,
+}
+
+/// What one invoke produced, and the lifecycle events that go with it.
+#[derive(Debug)]
+pub struct Answer {
+    /// A refusal's `exec.denied`: the gateway must have taken it before
+    /// it gets `result`.
+    pub before: Option<NodeEvent>,
+    /// The payload of a success, or OpenClaw's error code and message.
+    pub result: Result<Value, InvokeError>,
+    /// A run's `exec.finished`, for the gateway after `result`.
+    pub then: Option<NodeEvent>,
 }
 
 /// The node's command handlers; share it in an `Arc`.
@@ -92,14 +104,32 @@ impl Node {
     /// Answers one invoke: the payload of a success, or OpenClaw's error
     /// code and message. `cancelled` (the gateway's `node.invoke.cancel`,
     /// or the node stopping) withdraws an ask and kills a running command.
+    /// The answer's lifecycle events are queued as soon as it is ready; a
+    /// transport uses [`Node::handle`] to send them in the gateway's order.
     pub async fn invoke(
         self: &Arc<Self>,
         command: &str,
         params: Value,
         cancelled: CancellationToken,
     ) -> Result<Value, InvokeError> {
-        match command {
-            "system.run" => run::system_run(self, params, cancelled).await,
+        let answer = self.handle(command, params, cancelled).await;
+        for event in answer.before.into_iter().chain(answer.then) {
+            events::send(&self.events, Outgoing::Event(event));
+        }
+        answer.result
+    }
+
+    /// Answers one invoke as [`Node::invoke`] does, handing back the
+    /// events that must reach the gateway before and after the result
+    /// (see [`events`]' module head for why).
+    pub async fn handle(
+        self: &Arc<Self>,
+        command: &str,
+        params: Value,
+        cancelled: CancellationToken,
+    ) -> Answer {
+        let result = match command {
+            "system.run" => return run::system_run(self, params, cancelled).await,
             "system.run.prepare" => prepare::system_run_prepare(self, params),
             "system.which" => which::system_which(params),
             "system.execApprovals.get" => approvals_file::get(&self.config.approvals_path),
@@ -108,6 +138,11 @@ impl Node {
                 "command not supported: {}",
                 approvals_ipc::policy::unicode::escape_for_display(other)
             ))),
+        };
+        Answer {
+            before: None,
+            result,
+            then: None,
         }
     }
 

@@ -10,6 +10,11 @@
 //! approval. Without an approval, a command that needs one is refused
 //! `SYSTEM_RUN_DENIED: approval required`, so the gateway asks its
 //! operators.
+//!
+//! Its lifecycle events: `exec.started` is queued only once a run outlives
+//! [`STARTED_NOTICE_AFTER`]; `exec.denied` is handed back to go before the
+//! refusal, `exec.finished` to go after the result (see the `events`
+//! module head for the gateway's reasons).
 
 use std::sync::Arc;
 
@@ -19,11 +24,11 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use ui_bridge::host::GATEWAY_APPROVAL_SOURCE;
 
-use super::events::RunContext;
+use super::events::{self, Outgoing, RunContext, STARTED_NOTICE_AFTER};
 use super::exec::{BridgeError, BridgeTarget, ExecHostChoice};
 use super::params::{self, RunParams};
 use super::plan::{PolicySnapshot, WirePlan, env_hash};
-use super::{InvokeError, Node, script};
+use super::{Answer, InvokeError, Node, NodeEvent, script};
 
 /// The approval source the gateway sets when its operators let an
 /// approval expire: the node's ask fallback decides.
@@ -32,15 +37,35 @@ const ASK_FALLBACK: &str = "ask-fallback";
 /// The reason code of a request whose approval does not fit its plan.
 const PLAN_MISS: &str = "execution-plan-miss";
 
-/// Answers `system.run`.
-pub async fn system_run(
+/// Answers `system.run`: the result, the `exec.denied` to send before a
+/// refusal, and the `exec.finished` to send after a run.
+pub async fn system_run(node: &Arc<Node>, params: Value, cancelled: CancellationToken) -> Answer {
+    match checked_run(node, params, cancelled).await {
+        Ok((payload, finished)) => Answer {
+            before: None,
+            result: Ok(payload),
+            then: Some(finished),
+        },
+        Err((error, denied)) => Answer {
+            before: denied,
+            result: Err(error),
+            then: None,
+        },
+    }
+}
+
+/// Decodes, checks and runs the request: the payload and `exec.finished`
+/// of a run, or the refusal and (once the request named a command) its
+/// `exec.denied`.
+async fn checked_run(
     node: &Arc<Node>,
     params: Value,
     cancelled: CancellationToken,
-) -> Result<Value, InvokeError> {
-    let params: RunParams = params::decode(params)?;
-    params::argv(&params.command)?;
-    let claimed = claimed_approval(&params)?;
+) -> Result<(Value, NodeEvent), (InvokeError, Option<NodeEvent>)> {
+    let unheard = |error: InvokeError| (error, None);
+    let params: RunParams = params::decode(params).map_err(unheard)?;
+    params::argv(&params.command).map_err(unheard)?;
+    let claimed = claimed_approval(&params).map_err(unheard)?;
     let run_id = params
         .run_id
         .clone()
@@ -60,7 +85,7 @@ pub async fn system_run(
         raw_command: params.raw_command.clone(),
         cwd: params.cwd.clone(),
         env: params.env.clone(),
-        timeout_ms: params::millis(params.timeout_ms)?,
+        timeout_ms: params::millis(params.timeout_ms).map_err(unheard)?,
         needs_screen_recording: params.needs_screen_recording,
         agent_id: params.agent_id.clone(),
         session_key: params.session_key.clone(),
@@ -71,24 +96,17 @@ pub async fn system_run(
     if let Some(decision) = claimed
         && let Err(refusal) = bind_approval(node, &params, &mut request, decision)
     {
-        send(
-            node,
-            context.denied(refusal.reason.as_deref().unwrap_or(PLAN_MISS)),
-        );
-        return Err(refusal);
+        let denied = context.denied(refusal.reason.as_deref().unwrap_or(PLAN_MISS));
+        return Err((refusal, Some(denied)));
     }
     match execute(node, request, cancelled, &context).await {
         ExecResponse::Completed(payload) => {
-            send(node, context.finished(&payload));
-            Ok(result_payload(&payload))
+            Ok((result_payload(&payload), context.finished(&payload)))
         }
         ExecResponse::Refused(body) => {
             let error = InvokeError::from(body);
-            send(
-                node,
-                context.denied(error.reason.as_deref().unwrap_or("approval-required")),
-            );
-            Err(error)
+            let denied = context.denied(error.reason.as_deref().unwrap_or("approval-required"));
+            Err((error, Some(denied)))
         }
     }
 }
@@ -253,7 +271,8 @@ async fn via_bridge(
 }
 
 /// Runs the request on the embedded exec host, sending `exec.started`
-/// the moment the command is about to start.
+/// when the command is still running [`STARTED_NOTICE_AFTER`] after it
+/// started.
 async fn local(
     node: &Node,
     request: ExecRequest,
@@ -261,17 +280,28 @@ async fn local(
     context: &RunContext,
 ) -> ExecResponse {
     let (started_tx, started_rx) = tokio::sync::oneshot::channel();
-    let announce = async {
-        if let Ok(run_id) = started_rx.await {
+    let run = node.host.handle_observed(request, cancelled, started_tx);
+    let still_running = async {
+        match started_rx.await {
+            Ok(run_id) => {
+                tokio::time::sleep(STARTED_NOTICE_AFTER).await;
+                run_id
+            }
+            // Refused before it started: there is nothing to announce.
+            Err(_) => std::future::pending().await,
+        }
+    };
+    tokio::pin!(run, still_running);
+    let outcome = tokio::select! {
+        biased;
+        outcome = &mut run => outcome,
+        run_id = &mut still_running => {
             let mut started = context.clone();
             started.run_id = run_id;
             send(node, started.started());
+            run.await
         }
     };
-    let (outcome, ()) = tokio::join!(
-        node.host.handle_observed(request, cancelled, started_tx),
-        announce
-    );
     match outcome {
         Ok(payload) => ExecResponse::Completed(payload),
         Err(body) => ExecResponse::Refused(body),
@@ -294,8 +324,6 @@ fn result_payload(payload: &ExecPayload) -> Value {
     serde_json::to_value(payload).unwrap_or(Value::Null)
 }
 
-fn send(node: &Node, event: super::NodeEvent) {
-    if node.events.send(event).is_err() {
-        tracing::debug!("no one takes node events any more");
-    }
+fn send(node: &Node, event: NodeEvent) {
+    events::send(&node.events, Outgoing::Event(event));
 }

@@ -6,9 +6,12 @@
 //!
 //! Sending returns once the frame is queued for the connection's writer;
 //! the gateway's acknowledgement is awaited (and a refusal logged) by a task
-//! of its own. So no frame waits for the gateway to answer an earlier one:
+//! of its own, except for [`Outbox::event_acknowledged`], which waits. So no frame waits for the gateway to answer an earlier one:
 //! an invoke's `exec.finished` is not held back by its `exec.started` (nor
-//! by another invoke's events) for a gateway round trip each.
+//! by another invoke's events) for a gateway round trip each. An event the
+//! gateway takes but does not act on (`handled: false`, e.g.
+//! `unmatched_exec_event` when no invoke of ours authorizes it) is logged
+//! as a warning: its session gets no notice.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -98,14 +101,35 @@ impl Outbox {
                 result_params(&self.node_id, invoke_id, &Err(error)),
             );
         }
-        send(&link, id, frame, "node.invoke.result").await;
+        if let Some(response) = send(&link, id, frame, "node.invoke.result").await {
+            tokio::spawn(acknowledged(response, "node.invoke.result", None));
+        }
     }
 
     /// node.event {event, payloadJSON}; returns once the frame is queued.
     pub async fn event(&self, event: &str, payload: Value) {
+        if let Some(response) = self.queue_event(event, payload).await {
+            tokio::spawn(acknowledged(response, "node.event", Some(event.to_owned())));
+        }
+    }
+
+    /// node.event, returning once the gateway has answered it (or could
+    /// not: no connection, the connection closed, [`ACK_TIMEOUT`]), for an
+    /// event that must be handled before the next frame is sent.
+    pub async fn event_acknowledged(&self, event: &str, payload: Value) {
+        if let Some(response) = self.queue_event(event, payload).await {
+            acknowledged(response, "node.event", Some(event.to_owned())).await;
+        }
+    }
+
+    async fn queue_event(
+        &self,
+        event: &str,
+        payload: Value,
+    ) -> Option<oneshot::Receiver<Response>> {
         let Some(link) = self.current() else {
             tracing::debug!(event, "not connected; dropping the node event");
-            return;
+            return None;
         };
         let id = new_id();
         let params = json!({"event": event, "payloadJSON": payload.to_string()});
@@ -117,9 +141,9 @@ impl Outbox {
                 max = link.max_payload,
                 "node event too large for the gateway; dropped"
             );
-            return;
+            return None;
         }
-        send(&link, id, frame, "node.event").await;
+        send(&link, id, frame, "node.event").await
     }
 
     fn current(&self) -> Option<Link> {
@@ -143,9 +167,14 @@ pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-/// Queues the frame for the writer and returns; the acknowledgement is
-/// awaited by a task of its own (see the module header).
-async fn send(link: &Link, id: String, frame: String, method: &'static str) {
+/// Queues the frame for the writer; the gateway's response arrives on the
+/// receiver (`None` when the connection has closed).
+async fn send(
+    link: &Link,
+    id: String,
+    frame: String,
+    method: &'static str,
+) -> Option<oneshot::Receiver<Response>> {
     let (reply, response) = oneshot::channel();
     let outgoing = Outgoing {
         id,
@@ -154,15 +183,33 @@ async fn send(link: &Link, id: String, frame: String, method: &'static str) {
     };
     if link.tx.send(outgoing).await.is_err() {
         tracing::debug!(method, "the connection closed; dropping the request");
-        return;
+        return None;
     }
-    tokio::spawn(acknowledged(response, method));
+    Some(response)
 }
 
 /// Logs how the gateway answered one request: nothing when it accepted it,
-/// a warning when it refused it or did not answer within [`ACK_TIMEOUT`].
-async fn acknowledged(response: oneshot::Receiver<Response>, method: &'static str) {
+/// a warning when it refused it, did not act on an event, or did not answer
+/// within [`ACK_TIMEOUT`].
+async fn acknowledged(
+    response: oneshot::Receiver<Response>,
+    method: &'static str,
+    event: Option<String>,
+) {
     match tokio::time::timeout(ACK_TIMEOUT, response).await {
+        Ok(Ok(res)) if res.ok && res.payload.get("handled") == Some(&Value::Bool(false)) => {
+            let reason = res
+                .payload
+                .get("reason")
+                .and_then(Value::as_str)
+                .unwrap_or("-");
+            tracing::warn!(
+                method,
+                event = event.as_deref().unwrap_or("-"),
+                reason,
+                "the gateway took the event but did not act on it"
+            );
+        }
         Ok(Ok(res)) if res.ok => tracing::trace!(method, "acknowledged"),
         Ok(Ok(res)) => {
             let error = res.error.unwrap_or_default();
