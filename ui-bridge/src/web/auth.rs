@@ -11,8 +11,9 @@
 //! `Origin`). It refuses everything else with 401 or 403 and a sentence
 //! that says what to do. Every response carries a strict
 //! Content-Security-Policy (no inline script, `default-src 'self'`, the one
-//! inline stylesheet allowed by its hash), and no response is cached or
-//! framed. The approvals socket token is never part
+//! inline stylesheet allowed by its hash), and no response is framed or
+//! cached, except the page's content-hashed script, which holds no secret
+//! ([`super::assets::Immutable`]). The approvals socket token is never part
 //! of this: the page never sees it (DESIGN.md invariant 9).
 
 use std::fmt::Write as _;
@@ -25,6 +26,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
+
+use super::assets::Immutable;
 
 /// The path that trades the printed secret for a session cookie.
 pub const LOGIN_PATH: &str = "/login";
@@ -159,12 +162,24 @@ pub async fn guard(State(secret): State<Arc<Secret>>, request: Request, next: Ne
     ) {
         Ok(()) => {
             let mut response = next.run(request).await;
+            let immutable = response.extensions().get::<Immutable>().is_some();
             secure_headers(response.headers_mut());
+            if immutable {
+                response.headers_mut().insert(
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static(CACHE_FOREVER),
+                );
+            }
             response
         }
         Err(refusal) => refusal.into_response(),
     }
 }
+
+/// `Cache-Control` of a response marked [`Immutable`]: this browser alone
+/// (`private`: it was served to a session, so no shared cache keeps it)
+/// may keep it for a year without asking again.
+pub const CACHE_FOREVER: &str = "private, max-age=31536000, immutable";
 
 /// The checks of [`guard`], in order, without the network.
 pub fn check(
@@ -265,7 +280,8 @@ pub struct LoginQuery {
 }
 
 /// Headers every response gets: CSP, no framing, no sniffing, no referrer
-/// (the login URL carries the secret), no caching.
+/// (the login URL carries the secret), no caching ([`guard`] then lets the
+/// one [`Immutable`] response be cached).
 fn secure_headers(headers: &mut HeaderMap) {
     let set = |headers: &mut HeaderMap, name: header::HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
