@@ -13,7 +13,8 @@
 //! Content-Security-Policy (no inline script, `default-src 'self'`, the one
 //! inline stylesheet allowed by its hash), and no response is framed or
 //! cached, except the page's content-hashed script, which holds no secret
-//! ([`super::assets::Immutable`]). The approvals socket token is never part
+//! ([`super::assets::Immutable`]); no opener policy (see [`secure_headers`]
+//! for why). The approvals socket token is never part
 //! of this: the page never sees it (DESIGN.md invariant 9).
 
 use std::fmt::Write as _;
@@ -281,7 +282,13 @@ pub struct LoginQuery {
 
 /// Headers every response gets: CSP, no framing, no sniffing, no referrer
 /// (the login URL carries the secret), no caching ([`guard`] then lets the
-/// one [`Immutable`] response be cached).
+/// one [`Immutable`] response be cached). No `Cross-Origin-Opener-Policy`:
+/// it makes a browser start a new renderer process for every new tab of
+/// the page once the response is in, most of the first paint (BENCHMARKS.md,
+/// issue 14, run 13), and what it would add here is small: the page opens
+/// no window and cannot be framed, and a window another site opens onto it
+/// arrives without the SameSite=Strict cookie, so it holds only a 401
+/// (docs/security.md, "No opener policy").
 fn secure_headers(headers: &mut HeaderMap) {
     let set = |headers: &mut HeaderMap, name: header::HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
@@ -294,11 +301,6 @@ fn secure_headers(headers: &mut HeaderMap) {
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "no-referrer");
     set(headers, header::CACHE_CONTROL, "no-store");
-    set(
-        headers,
-        header::HeaderName::from_static("cross-origin-opener-policy"),
-        "same-origin",
-    );
     set(
         headers,
         header::HeaderName::from_static("cross-origin-resource-policy"),
