@@ -13,7 +13,7 @@
 //! Content-Security-Policy (no inline script, `default-src 'self'`, the one
 //! inline stylesheet allowed by its hash), and no response is framed or
 //! cached, except the page's content-hashed script, which holds no secret
-//! ([`super::assets::Immutable`]); no opener policy (see [`secure_headers`]
+//! (marked `assets::Immutable`); no opener policy (see `secure_headers`
 //! for why). The approvals socket token is never part
 //! of this: the page never sees it (DESIGN.md invariant 9).
 
@@ -177,9 +177,9 @@ pub async fn guard(State(secret): State<Arc<Secret>>, request: Request, next: Ne
     }
 }
 
-/// `Cache-Control` of a response marked [`Immutable`]: this browser alone
-/// (`private`: it was served to a session, so no shared cache keeps it)
-/// may keep it for a year without asking again.
+/// `Cache-Control` of a response marked `assets::Immutable`: this browser
+/// alone (`private`: it was served to a session, so no shared cache keeps
+/// it) may keep it for a year without asking again.
 pub const CACHE_FOREVER: &str = "private, max-age=31536000, immutable";
 
 /// The checks of [`guard`], in order, without the network.
@@ -284,11 +284,11 @@ pub struct LoginQuery {
 /// (the login URL carries the secret), no caching ([`guard`] then lets the
 /// one [`Immutable`] response be cached). No `Cross-Origin-Opener-Policy`:
 /// it makes a browser start a new renderer process for every new tab of
-/// the page once the response is in, most of the first paint (BENCHMARKS.md,
-/// issue 14, run 13), and what it would add here is small: the page opens
-/// no window and cannot be framed, and a window another site opens onto it
-/// arrives without the SameSite=Strict cookie, so it holds only a 401
-/// (docs/security.md, "No opener policy").
+/// the page once the response is in, the largest wait before its first
+/// paint (BENCHMARKS.md, issue 14, run 13), and what it would add here is
+/// small: the page opens no window and cannot be framed, and a window
+/// another site opens onto it arrives without the SameSite=Strict cookie,
+/// so it holds only a 401 (docs/security.md, "No opener policy").
 fn secure_headers(headers: &mut HeaderMap) {
     let set = |headers: &mut HeaderMap, name: header::HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
