@@ -613,6 +613,23 @@ fn browser_page_has_no_serious_accessibility_violations() {
 }
 
 #[test]
+fn browser_only_the_hashed_script_is_cached_and_a_second_tab_runs_it_from_the_cache() {
+    if let Some(result) = drive("caching") {
+        let script = result["script"].as_str().unwrap_or_default();
+        assert!(
+            script.starts_with("/app.") && script.ends_with(".js"),
+            "{result}"
+        );
+        assert_eq!(result["secondTab"]["scriptTransfer"], 0, "{result}");
+        assert_eq!(
+            result["headers"]["/"]["cacheControl"], "no-store",
+            "{result}"
+        );
+        assert_eq!(result["headers"]["/app.js"]["status"], 404, "{result}");
+    }
+}
+
+#[test]
 fn browser_fifty_pending_approvals_render_and_update() {
     // Numbers for BENCHMARKS.md; printed, not asserted.
     drive("bench");

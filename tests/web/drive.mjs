@@ -9,7 +9,7 @@
 //   EA_OUT        where screenshots go
 //   EA_ARGV       (terminal only) the command to ask about, as a JSON array
 // Usage: node drive.mjs SCENARIO
-//   (answers | elsewhere | terminal | policy | lists | a11y | bench)
+//   (answers | elsewhere | terminal | policy | lists | a11y | caching | bench)
 // Prints one JSON line of results (the last line); exits non-zero with a
 // message on failure. `terminal` also prints a `{"waiting": ID}` line when
 // the card is on the page, for the test to answer in the terminal.
@@ -369,8 +369,70 @@ async function a11y(page) {
   return { violations: report };
 }
 
+/** The caching contract, as chromium sees it: the script is at a
+ * content-hashed URL, cacheable for good and immutable, and a later tab runs
+ * it from the cache; the HTML and every API answer (the event stream
+ * included) are `no-store`; the unhashed URL and a wrong
+ * hash are 404s. */
+async function caching(page, context) {
+  const script = await page.evaluate(() => {
+    const element = document.querySelector('script[src]');
+    return { count: document.scripts.length, src: element?.getAttribute('src'), integrity: element?.integrity };
+  });
+  check(script.count === 1, `the page has ${script.count} script elements`);
+  const hashed = /^\/app\.([0-9a-f]{16})\.js$/.exec(script.src || '');
+  check(hashed, `the script is not at a content-hashed URL: ${script.src}`);
+  check(/^sha256-[A-Za-z0-9+/]{43}=$/.test(script.integrity), `the script has no SHA-256 integrity: ${script.integrity}`);
+  // The same hash with one digit changed: what an older binary's page asked for.
+  const digit = hashed[1][0] === '0' ? '1' : '0';
+  const wrong = `/app.${digit}${hashed[1].slice(1)}.js`;
+  const paths = [script.src, '/', '/api/session', '/api/pending', '/api/policy', '/api/audit', '/api/events', '/app.js', wrong];
+  const headers = await page.evaluate(async (list) => {
+    const out = {};
+    for (const path of list) {
+      const abort = new AbortController();
+      // Straight from the server, never from the cache; the event stream
+      // answers its headers and is then dropped.
+      const response = await fetch(path, { cache: 'no-store', signal: abort.signal });
+      out[path] = { status: response.status, cacheControl: response.headers.get('cache-control'), csp: response.headers.get('content-security-policy') };
+      abort.abort();
+    }
+    return out;
+  }, paths);
+  const immutable = headers[script.src];
+  check(immutable.status === 200, `${script.src} answered ${immutable.status}`);
+  const directives = (immutable.cacheControl || '').split(',').map((d) => d.trim());
+  check(directives.includes('immutable') && directives.includes('max-age=31536000') && !directives.includes('no-store') && !directives.includes('no-cache'),
+    `the hashed script is not cacheable and immutable: ${immutable.cacheControl}`);
+  for (const path of paths.slice(1)) {
+    const { status, cacheControl, csp } = headers[path];
+    check(cacheControl === 'no-store', `${path} (${status}) may be cached: Cache-Control ${cacheControl}`);
+    check(csp && csp.includes("script-src 'self'") && !csp.includes('unsafe-inline'), `${path} lost its CSP: ${csp}`);
+  }
+  for (const path of ['/app.js', wrong]) check(headers[path].status === 404, `${path} answered ${headers[path].status}, not 404`);
+  for (const path of paths.slice(1, 7)) check(headers[path].status === 200, `${path} answered ${headers[path].status}`);
+
+  // A second tab: the HTML again from the server, the script from the cache,
+  // and the page works (the cached bytes passed the integrity check).
+  const fresh = await context.newPage();
+  await fresh.goto(BASE + '/');
+  await fresh.waitForSelector('#connection:text("live")');
+  const second = await fresh.evaluate(() => {
+    const n = performance.getEntriesByType('navigation')[0];
+    const s = performance.getEntriesByType('resource').find((r) => /\/app\.[0-9a-f]{16}\.js$/.test(new URL(r.name).pathname));
+    return { htmlTransfer: n.transferSize, scriptTransfer: s?.transferSize ?? null, scriptBody: s?.decodedBodySize ?? null };
+  });
+  await shot(fresh, 'caching-second-tab');
+  await fresh.close();
+  check(second.htmlTransfer > 0, `the second tab took the HTML from the cache (transferSize ${second.htmlTransfer})`);
+  check(second.scriptTransfer === 0 && second.scriptBody > 0,
+    `the second tab fetched the script again (transferSize ${second.scriptTransfer}, body ${second.scriptBody})`);
+  return { script: script.src, headers, secondTab: second };
+}
+
 /** One fresh tab's first paint and what led to it, in ms from navigation
- * start: the page's response, its stylesheet and script, DOMContentLoaded. */
+ * start: the page's response, its script (and whether it came from the
+ * cache), DOMContentLoaded. */
 async function paintOnce(context) {
   const fresh = await context.newPage();
   await fresh.goto(BASE + '/');
@@ -378,10 +440,11 @@ async function paintOnce(context) {
   const sample = await fresh.evaluate(() => {
     const paint = Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]));
     const n = performance.getEntriesByType('navigation')[0];
-    const end = (name) => performance.getEntriesByType('resource').find((r) => r.name.endsWith(name))?.responseEnd ?? null;
+    const script = performance.getEntriesByType('resource').find((r) => /\/app(\.[0-9a-f]+)?\.js$/.test(new URL(r.name).pathname));
     return {
       firstPaint: paint['first-paint'], firstContentfulPaint: paint['first-contentful-paint'],
-      responseStart: n.responseStart, responseEnd: n.responseEnd, css: end('/app.css'), js: end('/app.js'),
+      responseStart: n.responseStart, responseEnd: n.responseEnd, domInteractive: n.domInteractive,
+      js: script?.responseEnd ?? null, jsFromCache: script ? script.transferSize === 0 : null,
       domContentLoaded: n.domContentLoadedEventEnd,
     };
   });
@@ -403,8 +466,9 @@ async function bench(page, context) {
   const login = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, e.startTime])));
   const paints = [];
   for (let i = 0; i < Number(process.env.EA_PAINTS || 5); i += 1) paints.push(await paintOnce(context));
-  const firstPaint = Object.fromEntries(['firstPaint', 'firstContentfulPaint', 'responseEnd', 'css', 'js', 'domContentLoaded']
+  const firstPaint = Object.fromEntries(['firstPaint', 'firstContentfulPaint', 'responseEnd', 'domInteractive', 'js', 'domContentLoaded']
     .map((field) => [field, spread(paints, field)]));
+  firstPaint.jsFromCache = paints.filter((p) => p.jsFromCache).length;
 
   await page.evaluate(() => {
     window.__longTasks = [];
@@ -451,7 +515,7 @@ async function bench(page, context) {
   };
 }
 
-const SCENARIOS = { answers, elsewhere, terminal, policy, lists, a11y, bench };
+const SCENARIOS = { answers, elsewhere, terminal, policy, lists, a11y, caching, bench };
 
 async function main() {
   const name = process.argv[2];

@@ -11,8 +11,10 @@
 //! `Origin`). It refuses everything else with 401 or 403 and a sentence
 //! that says what to do. Every response carries a strict
 //! Content-Security-Policy (no inline script, `default-src 'self'`, the one
-//! inline stylesheet allowed by its hash), and no response is cached or
-//! framed. The approvals socket token is never part
+//! inline stylesheet allowed by its hash), and no response is framed or
+//! cached, except the page's content-hashed script, which holds no secret
+//! (marked `assets::Immutable`); no opener policy (see `secure_headers`
+//! for why). The approvals socket token is never part
 //! of this: the page never sees it (DESIGN.md invariant 9).
 
 use std::fmt::Write as _;
@@ -25,6 +27,8 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use subtle::ConstantTimeEq;
+
+use super::assets::Immutable;
 
 /// The path that trades the printed secret for a session cookie.
 pub const LOGIN_PATH: &str = "/login";
@@ -159,12 +163,24 @@ pub async fn guard(State(secret): State<Arc<Secret>>, request: Request, next: Ne
     ) {
         Ok(()) => {
             let mut response = next.run(request).await;
+            let immutable = response.extensions().get::<Immutable>().is_some();
             secure_headers(response.headers_mut());
+            if immutable {
+                response.headers_mut().insert(
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static(CACHE_FOREVER),
+                );
+            }
             response
         }
         Err(refusal) => refusal.into_response(),
     }
 }
+
+/// `Cache-Control` of a response marked `assets::Immutable`: this browser
+/// alone (`private`: it was served to a session, so no shared cache keeps
+/// it) may keep it for a year without asking again.
+pub const CACHE_FOREVER: &str = "private, max-age=31536000, immutable";
 
 /// The checks of [`guard`], in order, without the network.
 pub fn check(
@@ -265,7 +281,14 @@ pub struct LoginQuery {
 }
 
 /// Headers every response gets: CSP, no framing, no sniffing, no referrer
-/// (the login URL carries the secret), no caching.
+/// (the login URL carries the secret), no caching ([`guard`] then lets the
+/// one [`Immutable`] response be cached). No `Cross-Origin-Opener-Policy`:
+/// it makes a browser start a new renderer process for every new tab of
+/// the page once the response is in, the largest wait before its first
+/// paint (BENCHMARKS.md, issue 14, run 13), and what it would add here is
+/// small: the page opens no window and cannot be framed, and a window
+/// another site opens onto it arrives without the SameSite=Strict cookie,
+/// so it holds only a 401 (docs/security.md, "No opener policy").
 fn secure_headers(headers: &mut HeaderMap) {
     let set = |headers: &mut HeaderMap, name: header::HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
@@ -278,11 +301,6 @@ fn secure_headers(headers: &mut HeaderMap) {
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "no-referrer");
     set(headers, header::CACHE_CONTROL, "no-store");
-    set(
-        headers,
-        header::HeaderName::from_static("cross-origin-opener-policy"),
-        "same-origin",
-    );
     set(
         headers,
         header::HeaderName::from_static("cross-origin-resource-policy"),

@@ -139,7 +139,7 @@ pub fn router(state: WebState, secret: Arc<Secret>) -> Router {
         .with_state(Arc::clone(&secret));
     Router::new()
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
+        .route(assets::SCRIPT_PATH.as_str(), get(assets::script))
         .route("/api/session", get(answer::session))
         .route("/api/pending", get(answer::pending))
         .route(EVENTS_PATH, get(events::stream))

@@ -1,6 +1,6 @@
 //! The router called directly, without a server: answers reach the broker
 //! as approver `web`, the first answer wins, and a decision the approval does
-//! not offer is refused.
+//! not offer is refused; only the content-hashed script may be cached.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -101,4 +101,69 @@ async fn a_decision_the_approval_does_not_offer_is_refused_and_it_keeps_waiting(
         .expect("answer");
     assert_eq!(unknown.status(), StatusCode::BAD_REQUEST);
     assert_eq!(broker.list().len(), 1, "the approval still waits");
+}
+
+fn get(path: &str) -> Request<Body> {
+    Request::get(path)
+        .header(header::HOST, HOST)
+        .header(header::COOKIE, COOKIE)
+        .body(Body::empty())
+        .expect("request")
+}
+
+#[tokio::test]
+async fn only_the_hashed_script_is_cacheable_and_any_other_script_url_is_a_404() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broker = Broker::new();
+    let cache = |response: &axum::response::Response| {
+        response
+            .headers()
+            .get(header::CACHE_CONTROL)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+    };
+    let script = app(&broker, &dir)
+        .oneshot(get(super::assets::SCRIPT_PATH.as_str()))
+        .await
+        .expect("script");
+    assert_eq!(script.status(), StatusCode::OK);
+    assert_eq!(cache(&script).as_deref(), Some(super::auth::CACHE_FOREVER));
+    assert!(
+        script
+            .headers()
+            .contains_key(header::CONTENT_SECURITY_POLICY)
+    );
+    for path in [
+        "/",
+        "/api/session",
+        "/api/pending",
+        "/api/policy",
+        "/app.js",
+        "/app.0000000000000000.js",
+    ] {
+        let response = app(&broker, &dir).oneshot(get(path)).await.expect(path);
+        let expected = if path.starts_with("/app.") {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::OK
+        };
+        assert_eq!(response.status(), expected, "{path}");
+        assert_eq!(cache(&response).as_deref(), Some("no-store"), "{path}");
+    }
+    // The login redirect, which sets the cookie, is not kept either.
+    let login = Request::get("/login?secret=test-secret")
+        .header(header::HOST, HOST)
+        .body(Body::empty())
+        .expect("request");
+    let login = app(&broker, &dir).oneshot(login).await.expect("login");
+    assert_eq!(login.status(), StatusCode::SEE_OTHER);
+    assert_eq!(cache(&login).as_deref(), Some("no-store"));
+    // Without the session the script is refused like everything else.
+    let anonymous = Request::get(super::assets::SCRIPT_PATH.as_str())
+        .header(header::HOST, HOST)
+        .body(Body::empty())
+        .expect("request");
+    let refused = app(&broker, &dir).oneshot(anonymous).await.expect("script");
+    assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(cache(&refused).as_deref(), Some("no-store"));
 }
