@@ -13,8 +13,7 @@
 //! Content-Security-Policy (no inline script, `default-src 'self'`, the one
 //! inline stylesheet allowed by its hash), and no response is framed or
 //! cached, except the page's content-hashed script, which holds no secret
-//! (marked `assets::Immutable`); no opener policy (see `secure_headers`
-//! for why). The approvals socket token is never part
+//! (marked `assets::Immutable`). The approvals socket token is never part
 //! of this: the page never sees it (DESIGN.md invariant 9).
 
 use std::fmt::Write as _;
@@ -282,13 +281,10 @@ pub struct LoginQuery {
 
 /// Headers every response gets: CSP, no framing, no sniffing, no referrer
 /// (the login URL carries the secret), no caching ([`guard`] then lets the
-/// one [`Immutable`] response be cached). No `Cross-Origin-Opener-Policy`:
-/// it makes a browser start a new renderer process for every new tab of
-/// the page once the response is in, the largest wait before its first
-/// paint (BENCHMARKS.md, issue 14, run 13), and what it would add here is
-/// small: the page opens no window and cannot be framed, and a window
-/// another site opens onto it arrives without the SameSite=Strict cookie,
-/// so it holds only a 401 (docs/security.md, "No opener policy").
+/// one [`Immutable`] response be cached), and an opener policy that keeps
+/// the page out of other sites' browsing context groups, though it costs
+/// each new tab's first paint a renderer process (BENCHMARKS.md, issue 14,
+/// run 13; docs/security.md, "Opener policy kept").
 fn secure_headers(headers: &mut HeaderMap) {
     let set = |headers: &mut HeaderMap, name: header::HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
@@ -301,6 +297,11 @@ fn secure_headers(headers: &mut HeaderMap) {
     set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
     set(headers, header::REFERRER_POLICY, "no-referrer");
     set(headers, header::CACHE_CONTROL, "no-store");
+    set(
+        headers,
+        header::HeaderName::from_static("cross-origin-opener-policy"),
+        "same-origin",
+    );
     set(
         headers,
         header::HeaderName::from_static("cross-origin-resource-policy"),
