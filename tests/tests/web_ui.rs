@@ -254,6 +254,13 @@ fn requests_without_the_secret_are_refused_and_the_login_sets_a_strict_cookie() 
     );
     assert!(!csp.contains("unsafe-inline"), "{csp}");
     assert!(!page.body.contains("<script>"), "inline script in the page");
+    // Isolation from other sites' pages, kept though it costs a new tab's
+    // first paint (docs/security.md, "Opener policy kept").
+    assert_eq!(
+        page.header("cross-origin-opener-policy").as_deref(),
+        Some("same-origin")
+    );
+    assert_eq!(page.header("x-frame-options").as_deref(), Some("DENY"));
 }
 
 #[test]

@@ -93,6 +93,9 @@ pub struct Secrets {
     /// only those, and relative ones in a protected directory, are read
     /// as paths (most arguments are not paths at all).
     needles: Option<Regex>,
+    /// Every directory above a protected path: from one of them, a bare
+    /// name (`.netrc` in the home directory) can name one.
+    above: foldhash::HashSet<PathBuf>,
 }
 
 impl Secrets {
@@ -138,7 +141,16 @@ impl Secrets {
             names.dedup();
             Regex::new(&names.join("|")).ok()
         });
-        Self { rows, needles }
+        let above = rows
+            .iter()
+            .flat_map(|r| r.path.ancestors().skip(1))
+            .map(Path::to_path_buf)
+            .collect();
+        Self {
+            rows,
+            needles,
+            above,
+        }
     }
 
     /// Whether `text` could name a protected path: it holds a protected
@@ -152,7 +164,14 @@ impl Secrets {
     pub fn named_by(&self, argv: &[String], cwd: &Path) -> Option<GuardHit> {
         let in_protected =
             self.may_name(cwd.as_os_str().as_encoded_bytes()) && self.row_of(cwd).is_some();
+        // A word with no `/` names `cwd/word`: protected only when `cwd` is
+        // in a protected path or just above one. Most words are that, and
+        // most directories neither.
+        let near = in_protected || self.above.contains(cwd);
         for arg in argv.iter().skip(1) {
+            if !near && !arg.contains('/') {
+                continue;
+            }
             let named = self.may_name(arg.as_bytes());
             // In a protected directory, any relative name is inside it.
             let relative_inside = in_protected && !arg.starts_with('/');

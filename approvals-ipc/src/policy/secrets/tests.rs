@@ -56,6 +56,16 @@ fn the_guardrails_own_state_and_credential_stores_are_named_in_any_spelling() {
     }
     let reason = named(&["cat", "/home/u/.clawdbot/exec-approvals.json"], "/").unwrap();
     assert!(reason.contains("socket token"), "{reason}");
+    assert!(
+        reason.starts_with("/home/u/.clawdbot/exec-approvals.json is in /home/u/.clawdbot,"),
+        "{reason}"
+    );
+    // A spelling other than the path shows the path it names.
+    let reason = named(&["cat", "../.ssh/id_rsa"], "/home/u/p").unwrap();
+    assert!(
+        reason.starts_with("../.ssh/id_rsa (/home/u/.ssh/id_rsa) is in /home/u/.ssh,"),
+        "{reason}"
+    );
 }
 
 #[test]
