@@ -95,7 +95,9 @@ pub struct Secrets {
     needles: Option<Regex>,
     /// Every directory above a protected path: from one of them, a bare
     /// name (`.netrc` in the home directory) can name one.
-    above: foldhash::HashSet<PathBuf>,
+    above: foldhash::HashSet<Vec<u8>>,
+    /// The protected paths themselves, to find one above a directory.
+    paths: foldhash::HashSet<Vec<u8>>,
 }
 
 impl Secrets {
@@ -144,12 +146,17 @@ impl Secrets {
         let above = rows
             .iter()
             .flat_map(|r| r.path.ancestors().skip(1))
-            .map(Path::to_path_buf)
+            .map(|p| p.as_os_str().as_encoded_bytes().to_vec())
+            .collect();
+        let paths = rows
+            .iter()
+            .map(|r| r.path.as_os_str().as_encoded_bytes().to_vec())
             .collect();
         Self {
             rows,
             needles,
             above,
+            paths,
         }
     }
 
@@ -162,12 +169,12 @@ impl Secrets {
     /// The hit for the first argument of `argv` (run in `cwd`, absolute)
     /// that names a protected path, if any.
     pub fn named_by(&self, argv: &[String], cwd: &Path) -> Option<GuardHit> {
-        let in_protected =
-            self.may_name(cwd.as_os_str().as_encoded_bytes()) && self.row_of(cwd).is_some();
+        let cwd_bytes = cwd.as_os_str().as_encoded_bytes();
+        let in_protected = self.in_or_at_a_path(cwd_bytes) && self.row_of(cwd).is_some();
         // A word with no `/` names `cwd/word`: protected only when `cwd` is
         // in a protected path or just above one. Most words are that, and
         // most directories neither.
-        let near = in_protected || self.above.contains(cwd);
+        let near = in_protected || self.above.contains(cwd_bytes);
         for arg in argv.iter().skip(1) {
             if !near && !arg.contains('/') {
                 continue;
@@ -198,6 +205,23 @@ impl Secrets {
             }
         }
         None
+    }
+
+    /// Whether `dir` (absolute, normalized) or a directory above it is a
+    /// protected path, by a lookup per level rather than a scan of rows.
+    fn in_or_at_a_path(&self, dir: &[u8]) -> bool {
+        let mut end = dir.len();
+        loop {
+            let prefix = &dir[..end];
+            let key: &[u8] = if prefix.is_empty() { b"/" } else { prefix };
+            if self.paths.contains(key) {
+                return true;
+            }
+            match prefix.iter().rposition(|&b| b == b'/') {
+                Some(slash) => end = slash,
+                None => return false,
+            }
+        }
     }
 
     /// The protected row `path` (absolute, normalized) is, or is inside.
