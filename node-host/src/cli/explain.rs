@@ -106,8 +106,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
     let compiled = policies.get(&args.agent);
     let evaluation = compiled.evaluate(&argv, &cwd, &env);
     if args.json {
-        let value = annotated(&evaluation, &resolved, &sources)?;
-        serde_json::to_writer(&mut out, &value)?;
+        serde_json::to_writer(&mut out, &annotated(&evaluation, &resolved, &sources))?;
         writeln!(out)?;
     } else {
         writeln!(
@@ -135,31 +134,52 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
 /// The `--json` shape of an evaluation: the evaluation's own fields, plus
 /// the approvals file in use and why (`approvalsFile`) and where each of
 /// security, ask and askFallback came from (`policySources`).
-fn annotated(
-    evaluation: &Evaluation,
-    resolved: &ResolvedPath,
-    sources: &PolicySources,
-) -> serde_json::Result<serde_json::Value> {
-    let mut value = serde_json::to_value(evaluation)?;
-    if let Some(object) = value.as_object_mut() {
-        object.insert(
-            "approvalsFile".to_owned(),
-            serde_json::json!({
-                "path": resolved.path.to_string_lossy(),
-                "source": resolved.source.word(),
-                "why": resolved.source.why(),
-            }),
-        );
-        object.insert(
-            "policySources".to_owned(),
-            serde_json::json!({
-                "security": sources.security,
-                "ask": sources.ask,
-                "askFallback": sources.ask_fallback,
-            }),
-        );
+fn annotated<'a>(
+    evaluation: &'a Evaluation,
+    resolved: &'a ResolvedPath,
+    sources: &'a PolicySources,
+) -> Annotated<'a> {
+    Annotated {
+        evaluation,
+        approvals_file: ApprovalsFileJson {
+            path: resolved.path.to_string_lossy(),
+            source: resolved.source.word(),
+            why: resolved.source.why(),
+        },
+        policy_sources: SourcesJson {
+            security: &sources.security,
+            ask: &sources.ask,
+            ask_fallback: &sources.ask_fallback,
+        },
     }
-    Ok(value)
+}
+
+/// An evaluation with where its policy came from, written straight to the
+/// output (no intermediate JSON tree: `--batch` writes one per line).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Annotated<'a> {
+    #[serde(flatten)]
+    evaluation: &'a Evaluation,
+    approvals_file: ApprovalsFileJson<'a>,
+    policy_sources: SourcesJson<'a>,
+}
+
+/// `approvalsFile` of [`Annotated`].
+#[derive(serde::Serialize)]
+struct ApprovalsFileJson<'a> {
+    path: std::borrow::Cow<'a, str>,
+    source: &'static str,
+    why: &'static str,
+}
+
+/// `policySources` of [`Annotated`].
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SourcesJson<'a> {
+    security: &'a str,
+    ask: &'a str,
+    ask_fallback: &'a str,
 }
 
 /// `NAME=VALUE` of `--env`: the name is everything before the first `=`.
@@ -234,7 +254,7 @@ fn shell_argv(script: &str) -> Vec<String> {
 struct Policies<'a> {
     file: &'a ApprovalsFile,
     host: &'a HostContext,
-    compiled: HashMap<String, CompiledPolicy>,
+    compiled: HashMap<String, (CompiledPolicy, PolicySources)>,
 }
 
 impl<'a> Policies<'a> {
@@ -247,9 +267,18 @@ impl<'a> Policies<'a> {
     }
 
     fn get(&mut self, agent: &str) -> &CompiledPolicy {
-        self.compiled
-            .entry(agent.to_owned())
-            .or_insert_with(|| CompiledPolicy::compile(self.file.resolve(Some(agent)), self.host))
+        &self.get_with_sources(agent).0
+    }
+
+    /// The agent's compiled policy and where its knobs came from, both
+    /// resolved once (a batch asks for them on every line).
+    fn get_with_sources(&mut self, agent: &str) -> (&CompiledPolicy, &PolicySources) {
+        let (compiled, sources) = self.compiled.entry(agent.to_owned()).or_insert_with(|| {
+            let policy = self.file.resolve(Some(agent));
+            let sources = policy.sources.clone();
+            (CompiledPolicy::compile(policy, self.host), sources)
+        });
+        (compiled, sources)
     }
 }
 
@@ -324,9 +353,9 @@ fn run_batch(
         match check_overrides(&env) {
             Err(refusal) => serde_json::to_writer(&mut out, &host_refusal(&refusal))?,
             Ok(()) => {
-                let sources = policies.file.resolve(Some(agent)).sources;
-                let evaluation = policies.get(agent).evaluate(&argv, &cwd, &env);
-                serde_json::to_writer(&mut out, &annotated(&evaluation, resolved, &sources)?)?;
+                let (compiled, sources) = policies.get_with_sources(agent);
+                let evaluation = compiled.evaluate(&argv, &cwd, &env);
+                serde_json::to_writer(&mut out, &annotated(&evaluation, resolved, sources))?;
             }
         }
         writeln!(out)?;
