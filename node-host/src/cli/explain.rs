@@ -267,7 +267,7 @@ impl<'a> Policies<'a> {
     }
 
     fn get(&mut self, agent: &str) -> &CompiledPolicy {
-        &self.get_with_sources(agent).0
+        self.get_with_sources(agent).0
     }
 
     /// The agent's compiled policy and where its knobs came from, both
