@@ -319,13 +319,10 @@ fn tail_and_query_read_the_rotated_files_in_order() {
     assert_eq!(seqs(&out), (2..=30).step_by(2).collect::<Vec<_>>());
 }
 
-#[test]
-fn tail_follow_goes_on_into_the_new_file_after_a_rotation() {
-    let home = TestHome::new();
-    let path = log_path(&home);
-    rotated_records(&path, 3);
-    let mut child = home
-        .command("ui-bridge")
+/// `audit tail -n 1 -f --json` started from `cmd`, with its stdout lines
+/// arriving on the receiver as it prints them.
+fn follow(mut cmd: std::process::Command) -> (std::process::Child, mpsc::Receiver<String>) {
+    let mut child = cmd
         .args(["audit", "tail", "-n", "1", "-f", "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -341,6 +338,15 @@ fn tail_follow_goes_on_into_the_new_file_after_a_rotation() {
             }
         }
     });
+    (child, rx)
+}
+
+#[test]
+fn tail_follow_goes_on_into_the_new_file_after_a_rotation() {
+    let home = TestHome::new();
+    let path = log_path(&home);
+    rotated_records(&path, 3);
+    let (mut child, rx) = follow(home.command("ui-bridge"));
     let next_seq = |rx: &mpsc::Receiver<String>| -> u64 {
         let line = rx
             .recv_timeout(Duration::from_secs(10))
@@ -373,23 +379,7 @@ fn tail_follow_prints_new_records_and_stops_on_sigint() {
     let home = TestHome::new();
     let path = log_path(&home);
     five_records(&path);
-    let mut child = home
-        .command("ui-bridge")
-        .args(["audit", "tail", "-n", "1", "-f", "--json"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (mut child, rx) = follow(home.command("ui-bridge"));
     let first: Value = serde_json::from_str(&rx.recv_timeout(Duration::from_secs(10)).unwrap())
         .expect("json line");
     assert_eq!(first["seq"], json!(5));

@@ -29,13 +29,23 @@ pub struct Segment {
     pub stdin_is_input: bool,
     /// Its index in the plan: (step, position in the pipeline).
     pub position: (usize, usize),
-    /// For a command another segment runs (`find … -exec grep …`), the
-    /// index in [`Analysis::segments`] of that segment.
-    pub run_by: Option<usize>,
+    /// For a command another segment runs (`find … -exec grep …`), that
+    /// segment and what it hands over.
+    pub run_by: Option<RunBy>,
     /// Whether the command lines this segment runs (find's `-exec`) are
     /// segments of their own, checked like any other, so its spec need not
     /// ask about them.
     pub runs_checked: bool,
+}
+
+/// The segment that runs a command (find), and the directory whose files
+/// it hands that command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunBy {
+    /// The index in [`Analysis::segments`] of the segment that runs it.
+    pub segment: usize,
+    /// The start point whose every file `{}` may be (absolute).
+    pub start: PathBuf,
 }
 
 /// The analysis of one request.
@@ -248,14 +258,17 @@ fn plan_script(
                         run_by: None,
                         runs_checked: !nested.is_empty(),
                     });
-                    segments.extend(nested.into_iter().map(|(argv, resolution)| Segment {
-                        argv,
+                    segments.extend(nested.into_iter().map(|(command, resolution)| Segment {
+                        run_by: Some(RunBy {
+                            segment: runner,
+                            start: normalize(&cwd.join(&command.start)),
+                        }),
+                        argv: command.argv,
                         resolution,
                         cwd: cwd.clone(),
                         // find's stdin is what the commands it runs read.
                         stdin_is_input,
                         position: (step_index, position),
-                        run_by: Some(runner),
                         runs_checked: false,
                     }));
                     argvs.push(exec.argv.clone());
@@ -296,7 +309,7 @@ enum Planned {
         exec: PlannedExec,
         resolution: Resolution,
         /// The commands it runs that are checked as segments of their own.
-        nested: Vec<(Vec<String>, Resolution)>,
+        nested: Vec<(find_exec::ExecCommand, Resolution)>,
     },
 }
 
@@ -389,7 +402,7 @@ fn find_commands(
     resolution: &Resolution,
     argv: &mut [String],
     cwd: &Path,
-) -> Vec<(Vec<String>, Resolution)> {
+) -> Vec<(find_exec::ExecCommand, Resolution)> {
     let is_find = resolution
         .real
         .as_deref()
@@ -429,7 +442,7 @@ fn find_commands(
             (None, _) => {}
             _ => return Vec::new(),
         }
-        nested.push((command.argv, resolution));
+        nested.push((command, resolution));
     }
     for (index, real) in rewrites {
         if let Some(slot) = argv.get_mut(index) {

@@ -20,7 +20,7 @@ use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
 use crate::policy::{
-    cwd_config, env, filled_trees, find_exec, guards, programs, quote, safe_bins, salvage, wrappers,
+    cwd_config, env, filled_trees, guards, programs, quote, safe_bins, salvage, wrappers,
 };
 
 /// What happens before any person is asked.
@@ -713,7 +713,7 @@ impl SegmentCheck {
             real_path: path_string(segment.resolution.real.as_deref()),
             satisfied_by: self.satisfied_by,
             guards: self.guards,
-            run_by: segment.run_by,
+            run_by: segment.run_by.as_ref().map(|r| r.segment),
         }
     }
 }
@@ -827,15 +827,9 @@ fn check_segment(
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
         hits.extend(compiled.secrets.named_by(&segment.argv, &segment.cwd));
-        if segment.run_by.is_some() {
+        if let Some(run_by) = &segment.run_by {
             // find hands over every file under its start point.
-            hits.extend(
-                segment
-                    .argv
-                    .iter()
-                    .filter_map(|word| find_exec::placeholder_start(word))
-                    .find_map(|start| compiled.secrets.under(&segment.cwd.join(start))),
-            );
+            hits.extend(compiled.secrets.under(&run_by.start));
         }
         if segment.runs_checked {
             // find's `-exec` commands are segments of their own, checked

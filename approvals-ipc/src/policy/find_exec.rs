@@ -39,6 +39,8 @@ pub struct ExecCommand {
     /// The index, in find's args (its argv without argv\[0\]), of the
     /// command's program word, which the plan rewrites to the real path.
     pub program_word: usize,
+    /// The start point whose files `{}` stands for, as written.
+    pub start: String,
 }
 
 /// The commands find, run with `args`, runs, each once per start point; or
@@ -87,18 +89,11 @@ pub fn commands(args: &[String]) -> Option<Vec<ExecCommand>> {
             out.push(ExecCommand {
                 argv,
                 program_word: line.words.start,
+                start: (*root).to_owned(),
             });
         }
     }
     Some(out)
-}
-
-/// The start point a word of a checked command stands for, when the word
-/// is find's `{}` ([`PLACEHOLDER`] under that start point).
-pub fn placeholder_start(word: &str) -> Option<&str> {
-    word.strip_suffix(PLACEHOLDER)
-        .map(|start| start.strip_suffix('/').unwrap_or(start))
-        .map(|start| if start.is_empty() { "/" } else { start })
 }
 
 /// Whether every `{}` of a command is one of its operands, as its spec

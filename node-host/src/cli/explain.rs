@@ -102,11 +102,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Exit> {
         }
         return Ok(Exit::Success);
     }
-    let sources = file.resolve(Some(&args.agent)).sources;
-    let compiled = policies.get(&args.agent);
+    let (compiled, sources) = policies.get(&args.agent);
     let evaluation = compiled.evaluate(&argv, &cwd, &env);
     if args.json {
-        serde_json::to_writer(&mut out, &annotated(&evaluation, &resolved, &sources))?;
+        serde_json::to_writer(&mut out, &annotated(&evaluation, &resolved, sources))?;
         writeln!(out)?;
     } else {
         writeln!(
@@ -266,13 +265,9 @@ impl<'a> Policies<'a> {
         }
     }
 
-    fn get(&mut self, agent: &str) -> &CompiledPolicy {
-        self.get_with_sources(agent).0
-    }
-
     /// The agent's compiled policy and where its knobs came from, both
     /// resolved once (a batch asks for them on every line).
-    fn get_with_sources(&mut self, agent: &str) -> (&CompiledPolicy, &PolicySources) {
+    fn get(&mut self, agent: &str) -> (&CompiledPolicy, &PolicySources) {
         let (compiled, sources) = self.compiled.entry(agent.to_owned()).or_insert_with(|| {
             let policy = self.file.resolve(Some(agent));
             let sources = policy.sources.clone();
@@ -353,7 +348,7 @@ fn run_batch(
         match check_overrides(&env) {
             Err(refusal) => serde_json::to_writer(&mut out, &host_refusal(&refusal))?,
             Ok(()) => {
-                let (compiled, sources) = policies.get_with_sources(agent);
+                let (compiled, sources) = policies.get(agent);
                 let evaluation = compiled.evaluate(&argv, &cwd, &env);
                 serde_json::to_writer(&mut out, &annotated(&evaluation, resolved, sources))?;
             }

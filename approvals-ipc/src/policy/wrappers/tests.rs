@@ -169,13 +169,7 @@ fn rustup_run_is_a_semantic_wrapper_and_other_subcommands_are_not() {
         &["rustup", "--verbose", "run", "stable", "id"],
         &["rustup", "r", "stable", "id"],
     ] {
-        assert!(
-            matches!(
-                unwrap(&words(argv)),
-                Err(WrapperRefusal::Semantic { reason, .. }) if reason == RUSTUP_RUN
-            ),
-            "{argv:?}"
-        );
+        assert!(refused_as_rustup_run(&words(argv)), "{argv:?}");
     }
     for argv in [
         &["rustup", "show"][..],
@@ -186,6 +180,14 @@ fn rustup_run_is_a_semantic_wrapper_and_other_subcommands_are_not() {
     ] {
         assert!(unwrap(&words(argv)).is_ok(), "{argv:?}");
     }
+}
+
+/// Whether `argv` is refused as `rustup run`, the semantic wrapper.
+fn refused_as_rustup_run(argv: &[String]) -> bool {
+    matches!(
+        unwrap(argv),
+        Err(WrapperRefusal::Semantic { reason, .. }) if reason == RUSTUP_RUN
+    )
 }
 
 /// Class 7: rustup's clap takes its flag-only global options and the
@@ -208,13 +210,7 @@ fn rustup_global_options_before_the_toolchain_do_not_hide_run() {
             "sh",
         ],
     ] {
-        assert!(
-            matches!(
-                unwrap(&words(argv)),
-                Err(WrapperRefusal::Semantic { reason, .. }) if reason == RUSTUP_RUN
-            ),
-            "{argv:?}"
-        );
+        assert!(refused_as_rustup_run(&words(argv)), "{argv:?}");
     }
     // cargo's own `run` (the proxy takes `+toolchain` first only) is the
     // cargo spec's to judge, and rustup's other commands are no wrapper.
