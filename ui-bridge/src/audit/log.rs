@@ -11,11 +11,11 @@
 //! newline and chained over, as the module documentation of
 //! [`crate::audit`] describes.
 
-use std::fs::{File, TryLockError};
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Deserialize;
 
@@ -27,6 +27,7 @@ use super::files::{
 };
 use super::head::{self as head_file, ChainHead};
 use super::lines::{TailLines, last_lines};
+use super::lock::FileLock;
 use super::record::{AuditRecord, StoredLine};
 use super::sink::AuditSink;
 use super::{AUDIT_VERSION, GENESIS_PREV, MAX_RECORD_BYTES, line_hash, lock_path_for, now_ms};
@@ -324,7 +325,7 @@ impl AuditLog {
                 },
             }
         };
-        if let Some(recorded) = head_file::read(&self.path)? {
+        if let Some(recorded) = head_file::read_locked(&self.path)? {
             let rewritten = recorded.seq == found.seq
                 && found.seq_hash.as_deref() != Some(recorded.hash.as_str());
             if recorded.seq > found.seq || rewritten {
@@ -417,43 +418,4 @@ fn chain_head(tail: &TailLines, path: &Path) -> Result<TailHead, AuditError> {
         seq,
         seq_hash: Some(seq_hash),
     })
-}
-
-/// The cross-process writer lock, released on drop.
-struct FileLock<'a> {
-    file: &'a File,
-}
-
-impl<'a> FileLock<'a> {
-    /// Takes the exclusive lock, waiting at most [`LOCK_WAIT`].
-    fn acquire(file: &'a File, lock_path: &Path, wait: Duration) -> Result<Self, AuditError> {
-        let deadline = Instant::now() + wait;
-        let mut pause = Duration::from_millis(1);
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(Self { file }),
-                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
-                    std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(20));
-                }
-                Err(TryLockError::WouldBlock) => {
-                    return Err(AuditError::io("lock", lock_path)(std::io::Error::new(
-                        std::io::ErrorKind::TimedOut,
-                        "another process held the audit lock for too long",
-                    )));
-                }
-                Err(TryLockError::Error(err)) => {
-                    return Err(AuditError::io("lock", lock_path)(err));
-                }
-            }
-        }
-    }
-}
-
-impl Drop for FileLock<'_> {
-    fn drop(&mut self) {
-        if let Err(err) = self.file.unlock() {
-            tracing::warn!(error = %err, "cannot release the audit lock");
-        }
-    }
 }

@@ -45,6 +45,7 @@ mod files;
 mod head;
 mod human;
 mod lines;
+mod lock;
 mod log;
 mod query;
 mod record;
