@@ -638,3 +638,52 @@ fn git_short_options_match_the_installed_git() {
     eprintln!("git short options: {checked} compared");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The other spellings of `git help`: the installed git opens its web
+/// browser (a probe command that prints `OPENED`) exactly for the words the
+/// spec reads as `git help -w`.
+#[test]
+fn git_opens_a_browser_exactly_where_the_spec_reads_help_web() {
+    let Some(env) = Env::new() else {
+        eprintln!("SKIP git_spec_conformance help: git is not installed or cannot run");
+        return;
+    };
+    let probe = [
+        "-c",
+        "help.htmlPath=https://example.invalid",
+        "-c",
+        "web.browser=probe",
+        "-c",
+        "browser.probe.cmd=echo OPENED",
+    ];
+    let mut failures = Vec::new();
+    for line in [
+        "log --help -w",
+        "status --help --web",
+        "--help log -w",
+        "-h log --web",
+        "help -w log",
+        "log --help",
+        "log -p --help -w",
+        "log -h -w",
+        "log -w -1",
+    ] {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let args: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+        let spec_opens = specs::check("git", &args, &env.repo())
+            .expect("git has a spec")
+            .iter()
+            .any(|hit| hit.id == "git.runs-program");
+        let argv: Vec<&str> = probe.iter().copied().chain(words).collect();
+        let Some((_, text)) = env.git(&argv, &env.repo()) else {
+            continue;
+        };
+        let git_opens = text.contains("OPENED");
+        if spec_opens != git_opens {
+            failures.push(format!(
+                "git {line}: git opens a browser: {git_opens}, the spec says {spec_opens}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

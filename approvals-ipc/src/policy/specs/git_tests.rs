@@ -436,3 +436,34 @@ fn an_abbreviated_exec_of_rebase_is_a_command_git_runs() {
     assert_eq!(ids("git rebase --exe=sh HEAD~1"), ["git.runs-program"]);
     assert_eq!(ids("git rebase --exec sh HEAD~1"), ["git.runs-program"]);
 }
+
+#[test]
+fn help_spelled_as_an_option_is_read_as_git_help() {
+    // git.c turns `git SUB --help …` into `git help SUB …` and a global
+    // `--help`/`-h` into `git help …`, so `-w` there opens a web browser.
+    for line in [
+        "git log --help -w",
+        "git status --help --web",
+        "git --help log -w",
+        "git -h log --web",
+        "git -C . log --help -w",
+    ] {
+        assert_eq!(ids(line), ["git.runs-program"], "{line}");
+        assert!(
+            reasons(line).iter().any(|r| r.contains("web browser")),
+            "{line}"
+        );
+    }
+    // Plain help stays plain; `--help` later in the words is log's own
+    // (parse-options prints log's usage), and `-w` there is log's.
+    for line in [
+        "git log --help",
+        "git --help log",
+        "git -h",
+        "git help log",
+        "git log -p --help -w",
+        "git log -w",
+    ] {
+        assert!(ids(line).is_empty(), "{line}: {:?}", ids(line));
+    }
+}

@@ -117,6 +117,34 @@ enum Match {
     Go,
 }
 
+/// git's two other spellings of `git help`, as `git.c` reads them: a
+/// global `--help` or `-h` ends the global options and is the `help`
+/// command, given the words after it (`git --help log -w`); a subcommand
+/// followed at once by `--help` is `git help SUBCOMMAND` with the words
+/// after (`git log --help -w`). Either way `-w` opens a web browser.
+/// Returns the subcommand word to read as help's operand, if any, and the
+/// words help's options are read from; `None` when neither applies.
+fn git_help<'a>(
+    spec: &Spec,
+    reading: &Reading<'a>,
+    rest: &'a [String],
+) -> Option<(Option<&'a String>, &'a [String])> {
+    if spec.grammar != Grammar::Git {
+        return None;
+    }
+    if reading
+        .uses
+        .iter()
+        .any(|used| used.value.is_none() && matches!(used.token, "--help" | "-h"))
+    {
+        return Some((None, rest));
+    }
+    match rest {
+        [sub, help, after @ ..] if help == "--help" => Some((Some(sub), after)),
+        _ => None,
+    }
+}
+
 /// Reads `args` (argv without argv[0]) by `spec`.
 pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let mut reading = Reading::default();
@@ -174,13 +202,22 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         reading.operands.extend(rest.iter().map(String::as_str));
         return reading;
     }
-    let Some((word, after)) = rest.split_first() else {
-        if let Grammar::PackageManager { commander, .. } = spec.grammar {
-            package_manager_values(&mut reading, commander);
+    let (word, after) = match git_help(spec, &reading, rest) {
+        Some((operand, after)) => {
+            reading.operands.extend(operand.map(String::as_str));
+            ("help", after)
         }
-        return reading;
+        None => match rest.split_first() {
+            Some((word, after)) => (word.as_str(), after),
+            None => {
+                if let Grammar::PackageManager { commander, .. } = spec.grammar {
+                    package_manager_values(&mut reading, commander);
+                }
+                return reading;
+            }
+        },
     };
-    let found = index.sub_names.get(word.as_str()).copied();
+    let found = index.sub_names.get(word).copied();
     if found.is_none()
         && let Grammar::PackageManager {
             unknown: Some(fallback),
