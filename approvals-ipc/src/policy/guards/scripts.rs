@@ -25,8 +25,10 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::GitConfig => git::git_config(inv),
         Inspection::GitConfigOverride => git::config_override(inv),
         Inspection::GitRunsCommand => git_runs_command(inv),
+        Inspection::LongOnly(names) => long_only(inv, names),
         Inspection::MakeAssignment => make_assignment(inv),
         Inspection::PwshCommand => pwsh_command(inv),
+        Inspection::ResponseFile => response_file(inv),
         Inspection::PerlModuleCode => perl_module_code(inv),
         Inspection::PhpIniCode => php_ini_code(inv),
         Inspection::ScriptSource => script_source(inv),
@@ -70,6 +72,36 @@ fn compiler_driver(inv: &Invocation<'_>) -> Option<String> {
         previous = arg;
     }
     None
+}
+
+/// The first option among `names` in a `getopt_long_only` argv: one dash
+/// or two, the name before any `=`, exact or an abbreviation of at least
+/// three letters (the program takes any unambiguous prefix; a shorter one
+/// would also match options that are not guarded). A word that is an
+/// option's value is read as an option too: over-guarding, never under.
+fn long_only(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
+    inv.args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .find(|arg| {
+            let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
+                return false;
+            };
+            let name = body.split_once('=').map_or(body, |(name, _)| name);
+            names
+                .iter()
+                .any(|guarded| name == *guarded || (name.len() >= 3 && guarded.starts_with(name)))
+        })
+        .cloned()
+}
+
+/// The first `@file` argument (a response file of more arguments).
+fn response_file(inv: &Invocation<'_>) -> Option<String> {
+    inv.args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .find(|arg| arg.len() > 1 && arg.starts_with('@'))
+        .cloned()
 }
 
 /// Config keys (lowercase; `*` at either end is a wildcard) known to make

@@ -83,10 +83,18 @@ pub(crate) enum Inspection {
     GitConfigOverride,
     /// A git subcommand that runs a command it is given.
     GitRunsCommand,
+    /// An option of a program that reads long options with one dash or two
+    /// (`getopt_long_only`: ld's `-plugin`, TeX's `-shell-escape`) whose
+    /// name is one of these, or an abbreviation of one (three letters or
+    /// more), with or without `=value`.
+    LongOnly(&'static [&'static str]),
     /// A make variable override that can replace the commands make runs.
     MakeAssignment,
     /// PowerShell given a command or encoded command to run.
     PwshCommand,
+    /// An `@file` argument: more arguments read from a file the prompt
+    /// does not show.
+    ResponseFile,
     /// A perl `-M`/`-m` whose value is more than a module name and its
     /// import list (`-M'POSIX;system(q(id))'`).
     PerlModuleCode,
