@@ -827,6 +827,11 @@ fn check_segment(
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
         hits.extend(compiled.secrets.named_by(&segment.argv, &segment.cwd));
+        hits.extend(
+            compiled
+                .secrets
+                .read_recursively(guard_name, &segment.argv, &segment.cwd),
+        );
         if let Some(run_by) = &segment.run_by {
             // find hands over every file under its start point.
             hits.extend(compiled.secrets.under(&run_by.start));

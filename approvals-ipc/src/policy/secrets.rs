@@ -11,11 +11,12 @@
 //! is asked, and the reason names the path and what it holds.
 //!
 //! Arguments are read lexically, against the segment's directory, after
-//! the analysis expanded `~`, `$HOME` and globs. Not covered, and said so in
-//! `docs/security.md`: a directory above one of these paths handed to a
-//! program that recurses (`grep -r x ~`), and a link to one of them that an
-//! earlier request made or a clone brought (making one in the same request
-//! is asked as a link out of the tree).
+//! the analysis expanded `~`, `$HOME` and globs. A directory above one of
+//! these paths handed to a program that reads whole trees (`grep -r x ~`,
+//! `cp -r ~ b`, `tar czf x.tgz ~`) is asked too ([`recursive`]). Not
+//! covered, and said so in `docs/security.md`: a link to one of them that
+//! an earlier request made or a clone brought (making one in the same
+//! request is asked as a link out of the tree).
 
 use std::path::{Path, PathBuf};
 
@@ -249,7 +250,7 @@ impl Secrets {
         Some(GuardHit {
             id: ID,
             reason: format!(
-                "every file under {} is handed over, and {} holds {}; what a command reads there goes back to the agent",
+                "the command reads every file under {}, and {} holds {}; what a command reads there goes back to the agent",
                 dir.display(),
                 row.path.display(),
                 row.what
@@ -290,6 +291,9 @@ fn candidates(arg: &str) -> impl Iterator<Item = &str> {
         .map(|c| c.strip_prefix('@').unwrap_or(c))
         .filter(|c| !c.is_empty())
 }
+
+#[path = "secrets/recursive.rs"]
+mod recursive;
 
 #[cfg(test)]
 #[path = "secrets/tests.rs"]

@@ -729,6 +729,8 @@ fn plain_use_trips_no_guard() {
         (&["gpg", "--verify", "x.sig", "x"], false),
         (&["gpgconf", "--list-dirs"], false),
         (&["ld", "-pie", "-o", "app", "a.o", "-lc"], false),
+        // A file named `@` is not a response file.
+        (&["ld", "-o", "app", "@", "a.o"], false),
         (&["ld", "--gc-sections", "-T", "link.ld", "a.o"], false),
         (&["pdflatex", "-interaction=nonstopmode", "x.tex"], false),
         (&["pdflatex", "-shell-restricted", "x.tex"], false),

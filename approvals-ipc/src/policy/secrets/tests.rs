@@ -149,3 +149,55 @@ fn a_state_dir_with_no_last_component_protects_everything_below_it() {
     let argv = ["cat".to_owned(), "notes.txt".to_owned()];
     assert!(s.named_by(&argv, Path::new("/tmp")).is_some());
 }
+
+fn read_whole(argv: &[&str], cwd: &str) -> bool {
+    let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+    secrets()
+        .read_recursively(&argv[0], &argv, Path::new(cwd))
+        .inspect(|hit| assert_eq!(hit.id, ID))
+        .is_some()
+}
+
+#[test]
+fn a_program_reading_the_whole_tree_above_a_protected_path_is_asked() {
+    for (argv, cwd) in [
+        (&["grep", "-r", "token", "/home/u"][..], "/tmp"),
+        (&["grep", "-rn", "token", "/home/u"], "/tmp"),
+        (&["grep", "--recur", "token", "/"], "/tmp"),
+        (&["grep", "-d", "recurse", "token", "/home"], "/tmp"),
+        (&["grep", "--directories=rec", "token", ".."], "/home/u/p"),
+        (&["grep", "-R", "token"], "/home/u"),
+        (&["rg", "token", "/home/u"], "/tmp"),
+        (&["rg", "-uu", "key"], "/home/u"),
+        (&["cp", "-r", "/home/u", "backup"], "/tmp"),
+        (&["cp", "-a", "..", "b"], "/home/u/p"),
+        (&["tar", "czf", "x.tgz", "/home/u"], "/tmp"),
+        (&["tar", "-C", "/home/u", "-czf", "x.tgz", "."], "/tmp"),
+        (&["zip", "-r", "x.zip", "/home/u"], "/tmp"),
+        (&["rsync", "-a", "/home/u/", "b/"], "/tmp"),
+        (&["diff", "-r", "/home/u", "/tmp/x"], "/tmp"),
+        (&["grep", "-r", "token", "/srv"], "/tmp"),
+    ] {
+        assert!(read_whole(argv, cwd), "{argv:?} in {cwd}");
+    }
+}
+
+#[test]
+fn whole_trees_that_hold_no_protected_path_and_plain_reads_stay_allowed() {
+    for (argv, cwd) in [
+        (&["grep", "-r", "TODO", "."][..], "/home/u/p"),
+        (&["grep", "-r", "TODO"], "/home/u/p"),
+        (&["grep", "token", "/home/u/notes.txt"], "/tmp"),
+        // Without -r, grep skips a directory operand.
+        (&["grep", "token", "/home/u"], "/tmp"),
+        (&["rg", "TODO", "src"], "/home/u/p"),
+        (&["cp", "/home/u/notes.txt", "."], "/home/u/p"),
+        (&["cp", "-r", "src", "dst"], "/home/u/p"),
+        (&["tar", "czf", "x.tgz", "src"], "/home/u/p"),
+        (&["zip", "x.zip", "/home/u/notes.txt"], "/tmp"),
+        (&["ls", "-R", "/home/u"], "/tmp"),
+        (&["du", "-sh", "/home/u"], "/tmp"),
+    ] {
+        assert!(!read_whole(argv, cwd), "{argv:?} in {cwd}");
+    }
+}
