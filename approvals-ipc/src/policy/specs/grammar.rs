@@ -202,6 +202,18 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         reading.operands.extend(rest.iter().map(String::as_str));
         return reading;
     }
+    // rustup takes its `+toolchain` after its global flags too (`rustup -v
+    // +stable show`); a toolchain by path (`+/tmp/x`) is left to be asked.
+    let rest = match rest.split_first() {
+        Some((toolchain, after))
+            if spec.family == "rustup"
+                && toolchain.starts_with('+')
+                && !toolchain.contains('/') =>
+        {
+            after
+        }
+        _ => rest,
+    };
     let (word, after) = match git_help(spec, &reading, rest) {
         Some((operand, after)) => {
             reading.operands.extend(operand.map(String::as_str));

@@ -297,6 +297,8 @@ fn everyday_rustup_use_trips_nothing() {
     none_trip(&[
         &["rustup", "show"],
         &["rustup", "show", "active-toolchain"],
+        &["rustup", "-v", "+stable", "show"],
+        &["rustup", "-q", "+nightly", "component", "list"],
         &["rustup", "toolchain", "list"],
         &["rustup", "toolchain", "list", "-v"],
         &["rustup", "component", "list", "--installed"],
@@ -380,6 +382,8 @@ fn rustup_linking_running_and_replacing_code_is_asked() {
         &[
             &["rustup", "run", "stable", "sh", "-c", "id"],
             &["rustup", "-v", "run", "stable", "sh"],
+            // rustup takes a `+toolchain` after its global flags.
+            &["rustup", "-v", "+stable", "run", "stable", "sh"],
             &["rustup", "doc", "--std"],
             &["rustup", "docs"],
             &["rustup", "man", "cargo"],
@@ -397,9 +401,9 @@ fn rustup_unknown_commands_and_a_late_toolchain_selector_are_asked() {
             // No abbreviation of commands.
             &["rustup", "tool", "list"],
             &["rustup", "toolchain", "lis"],
-            // A `+toolchain` after an option is not removed before reading;
-            // the wrapper check reads only a first one either.
-            &["rustup", "-v", "+stable", "run", "stable", "sh"],
+            // A toolchain by path after a global flag is not read as one
+            // (the toolchain check reads only a first one).
+            &["rustup", "-v", "+/tmp/x", "show"],
         ],
     );
     all_trip(
