@@ -190,6 +190,9 @@ fn whole_trees_that_hold_no_protected_path_and_plain_reads_stay_allowed() {
         (&["grep", "token", "/home/u/notes.txt"], "/tmp"),
         // Without -r, grep skips a directory operand.
         (&["grep", "token", "/home/u"], "/tmp"),
+        (&["grep", "-d", "skip", "token", "/home/u"], "/tmp"),
+        // Only `--directories` takes `recurse`: a pattern `r` is a pattern.
+        (&["grep", "-e", "r", "/home/u"], "/tmp"),
         (&["rg", "TODO", "src"], "/home/u/p"),
         (&["cp", "/home/u/notes.txt", "."], "/home/u/p"),
         (&["cp", "-r", "src", "dst"], "/home/u/p"),
