@@ -132,6 +132,10 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         interp::read(lang, &index::of(spec).global, args, &mut reading);
         return reading;
     }
+    if let Grammar::GetoptLong { early, rest } = spec.grammar {
+        getopt_long(&index::of(spec).global, early, rest, args, &mut reading);
+        return reading;
+    }
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
@@ -144,7 +148,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Npm | Grammar::Find => (Match::Prefix, true),
         Grammar::PackageManager { .. } => (Match::Exact, false),
         // Read above.
-        Grammar::Interpreter(_) => (Match::Exact, false),
+        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } => (Match::Exact, false),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -213,7 +217,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
         Grammar::GoFlag { .. } => Match::Go,
-        Grammar::Interpreter(_) => Match::Exact,
+        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } => Match::Exact,
     };
     // Down the subcommand groups (`gh pr view`): a group's options until
     // its first operand, which names its subcommand.
@@ -274,6 +278,78 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         reading.passed.extend(rest.iter().map(String::as_str));
     }
     reading
+}
+
+/// Perl's Getopt::Long ([`Grammar::GetoptLong`]): the program's own pass
+/// over argv first, which takes every `early` word out wherever it stands
+/// (after `--` and `rest` too) and hands the words after the first `rest`
+/// to what it runs; then getopt_long's reading, with permutation, of the
+/// runs of words left between those taken out. A value-taking option at
+/// the end of one run does not take its value from the next (the program
+/// would): the reading stops there, asked.
+fn getopt_long<'a>(
+    index: &Index,
+    early: &[&str],
+    rest: &str,
+    args: &'a [String],
+    reading: &mut Reading<'a>,
+) {
+    let mut runs: Vec<&'a [String]> = Vec::new();
+    let mut handed: Vec<&'a str> = Vec::new();
+    let (mut start, mut handing, mut i) = (0, false, 0);
+    while let Some(word) = args.get(i) {
+        let tok = word.as_str();
+        let (name, attached) = match tok.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (tok, None),
+        };
+        let row = early
+            .contains(&name)
+            .then(|| name.strip_prefix("--").and_then(|long| index.exact(long)))
+            .flatten()
+            .map(|(_, row)| row)
+            .filter(|row| attached.is_none() || row.arity == Arity::Required);
+        if let Some(opt) = row {
+            if !handing {
+                runs.push(&args[start..i]);
+            }
+            let value = match (opt.arity, attached) {
+                (Arity::Required, None) => match following(args, &mut i, 1, tok) {
+                    Ok(value) => Some(value),
+                    Err(problem) => {
+                        reading.problem = Some(problem);
+                        return;
+                    }
+                },
+                (_, attached) => attached,
+            };
+            reading.uses.push(Use::new(opt, value, tok));
+            start = i + 1;
+        } else if handing {
+            handed.push(tok);
+        } else if tok == rest {
+            runs.push(&args[start..i]);
+            handing = true;
+        }
+        i += 1;
+    }
+    if !handing {
+        runs.push(&args[start..]);
+    }
+    let mut ended = false;
+    for run in runs {
+        if ended {
+            reading.operands.extend(run.iter().map(String::as_str));
+            continue;
+        }
+        let (left, end) = region(index, Match::Prefix, true, run, reading);
+        if reading.problem.is_some() {
+            return;
+        }
+        reading.operands.extend(left.iter().map(String::as_str));
+        ended = end;
+    }
+    reading.operands.extend(handed);
 }
 
 /// [`Grammar::PackageManager`]: a value taken from the next word that
