@@ -60,8 +60,8 @@ fn run_in(dir: &Path, program: &str, args: &[&str]) -> Option<Output> {
 
 /// Whether `program version_args` runs; a SKIP line when not.
 fn installed(program: &str, version_args: &[&str]) -> bool {
-    let ok = run_in(&std::env::temp_dir(), program, version_args)
-        .is_some_and(|o| o.status.success());
+    let ok =
+        run_in(&std::env::temp_dir(), program, version_args).is_some_and(|o| o.status.success());
     if !ok {
         eprintln!("SKIP frontend_spec_conformance: {program} is not installed or cannot run");
     }
@@ -109,7 +109,11 @@ fn compare(spec: &'static Spec, listed: &[(String, Arity)]) -> usize {
         }
     }
     assert!(bad.is_empty(), "{}: {bad:#?}", spec.family);
-    assert!(!listed.is_empty(), "{}: no options read from the help", spec.family);
+    assert!(
+        !listed.is_empty(),
+        "{}: no options read from the help",
+        spec.family
+    );
     listed.len()
 }
 
@@ -199,7 +203,10 @@ fn prove_spec_matches_prove() {
         &["-D", "-j", "4", "t/a.t"],
     ] {
         let out = text(&run_in(&dir, "prove", argv).expect("runs"));
-        assert!(!out.contains("ok") && out.contains("t/a.t"), "prove {argv:?}: {out}");
+        assert!(
+            !out.contains("ok") && out.contains("t/a.t"),
+            "prove {argv:?}: {out}"
+        );
         let words = args(argv);
         let reading = read(spec, &words);
         assert_eq!(reading.problem, None, "{argv:?}");
@@ -210,7 +217,10 @@ fn prove_spec_matches_prove() {
     let out = text(&run_in(&dir, "prove", &["-D", "--ve", "t/a.t"]).expect("runs"));
     assert!(out.contains("--ve"), "{out}");
     let words = args(&["-D", "--ve", "t/a.t"]);
-    assert!(matches!(read(spec, &words).problem, Some(Problem::Ambiguous(..))));
+    assert!(matches!(
+        read(spec, &words).problem,
+        Some(Problem::Ambiguous(..))
+    ));
     // `--exec` takes the next word even when it starts with `-`.
     let out = text(&run_in(&dir, "prove", &["--exec", "--dry", "t/a.t"]).expect("runs"));
     assert!(out.contains("exec of --dry"), "{out}");
@@ -280,7 +290,11 @@ fn rake_spec_matches_rake() {
         "--rakefile",
     ];
     for o in rows(spec) {
-        for n in o.names.iter().filter(|n| n.starts_with("--") && !skip.contains(n)) {
+        for n in o
+            .names
+            .iter()
+            .filter(|n| n.starts_with("--") && !skip.contains(n))
+        {
             let short = &n[..n.len() - 1];
             if row(spec, short).is_some() {
                 continue;
@@ -322,8 +336,11 @@ fn rake_spec_matches_rake() {
     assert!(hits.iter().any(|h| h.id == "rake.other-tree"), "{hits:?}");
     // `NAME=value` operands, on any line of the word, go into the
     // environment of the Rakefile and what it runs.
-    std::fs::write(dir.join("Rakefile"), "task(:default) { puts ENV['H17_VAR'] }\n")
-        .expect("Rakefile");
+    std::fs::write(
+        dir.join("Rakefile"),
+        "task(:default) { puts ENV['H17_VAR'] }\n",
+    )
+    .expect("Rakefile");
     for operand in ["H17_VAR=set", "a\nH17_VAR=set"] {
         let out = p(&[operand]);
         assert!(out.starts_with("set"), "rake {operand:?}: {out}");
@@ -416,7 +433,10 @@ fn perldoc_spec_matches_perldoc() {
     let _ = run_in(&dir, "perldoc", &["-U", "-T", "-L", &lang, "perlfunc"]);
     assert!(marker.exists(), "perldoc -L did not run its value");
     let hits = specs::check("perldoc", &args(&["-L", &lang, "perlfunc"]), &dir).expect("spec");
-    assert!(hits.iter().any(|h| h.id == "perldoc.loads-code"), "{hits:?}");
+    assert!(
+        hits.iter().any(|h| h.id == "perldoc.loads-code"),
+        "{hits:?}"
+    );
     // `-d FILE` writes the page there.
     let _ = run_in(&dir, "perldoc", &["-U", "-T", "-d", "page.txt", "strict"]);
     assert!(dir.join("page.txt").exists(), "perldoc -d wrote nothing");
@@ -458,11 +478,7 @@ fn erb_spec_matches_erb() {
         let flag = format!("-{c}");
         let out = text(&run_in(&dir, "erb", &[&flag]).expect("runs"));
         let refused = out.contains("unknown switch");
-        assert_eq!(
-            row(spec, &flag).is_some(),
-            !refused,
-            "erb {flag}: {out}"
-        );
+        assert_eq!(row(spec, &flag).is_some(), !refused, "erb {flag}: {out}");
         letters += 1;
     }
     // The long spellings are exact: one letter short is unknown to both.
@@ -479,7 +495,8 @@ fn erb_spec_matches_erb() {
     // variable; a value stuck to `-r` is required, then read again as
     // switches.
     std::fs::write(dir.join("x.erb"), "<%= name %>\n").expect("template");
-    let out = text(&run_in(&dir, "erb", &["--encoding", "UTF-8", "name=hi", "x.erb"]).expect("runs"));
+    let out =
+        text(&run_in(&dir, "erb", &["--encoding", "UTF-8", "name=hi", "x.erb"]).expect("runs"));
     assert_eq!(out.trim(), "hi");
     let words = args(&["--encoding", "UTF-8", "name=hi", "x.erb"]);
     let reading = read(spec, &words);
