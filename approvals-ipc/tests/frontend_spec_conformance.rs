@@ -226,6 +226,28 @@ fn prove_spec_matches_prove() {
     assert!(out.contains("exec of --dry"), "{out}");
     let words = args(&["--exec", "--dry", "t/a.t"]);
     assert_eq!(read(spec, &words).uses[0].value, Some("--dry"));
+    // `+NAME` is an option too, and an integer option takes only digits:
+    // `-j4e CMD` and `--jobs -e CMD` run the tests through CMD. The spec
+    // reads the first as `--exec` and asks about the others.
+    let exec = "echo 1..0 # SKIP through-exec";
+    for argv in [
+        &["+exec", exec, "t/a.t"][..],
+        &["+e", exec, "t/a.t"],
+        &["-j4e", exec, "t/a.t"],
+        &["--jobs", "-e", exec, "t/a.t"],
+    ] {
+        let out = text(&run_in(&dir, "prove", argv).expect("runs"));
+        assert!(out.contains("through-exec"), "prove {argv:?}: {out}");
+        let hits = specs::check("prove", &args(argv), &dir).expect("a spec");
+        assert!(!hits.is_empty(), "{argv:?}");
+        let words = args(argv);
+        let reading = read(spec, &words);
+        assert!(
+            reading.problem.is_some()
+                || reading.uses.iter().any(|u| u.opt.names.contains(&"--exec")),
+            "{argv:?}: {reading:?}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!("prove: {compared} help options compared");
 }

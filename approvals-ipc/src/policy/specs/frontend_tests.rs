@@ -23,6 +23,7 @@ fn everyday_front_end_use_trips_nothing() {
         &["prove", "--verb", "t/"],
         &["prove", "t/a.t", "::", "--exec", "x", "-M", "y"],
         &["prove", "--statefile=.prove-ci", "t/"],
+        &["prove", "+v", "+lib", "--jobs=8", "t/"],
         &["rake"],
         &["rake", "test"],
         &["rake", "-T"],
@@ -148,6 +149,54 @@ fn prove_options_that_run_or_load_code_are_asked() {
             &["prove", "--statefile", "/tmp/s", "t/"],
             "prove.writes-file",
             "state",
+        ),
+        (
+            &["prove", "+exec", "sh -c id", "t/"],
+            "prove.runs-program",
+            "command line",
+        ),
+        (
+            &["prove", "+e", "sh -c id", "t/"],
+            "prove.runs-program",
+            "command line",
+        ),
+        (
+            &["prove", "t/", "+exe", "sh -c id"],
+            "prove.runs-program",
+            "command line",
+        ),
+        (
+            &["prove", "+M", "Foo", "t/"],
+            "prove.loads-code",
+            "loads a module",
+        ),
+        (
+            &["prove", "+ex", "x", "t/"],
+            "prove.unknown-option",
+            "ambiguous option +ex",
+        ),
+        (
+            &["prove", "+exec=sh", "t/"],
+            "prove.unknown-option",
+            "unknown option +exec=sh",
+        ),
+        // Getopt::Long reads the digits of an integer option and then the
+        // rest of the bundle; a value that is no number leaves the next
+        // word to be read as an option.
+        (
+            &["prove", "-j4e", "sh -c id", "t/"],
+            "prove.unknown-option",
+            "has no value",
+        ),
+        (
+            &["prove", "--jobs", "-e", "sh -c id", "t/"],
+            "prove.unknown-option",
+            "has no value",
+        ),
+        (
+            &["prove", "-j", "-e", "sh -c id", "t/"],
+            "prove.unknown-option",
+            "has no value",
         ),
         (
             &["prove", "--bogus", "t/"],

@@ -115,6 +115,8 @@ enum Match {
     Unzip,
     /// Go's flag package: `-name` or `--name`, exact, one word each.
     Go,
+    /// Perl's Getopt::Long: prefix long names, plus `+name`.
+    PerlLong,
 }
 
 /// Reads `args` (argv without argv[0]) by `spec`.
@@ -132,8 +134,14 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         interp::read(lang, &index::of(spec).global, args, &mut reading);
         return reading;
     }
-    if let Grammar::GetoptLong { early, rest } = spec.grammar {
+    if let Grammar::GetoptLong {
+        early,
+        rest,
+        integers,
+    } = spec.grammar
+    {
         getopt_long(&index::of(spec).global, early, rest, args, &mut reading);
+        integer_values(integers, &mut reading);
         return reading;
     }
     let (global, permute) = match spec.grammar {
@@ -342,7 +350,7 @@ fn getopt_long<'a>(
             reading.operands.extend(run.iter().map(String::as_str));
             continue;
         }
-        let (left, end) = region(index, Match::Prefix, true, run, reading);
+        let (left, end) = region(index, Match::PerlLong, true, run, reading);
         if reading.problem.is_some() {
             return;
         }
@@ -350,6 +358,59 @@ fn getopt_long<'a>(
         ended = end;
     }
     reading.operands.extend(handed);
+}
+
+/// [`Grammar::GetoptLong`]'s integer options: a value that is not all
+/// digits is read differently by Getopt::Long (`-j4e` is `-j4 -e`; the
+/// `-e` of `--jobs -e` is an option of its own), so the reading stops
+/// there, asked.
+fn integer_values(integers: &[&str], reading: &mut Reading<'_>) {
+    if reading.problem.is_some() {
+        return;
+    }
+    let odd = reading.uses.iter().find(|u| {
+        u.opt.names.iter().any(|n| integers.contains(n))
+            && !u
+                .value
+                .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if let Some(used) = odd {
+        reading.problem = Some(Problem::MissingValue(used.token));
+    }
+}
+
+/// Getopt::Long's `+NAME`, `tokens[*i]`: the name after `+` as a whole,
+/// one letter or long, exact or by unambiguous prefix, its value the next
+/// word (advancing `*i`); `=` is part of the name.
+fn plus_option<'a>(
+    index: &Index,
+    tokens: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let tok = tokens[*i].as_str();
+    let name = &tok[1..];
+    let mut letters = name.chars();
+    let letter = match (letters.next(), letters.next()) {
+        (Some(c), None) => index.short(c),
+        _ => None,
+    };
+    let opt = match letter {
+        Some(opt) => opt,
+        None => match long(index, Match::Prefix, name) {
+            Ok((opt, _)) => opt,
+            Err(candidates) if candidates.is_empty() => return Err(Problem::UnknownOption(tok)),
+            Err(candidates) => return Err(Problem::Ambiguous(tok, candidates)),
+        },
+    };
+    let value = match opt.arity {
+        Arity::Flag => None,
+        Arity::Required => Some(following(tokens, i, 1, tok)?),
+        // Not in any table read this way: asked rather than guessed.
+        Arity::Optional | Arity::Pair => return Err(Problem::UnknownOption(tok)),
+    };
+    reading.uses.push(Use::new(opt, value, tok));
+    Ok(())
 }
 
 /// [`Grammar::PackageManager`]: a value taken from the next word that
@@ -717,6 +778,13 @@ fn region<'a>(
             || (how == Match::Go && matches!(tok, "-args" | "--args"))
         {
             return (&tokens[i + 1..], true);
+        }
+        if how == Match::PerlLong && tok.len() > 1 && tok.starts_with('+') {
+            if let Err(problem) = plus_option(index, tokens, &mut i, reading) {
+                return stop(reading, problem);
+            }
+            i += 1;
+            continue;
         }
         if how == Match::Go && tok.len() > 1 && tok.starts_with('-') {
             if let Err(problem) = go_flag(index, tokens, &mut i, reading) {

@@ -8,7 +8,8 @@
 //! ([`Grammar::GetoptLong`]): long options by unambiguous prefix (an
 //! ambiguous or unknown one is passed through as a test name, which the
 //! spec asks about instead), `--opt=v` or `--opt v`, short bundles,
-//! permutation.
+//! permutation, and `+NAME` for any option (`+exec CMD`, `+e CMD`);
+//! `-j`'s value is digits (`-j4e CMD` is `-j4 -e CMD`).
 //!
 //! Running the tests the caller names, and the working tree's own
 //! `.proverc`, is prove's job, as running a script is perl's. A command
@@ -101,6 +102,7 @@ pub(crate) const PROVE: Spec = Spec {
     grammar: Grammar::GetoptLong {
         early: EARLY,
         rest: "::",
+        integers: &["-j", "--jobs"],
     },
     opts: &[PROVE_OPTS],
     subs: &[],
