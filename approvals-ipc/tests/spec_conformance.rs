@@ -729,8 +729,16 @@ fn scratch() -> tempfile::TempDir {
 /// with the suite that compares them instead.
 const OTHER_SUITES: &[(&str, &str)] = &[
     (
+        "perldoc",
+        "frontend_spec_conformance.rs (its own single-letter parser; `-h`, not `--help`)",
+    ),
+    (
         "pip",
         "spec_net_conformance.rs (optparse abbreviates like getopt_long; its help is Python's)",
+    ),
+    (
+        "rake",
+        "frontend_spec_conformance.rs (Ruby's OptionParser, read as getopt_long; its help is OptionParser's)",
     ),
     (
         "scp",

@@ -22,6 +22,8 @@ pub mod types;
 #[cfg(test)]
 mod find_tests;
 #[cfg(test)]
+mod frontend_tests;
+#[cfg(test)]
 mod git_tests;
 #[cfg(test)]
 mod gnu_tests;

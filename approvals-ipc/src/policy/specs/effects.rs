@@ -26,16 +26,21 @@ const EXECUTED_FILES: &[&str] = &[
     ".npmrc",
     ".pnpmfile.cjs",
     ".profile",
+    ".proverc",
     ".yarnrc",
     ".yarnrc.yml",
     ".zshrc",
     "GNUmakefile",
     "Makefile",
+    "Rakefile",
+    "Rakefile.rb",
     "build.rs",
     "conftest.py",
     "makefile",
     "package.json",
     "pyproject.toml",
+    "rakefile",
+    "rakefile.rb",
     "setup.py",
 ];
 
@@ -229,7 +234,8 @@ pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
         return Some("into a tool's metadata directory");
     }
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    if EXECUTED_FILES.contains(&name) || name.ends_with(".sh") {
+    // `rakelib/*.rake` is loaded by every plain `rake`.
+    if EXECUTED_FILES.contains(&name) || name.ends_with(".sh") || name.ends_with(".rake") {
         return Some(EXECUTED);
     }
     None

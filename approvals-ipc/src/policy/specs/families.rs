@@ -9,6 +9,7 @@ mod coreutils;
 mod curl;
 mod diff;
 mod docker;
+mod erb;
 mod fileutils;
 pub(crate) mod find;
 mod gh;
@@ -21,9 +22,12 @@ mod mawk;
 pub(super) mod node;
 mod npm;
 pub(super) mod perl;
+mod perldoc;
 mod pip;
 mod pnpm;
+mod prove;
 pub(super) mod python;
+mod rake;
 mod rg;
 mod rsync;
 pub(super) mod ruby;
@@ -55,6 +59,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &attrs::DD,
     &diff::DIFF,
     &docker::DOCKER,
+    &erb::ERB,
     &find::FIND,
     &gh::GH,
     &git::GIT,
@@ -76,10 +81,13 @@ pub(crate) static ALL: &[&Spec] = &[
     &node::NODE,
     &npm::NPM,
     &perl::PERL,
+    &perldoc::PERLDOC,
     &pip::PIP,
     &pnpm::PNPM,
+    &prove::PROVE,
     &attrs::PTX,
     &python::PYTHON,
+    &rake::RAKE,
     &rg::RG,
     &fileutils::RM,
     &fileutils::RMDIR,

@@ -115,6 +115,8 @@ enum Match {
     Unzip,
     /// Go's flag package: `-name` or `--name`, exact, one word each.
     Go,
+    /// Perl's Getopt::Long: prefix long names, plus `+name`.
+    PerlLong,
 }
 
 /// git's two other spellings of `git help`, as `git.c` reads them: a
@@ -160,6 +162,16 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         interp::read(lang, &index::of(spec).global, args, &mut reading);
         return reading;
     }
+    if let Grammar::GetoptLong {
+        early,
+        rest,
+        integers,
+    } = spec.grammar
+    {
+        getopt_long(&index::of(spec).global, early, rest, args, &mut reading);
+        integer_values(integers, &mut reading);
+        return reading;
+    }
     let (global, permute) = match spec.grammar {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
@@ -172,7 +184,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Npm | Grammar::Find => (Match::Prefix, true),
         Grammar::PackageManager { .. } => (Match::Exact, false),
         // Read above.
-        Grammar::Interpreter(_) => (Match::Exact, false),
+        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } => (Match::Exact, false),
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -262,7 +274,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
         Grammar::GoFlag { .. } => Match::Go,
-        Grammar::Interpreter(_) => Match::Exact,
+        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } => Match::Exact,
     };
     // Down the subcommand groups (`gh pr view`): a group's options until
     // its first operand, which names its subcommand.
@@ -323,6 +335,131 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         reading.passed.extend(rest.iter().map(String::as_str));
     }
     reading
+}
+
+/// Perl's Getopt::Long ([`Grammar::GetoptLong`]): the program's own pass
+/// over argv first, which takes every `early` word out wherever it stands
+/// (after `--` and `rest` too) and hands the words after the first `rest`
+/// to what it runs; then getopt_long's reading, with permutation, of the
+/// runs of words left between those taken out. A value-taking option at
+/// the end of one run does not take its value from the next (the program
+/// would): the reading stops there, asked.
+fn getopt_long<'a>(
+    index: &Index,
+    early: &[&str],
+    rest: &str,
+    args: &'a [String],
+    reading: &mut Reading<'a>,
+) {
+    let mut runs: Vec<&'a [String]> = Vec::new();
+    let mut handed: Vec<&'a str> = Vec::new();
+    let (mut start, mut handing, mut i) = (0, false, 0);
+    while let Some(word) = args.get(i) {
+        let tok = word.as_str();
+        let (name, attached) = match tok.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (tok, None),
+        };
+        let row = early
+            .contains(&name)
+            .then(|| name.strip_prefix("--").and_then(|long| index.exact(long)))
+            .flatten()
+            .map(|(_, row)| row)
+            .filter(|row| attached.is_none() || row.arity == Arity::Required);
+        if let Some(opt) = row {
+            if !handing {
+                runs.push(&args[start..i]);
+            }
+            let value = match (opt.arity, attached) {
+                (Arity::Required, None) => match following(args, &mut i, 1, tok) {
+                    Ok(value) => Some(value),
+                    Err(problem) => {
+                        reading.problem = Some(problem);
+                        return;
+                    }
+                },
+                (_, attached) => attached,
+            };
+            reading.uses.push(Use::new(opt, value, tok));
+            start = i + 1;
+        } else if handing {
+            handed.push(tok);
+        } else if tok == rest {
+            runs.push(&args[start..i]);
+            handing = true;
+        }
+        i += 1;
+    }
+    if !handing {
+        runs.push(&args[start..]);
+    }
+    let mut ended = false;
+    for run in runs {
+        if ended {
+            reading.operands.extend(run.iter().map(String::as_str));
+            continue;
+        }
+        let (left, end) = region(index, Match::PerlLong, true, run, reading);
+        if reading.problem.is_some() {
+            return;
+        }
+        reading.operands.extend(left.iter().map(String::as_str));
+        ended = end;
+    }
+    reading.operands.extend(handed);
+}
+
+/// [`Grammar::GetoptLong`]'s integer options: a value that is not all
+/// digits is read differently by Getopt::Long (`-j4e` is `-j4 -e`; the
+/// `-e` of `--jobs -e` is an option of its own), so the reading stops
+/// there, asked.
+fn integer_values(integers: &[&str], reading: &mut Reading<'_>) {
+    if reading.problem.is_some() {
+        return;
+    }
+    let odd = reading.uses.iter().find(|u| {
+        u.opt.names.iter().any(|n| integers.contains(n))
+            && !u
+                .value
+                .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if let Some(used) = odd {
+        reading.problem = Some(Problem::MissingValue(used.token));
+    }
+}
+
+/// Getopt::Long's `+NAME`, `tokens[*i]`: the name after `+` as a whole,
+/// one letter or long, exact or by unambiguous prefix, its value the next
+/// word (advancing `*i`); `=` is part of the name.
+fn plus_option<'a>(
+    index: &Index,
+    tokens: &'a [String],
+    i: &mut usize,
+    reading: &mut Reading<'a>,
+) -> Result<(), Problem<'a>> {
+    let tok = tokens[*i].as_str();
+    let name = &tok[1..];
+    let mut letters = name.chars();
+    let letter = match (letters.next(), letters.next()) {
+        (Some(c), None) => index.short(c),
+        _ => None,
+    };
+    let opt = match letter {
+        Some(opt) => opt,
+        None => match long(index, Match::Prefix, name) {
+            Ok((opt, _)) => opt,
+            Err(candidates) if candidates.is_empty() => return Err(Problem::UnknownOption(tok)),
+            Err(candidates) => return Err(Problem::Ambiguous(tok, candidates)),
+        },
+    };
+    let value = match opt.arity {
+        Arity::Flag => None,
+        Arity::Required => Some(following(tokens, i, 1, tok)?),
+        // Not in any table read this way: asked rather than guessed.
+        Arity::Optional | Arity::Pair => return Err(Problem::UnknownOption(tok)),
+    };
+    reading.uses.push(Use::new(opt, value, tok));
+    Ok(())
 }
 
 /// [`Grammar::PackageManager`]: a value taken from the next word that
@@ -690,6 +827,13 @@ fn region<'a>(
             || (how == Match::Go && matches!(tok, "-args" | "--args"))
         {
             return (&tokens[i + 1..], true);
+        }
+        if how == Match::PerlLong && tok.len() > 1 && tok.starts_with('+') {
+            if let Err(problem) = plus_option(index, tokens, &mut i, reading) {
+                return stop(reading, problem);
+            }
+            i += 1;
+            continue;
         }
         if how == Match::Go && tok.len() > 1 && tok.starts_with('-') {
             if let Err(problem) = go_flag(index, tokens, &mut i, reading) {

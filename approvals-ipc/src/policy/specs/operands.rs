@@ -89,6 +89,21 @@ pub(super) fn hits(
                 }
             }
         }
+        Operands::SetsEnv(why) => {
+            for operand in &reading.operands {
+                let Some((name, value)) = env_assignment(operand) else {
+                    continue;
+                };
+                if let Err(not_inert) = crate::policy::env::check_inert(name, value) {
+                    out.push(GuardHit {
+                        id: spec.ids.loads_code,
+                        reason: format!(
+                            "{shown} {operand}: {why}, and {name} is not known to be inert: {not_inert}"
+                        ),
+                    });
+                }
+            }
+        }
         Operands::ChangesSystemUnless(prefix, why) => {
             for operand in reading.operands.iter().filter(|o| !o.starts_with(prefix)) {
                 out.push(GuardHit {
@@ -127,6 +142,20 @@ pub(super) fn hits(
             }
         }
     }
+}
+
+/// The variable an operand sets, as rake's `/^(\w+)=(.*)$/m` reads it:
+/// the first line of the word (`^` matches after every newline) that
+/// starts with a name of ASCII letters, digits and `_` and an `=`; the
+/// value is everything after that `=`, later lines included.
+fn env_assignment(operand: &str) -> Option<(&str, &str)> {
+    let starts = std::iter::once(0).chain(operand.match_indices('\n').map(|(at, _)| at + 1));
+    starts.into_iter().find_map(|start| {
+        let line = &operand[start..];
+        let (name, value) = line.split_once('=')?;
+        let word = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        word.then_some((name, value))
+    })
 }
 
 /// The directories `reading` fills with names the prompt does not show,
@@ -208,6 +237,7 @@ pub(super) fn filled<'a>(
         | Operands::Attributes(_)
         | Operands::WrittenAt(..)
         | Operands::Assignments { .. }
+        | Operands::SetsEnv(_)
         | Operands::ChangesSystemUnless(..) => Vec::new(),
     }
 }

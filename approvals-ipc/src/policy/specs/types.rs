@@ -101,6 +101,29 @@ pub enum Grammar {
         /// word is asked rather than read as clap would.
         commander: bool,
     },
+    /// Perl's Getopt::Long configured with `bundling` (prove): read as
+    /// [`Grammar::Getopt`] with permutation (long options by unambiguous
+    /// prefix with `=v` or the next word, even one starting with `-`; short
+    /// bundles; `--` ends options), plus Getopt::Long's `+NAME` (any
+    /// spelling, long or one letter, exact or by unambiguous prefix, its
+    /// value the next word), after the program's own pass over argv: each
+    /// word spelled exactly as one of `early` is taken out first, wherever
+    /// it stands, even after `--` or `rest` (prove's `--rc FILE`,
+    /// `--rc=FILE`, `--norc`), and the words after the first `rest`
+    /// (prove's `::`) are handed to what the program runs, never read as
+    /// options.
+    GetoptLong {
+        /// Spellings the program takes out of argv before parsing; their
+        /// rows (and arity) are in the spec's tables.
+        early: &'static [&'static str],
+        /// The word after which the rest are the children's arguments.
+        rest: &'static str,
+        /// Spellings of integer options (`=i`), whose value must be
+        /// digits: Getopt::Long reads `-j4e` as `-j4 -e` and leaves the
+        /// `-e` of `--jobs -e` to be read as an option, so any other value
+        /// is asked.
+        integers: &'static [&'static str],
+    },
     /// An interpreter (python, perl, ruby, node): options before the
     /// script, read by that interpreter's own rules (`grammar/interp.rs`);
     /// the first operand is the script and every word after it is the
@@ -262,6 +285,12 @@ pub enum Operands {
         /// The keys whose value is a file it writes.
         written: &'static [&'static str],
     },
+    /// An operand `NAME=value` (NAME of letters, digits and `_`, at the
+    /// start of the word or of any line in it, as rake's `/^(\w+)=(.*)$/m`)
+    /// sets an environment variable for the program and everything it
+    /// runs: judged as a `NAME=value` prefix of the command would be (inert
+    /// variables are fine, any other is asked); other operands are plain.
+    SetsEnv(&'static str),
     /// An operand that does not start with `prefix` changes the system
     /// (`date 0101…` sets the clock; `date +%s` only prints): asked.
     ChangesSystemUnless(&'static str, &'static str),
