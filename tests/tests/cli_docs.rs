@@ -129,10 +129,7 @@ fn every_help_keeps_its_examples_one_per_line() {
             }
             let lines = examples(&text);
             for line in &lines {
-                let invocations = line
-                    .split_whitespace()
-                    .filter(|word| *word == bin)
-                    .count();
+                let invocations = line.split_whitespace().filter(|word| *word == bin).count();
                 assert!(
                     line.starts_with("  ") && !line[2..].starts_with(' ') && invocations <= 1,
                     "{bin} {} --help: examples run together: {line:?}",

@@ -111,8 +111,15 @@ fn every_relative_link_names_a_file_in_the_repository() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} links found: is the parser right?");
-    assert!(broken.is_empty(), "links to nothing:\n{}", broken.join("\n"));
+    assert!(
+        checked > 20,
+        "only {checked} links found: is the parser right?"
+    );
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
 }
 
 #[test]
@@ -122,7 +129,10 @@ fn the_link_parser_sees_links_and_skips_code() {
         link_targets(text),
         vec![(1, "docs/a.md#x".to_owned()), (5, "../up".to_owned())]
     );
-    assert_eq!(normalise(Path::new("docs/../README.md")), Some("README.md".into()));
+    assert_eq!(
+        normalise(Path::new("docs/../README.md")),
+        Some("README.md".into())
+    );
     assert_eq!(normalise(Path::new("../outside")), None);
     assert_eq!(normalise(Path::new("/etc/passwd")), None);
 }

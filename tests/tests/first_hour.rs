@@ -543,7 +543,11 @@ fn doctor_says_which_approvals_file_it_checks_and_why() {
             "{binary}: {report}"
         );
         let out = output(command().arg("doctor"));
-        let first = text(&out.stdout).lines().next().unwrap_or_default().to_owned();
+        let first = text(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
         assert_eq!(
             first,
             format!(

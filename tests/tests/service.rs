@@ -251,10 +251,7 @@ fn packaged_units_in_contrib_pass_systemd_analyze_verify() {
                     1,
                     "contrib/{unit} does not run the packaged /usr/bin/{name}: {shipped}"
                 );
-                shipped.replace(
-                    &packaged,
-                    &format!("\nExecStart={} ", bin(name).display()),
-                )
+                shipped.replace(&packaged, &format!("\nExecStart={} ", bin(name).display()))
             }
             None => shipped.clone(),
         };
@@ -354,9 +351,8 @@ fn launchd_plists_are_well_formed_and_say_what_the_unit_runs() {
     assert!(read_plist(&path).get("StandardErrorPath").is_none());
 
     // The example agent in contrib/ that docs/gateway.md has users copy.
-    let contrib = read_plist(
-        &approvals_tests::workspace_root().join("contrib/ai.clawdbot.node-host.plist"),
-    );
+    let contrib =
+        read_plist(&approvals_tests::workspace_root().join("contrib/ai.clawdbot.node-host.plist"));
     assert_eq!(contrib["Label"], "ai.clawdbot.node-host");
     let argv = contrib["ProgramArguments"].as_array().expect("an array");
     assert!(

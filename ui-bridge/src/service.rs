@@ -301,9 +301,7 @@ fn xml_escape(text: &str) -> String {
             '<' => "&lt;".to_owned(),
             '>' => "&gt;".to_owned(),
             '\t' | '\n' | '\r' => c.to_string(),
-            c if c.is_control() || matches!(c, '\u{FFFE}' | '\u{FFFF}') => {
-                '\u{FFFD}'.to_string()
-            }
+            c if c.is_control() || matches!(c, '\u{FFFE}' | '\u{FFFF}') => '\u{FFFD}'.to_string(),
             c => c.to_string(),
         })
         .collect()
