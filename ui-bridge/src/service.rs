@@ -249,8 +249,9 @@ pub fn command_line(spec: &ServiceSpec) -> String {
 }
 
 /// Quotes one word for a POSIX shell: plain when it has only characters
-/// no shell treats specially, else single-quoted.
-fn shell_quote(word: &str) -> String {
+/// no shell treats specially, else single-quoted. Public so every hint
+/// that prints a command quotes paths the same way.
+pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word.chars().all(|c| {
             c.is_ascii_alphanumeric()
