@@ -100,7 +100,7 @@ complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l approvals
 complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l socket -d 'The bridge socket [default: socket.path from the approvals file, else exec-approvals.sock beside it]' -r -F
 complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l gateway -d 'Also check that this gateway answers (ws://127.0.0.1:18789 or wss://HOST:PORT): TCP connect, TLS, WebSocket upgrade' -r
 complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l tls-fingerprint -d 'Trust a wss:// gateway by the sha256 of its certificate (hex), as `serve --tls-fingerprint` does' -r
-complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l json -d 'Print the report as one JSON object: {"approvals", "ok", "findings": [{"check", "severity", "subject", "problem", "fix", "fixed"?}]}'
+complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l json -d 'Print the report as one JSON object: {"approvals", "approvalsFile": {"path", "source", "why"}, "ok", "findings": [{"check", "severity", "subject", "problem", "fix", "fixed"?}]}'
 complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l fix -d 'Repair what is safe to repair: modes (chmod 700 directories, 600 files and the socket) and a socket nothing answers on. Each repair is reported. Owners, symbolic links and file contents are never changed'
 complete -c node-host -n "__fish_node_host_using_subcommand doctor" -l insecure -d 'Allow a plain ws:// gateway off loopback, as `serve --insecure` does'
 complete -c node-host -n "__fish_node_host_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -4,6 +4,9 @@
 //!
 //! Regenerate with `scripts/gen-docs` (it runs `BIN man --out docs/man`
 //! and `BIN completions SHELL` for both binaries) and commit the result.
+//!
+//! Also: every `--help` keeps its examples one per line (they were once
+//! reflowed into a single line that could not be copied).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -78,6 +81,75 @@ fn committed_completions_match_the_command_lines() {
                 committed == generated,
                 "contrib/completions/{file} differs from `{bin} completions {shell}`: {REGENERATE}"
             );
+        }
+    }
+}
+
+/// `BIN PATH… --help`, as text.
+fn help(home: &TestHome, bin: &str, path: &[String]) -> String {
+    let out = output(home.command(bin).args(path).arg("--help"));
+    assert!(out.status.success(), "{bin} {path:?} --help: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The subcommands a `--help` lists under `Commands:`, without `help`.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter(|line| line.starts_with("  ") && !line[2..].starts_with(' '))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The lines of the `Examples:` block of a `--help`.
+fn examples(help: &str) -> Vec<&str> {
+    help.lines()
+        .skip_while(|line| *line != "Examples:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .collect()
+}
+
+#[test]
+fn every_help_keeps_its_examples_one_per_line() {
+    let home = TestHome::new();
+    for bin in ["ui-bridge", "node-host"] {
+        let mut queue = vec![Vec::<String>::new()];
+        let mut with_examples = Vec::new();
+        while let Some(path) = queue.pop() {
+            let text = help(&home, bin, &path);
+            for sub in subcommands(&text) {
+                let mut next = path.clone();
+                next.push(sub);
+                queue.push(next);
+            }
+            let lines = examples(&text);
+            for line in &lines {
+                let invocations = line.split_whitespace().filter(|word| *word == bin).count();
+                assert!(
+                    line.starts_with("  ") && !line[2..].starts_with(' ') && invocations <= 1,
+                    "{bin} {} --help: examples run together: {line:?}",
+                    path.join(" ")
+                );
+            }
+            if !lines.is_empty() {
+                with_examples.push((path.join(" "), lines.len()));
+            }
+        }
+        if bin == "node-host" {
+            // The two the issue found squashed onto one line.
+            for (command, at_least) in [("explain", 3), ("run", 3)] {
+                assert!(
+                    with_examples
+                        .iter()
+                        .any(|(path, n)| path == command && *n >= at_least),
+                    "node-host {command} --help has no examples block: {with_examples:?}"
+                );
+            }
         }
     }
 }

@@ -515,3 +515,57 @@ fn serve_says_which_approvals_file_it_uses_and_why() {
     check(bare_bridge(&other), &open, PathSource::ExistingOpenclaw);
     assert!(!other.path().join(".clawdbot/exec-approvals.json").exists());
 }
+
+#[test]
+fn doctor_says_which_approvals_file_it_checks_and_why() {
+    let home = TestHome::new();
+    let open = home.path().join(".openclaw/exec-approvals.json");
+    write_policy(&open);
+    for binary in ["ui-bridge", "node-host"] {
+        // An OpenClaw user's file, found in ~/.openclaw.
+        let command = || {
+            if binary == "node-host" {
+                bare(&home)
+            } else {
+                bare_bridge(&home)
+            }
+        };
+        let out = output(command().args(["doctor", "--json"]));
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{binary} doctor --json ({e}): {}", text(&out.stderr)));
+        assert_eq!(
+            report["approvalsFile"],
+            json!({
+                "path": open.display().to_string(),
+                "source": "existing-openclaw",
+                "why": PathSource::ExistingOpenclaw.why(),
+            }),
+            "{binary}: {report}"
+        );
+        let out = output(command().arg("doctor"));
+        let first = text(&out.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        assert_eq!(
+            first,
+            format!(
+                "doctor: checking {} ({})",
+                open.display(),
+                PathSource::ExistingOpenclaw.why()
+            ),
+            "{binary}"
+        );
+    }
+    // --approvals wins, and says so.
+    let given = home.path().join("given.json");
+    let out = output(
+        bare_bridge(&home)
+            .args(["doctor", "--json", "--approvals"])
+            .arg(&given),
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["approvalsFile"]["source"], "flag", "{report}");
+    assert_eq!(report["approvalsFile"]["path"], given.display().to_string());
+}

@@ -5,6 +5,7 @@
 //! completions, the user units, the docs and the example policy. Building
 //! the package itself needs cargo-deb and a release build, which CI does
 //! not have time for (docs/operations.md has the command and what it held).
+//! `--version` of both binaries names the crate version and the git commit.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -166,4 +167,36 @@ fn both_packages_have_complete_deb_metadata_and_every_asset_exists() {
         &["ui-bridge.service", "ui-bridge.socket"],
     );
     check_package(&metadata, "node-host", &["node-host.service"]);
+}
+
+#[test]
+fn version_names_the_crate_version_and_the_git_commit() {
+    let root = workspace_root();
+    // The commit the binaries were built from: cargo rebuilds them when
+    // HEAD moves (ui-bridge/build.rs), so it is HEAD's; outside a git
+    // checkout it is "unknown".
+    let commit = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(&root)
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        .unwrap_or_else(|| "unknown".to_owned());
+    let metadata = metadata();
+    for name in ["ui-bridge", "node-host"] {
+        let version = package(&metadata, name)["version"]
+            .as_str()
+            .expect("a version")
+            .to_owned();
+        let out = Command::new(approvals_tests::bin(name))
+            .arg("--version")
+            .output()
+            .expect("run --version");
+        assert!(out.status.success(), "{name} --version: {out:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{name} {version} (commit {commit})\n")
+        );
+    }
 }

@@ -177,6 +177,49 @@ fn serve_without_any_credential_or_approvals_file_starts_and_says_what_is_missin
 }
 
 #[test]
+fn the_token_files_hint_works_as_printed_where_no_directory_exists_yet() {
+    // A fresh machine: no bridge ever ran, so ~/.clawdbot is not there,
+    // and the path has a space a shell would split.
+    let home = TestHome::new();
+    let units = home.path().join("units");
+    let dir = home.path().join("new state");
+    let token = dir.join("gateway.token");
+    let install = || {
+        outcome(
+            home.command("node-host")
+                .args(["service", "install", "--gateway", NO_GATEWAY, "--unit-dir"])
+                .arg(&units)
+                .arg("--token-file")
+                .arg(&token),
+        )
+    };
+    let (code, stderr) = install();
+    assert_eq!(code, Some(status::FILE_ERROR), "{stderr}");
+    let hint = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("hint: "))
+        .and_then(|hint| hint.split_once(", then pass --token-file "))
+        .map(|(command, _)| command.to_owned())
+        .unwrap_or_else(|| panic!("no hint with a command: {stderr}"));
+    let ran = output(
+        Command::new("sh")
+            .args(["-c", &hint])
+            .env("TOKEN", "shared-token-from-the-gateway"),
+    );
+    assert!(ran.status.success(), "{hint}: {ran:?}");
+    assert_eq!(
+        std::fs::read_to_string(&token).expect("the hint made the file"),
+        "shared-token-from-the-gateway\n"
+    );
+    let mode = |path: &Path| std::fs::metadata(path).expect("stat").permissions().mode() & 0o777;
+    assert_eq!(mode(&token), 0o600, "{hint}");
+    assert_eq!(mode(&dir), 0o700, "{hint}");
+    let (code, stderr) = install();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(units.join("node-host.service").exists());
+}
+
+#[test]
 fn service_install_refuses_a_token_file_that_is_missing() {
     let home = TestHome::new();
     policy(&home);

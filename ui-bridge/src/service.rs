@@ -49,7 +49,7 @@ pub fn default_unit_dir(home: Option<&Path>) -> Option<PathBuf> {
 /// The files for this platform, as (file name, content).
 pub fn unit_files(spec: &ServiceSpec) -> Vec<(String, String)> {
     if cfg!(target_os = "macos") {
-        vec![launchd_plist(spec)]
+        vec![launchd_plist(spec, std::env::home_dir().as_deref())]
     } else {
         systemd_units(spec)
     }
@@ -103,13 +103,25 @@ NoNewPrivileges=yes\nProtectSystem=full\nRestrictSUIDSGID=yes\nLockPersonality=y
 
 /// A launchd agent: `ai.clawdbot.NAME.plist`, started at login and kept
 /// alive (launchd's own sockets need `launch_activate_socket`, which the
-/// bridge does not call; it binds its socket itself).
-pub fn launchd_plist(spec: &ServiceSpec) -> (String, String) {
+/// bridge does not call; it binds its socket itself). Its log goes to
+/// `~/Library/Logs/LABEL.log` under `home`: a log in the shared `/tmp`
+/// could be a file or link another user made first. Without a home the
+/// plist names no log, and launchd discards the output.
+pub fn launchd_plist(spec: &ServiceSpec, home: Option<&Path>) -> (String, String) {
     let label = format!("ai.clawdbot.{}", spec.name);
     let args = std::iter::once(spec.exe.display().to_string())
         .chain(spec.args.iter().cloned())
         .map(|a| format!("    <string>{}</string>\n", xml_escape(&a)))
         .collect::<String>();
+    let log = home
+        .map(|home| {
+            let path = home.join("Library/Logs").join(format!("{label}.log"));
+            format!(
+                "  <key>StandardErrorPath</key><string>{}</string>\n",
+                xml_escape(&path.display().to_string())
+            )
+        })
+        .unwrap_or_default();
     let plist = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
 <!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n\
@@ -117,7 +129,7 @@ pub fn launchd_plist(spec: &ServiceSpec) -> (String, String) {
   <key>Label</key><string>{label}</string>\n  <key>ProgramArguments</key>\n  <array>\n{args}  </array>\n\
   <key>EnvironmentVariables</key>\n  <dict><key>RUST_LOG</key><string>info</string></dict>\n\
   <key>RunAtLoad</key><true/>\n  <key>KeepAlive</key><true/>\n  <key>Umask</key><integer>63</integer>\n\
-  <key>StandardErrorPath</key><string>/tmp/{label}.log</string>\n</dict>\n</plist>\n"
+{log}</dict>\n</plist>\n"
     );
     (format!("{label}.plist"), plist)
 }
@@ -237,8 +249,9 @@ pub fn command_line(spec: &ServiceSpec) -> String {
 }
 
 /// Quotes one word for a POSIX shell: plain when it has only characters
-/// no shell treats specially, else single-quoted.
-fn shell_quote(word: &str) -> String {
+/// no shell treats specially, else single-quoted. Public so every hint
+/// that prints a command quotes paths the same way.
+pub fn shell_quote(word: &str) -> String {
     let plain = !word.is_empty()
         && word.chars().all(|c| {
             c.is_ascii_alphanumeric()
@@ -279,10 +292,20 @@ fn systemd_quote(word: &str) -> String {
     out
 }
 
+/// Escapes text for an XML element. XML 1.0 has no way to write most
+/// control characters, even as references, so each becomes U+FFFD: the
+/// plist stays well-formed, and a path holding one names no file.
 fn xml_escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    text.chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_owned(),
+            '<' => "&lt;".to_owned(),
+            '>' => "&gt;".to_owned(),
+            '\t' | '\n' | '\r' => c.to_string(),
+            c if c.is_control() || matches!(c, '\u{FFFE}' | '\u{FFFF}') => '\u{FFFD}'.to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 /// The `service` subcommands both binaries take.

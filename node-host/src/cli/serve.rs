@@ -336,12 +336,26 @@ fn default_token_file(state_dir: &Path) -> PathBuf {
         .join("gateway.token")
 }
 
-/// The commands that create a private token file at `file` and pass it.
+/// The commands that create a private token file at `file` and pass it,
+/// quoted for a shell. On a fresh machine the directory (`~/.clawdbot`
+/// before any bridge ran) does not exist yet, and `install -m 600` alone
+/// would fail, so the hint first creates it private; an existing directory
+/// is left as it is (its mode is not the hint's to change).
 fn create_token_hint(file: &Path) -> String {
-    let file = file.display();
+    let quoted = ui_bridge::service::shell_quote(&file.display().to_string());
+    let make_dir = file
+        .parent()
+        .filter(|dir| !dir.as_os_str().is_empty() && !dir.exists())
+        .map(|dir| {
+            format!(
+                "install -d -m 700 {} && ",
+                ui_bridge::service::shell_quote(&dir.display().to_string())
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "install -m 600 /dev/null {file} && printf '%s\\n' \"$TOKEN\" > {file}, \
-         then pass --token-file {file}"
+        "{make_dir}install -m 600 /dev/null {quoted} && printf '%s\\n' \"$TOKEN\" > {quoted}, \
+         then pass --token-file {quoted}"
     )
 }
 

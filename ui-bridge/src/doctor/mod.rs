@@ -28,6 +28,9 @@ use serde::Serialize;
 pub struct DoctorOptions {
     /// The approvals file.
     pub approvals_path: PathBuf,
+    /// Why it is this file (`--approvals`, a variable, an existing file),
+    /// so the report can say so.
+    pub approvals_source: approvals_ipc::approvals::PathSource,
     /// The socket, overriding the file's `socket.path`.
     pub socket: Option<PathBuf>,
     /// The home directory, for `~` in paths and patterns.
@@ -134,10 +137,24 @@ impl Finding {
 pub struct Report {
     /// The approvals file checked.
     pub approvals: PathBuf,
+    /// The same file and why it was chosen, in `explain --json`'s shape,
+    /// so a user checking the wrong file sees why it was that one.
+    pub approvals_file: ApprovalsFile,
     /// Whether no problem is left (fixed ones do not count).
     pub ok: bool,
     /// The findings.
     pub findings: Vec<Finding>,
+}
+
+/// The approvals file a report is about, and why it is that one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ApprovalsFile {
+    /// The file.
+    pub path: PathBuf,
+    /// A short word for the reason (`flag`, `existing-openclaw`, …).
+    pub source: &'static str,
+    /// The reason in words.
+    pub why: &'static str,
 }
 
 impl Report {
@@ -151,7 +168,11 @@ impl Report {
     /// The report for people: one block per finding, then a summary line.
     pub fn render(&self) -> String {
         use approvals_ipc::policy::unicode::escape_for_display as shown;
-        let mut out = String::new();
+        let mut out = format!(
+            "doctor: checking {} ({})\n",
+            shown(&self.approvals.display().to_string()),
+            self.approvals_file.why
+        );
         for f in &self.findings {
             let label = match (f.severity, &f.fixed) {
                 (Severity::Note, _) => "note",
@@ -236,6 +257,11 @@ pub fn run(options: &DoctorOptions) -> Report {
     );
     let mut report = Report {
         approvals: options.approvals_path.clone(),
+        approvals_file: ApprovalsFile {
+            path: options.approvals_path.clone(),
+            source: options.approvals_source.word(),
+            why: options.approvals_source.why(),
+        },
         ok: true,
         findings: Vec::new(),
     };
@@ -257,9 +283,9 @@ pub struct DoctorArgs {
     /// else exec-approvals.sock beside it]
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
-    /// Print the report as one JSON object: {"approvals", "ok",
-    /// "findings": [{"check", "severity", "subject", "problem", "fix",
-    /// "fixed"?}]}.
+    /// Print the report as one JSON object: {"approvals",
+    /// "approvalsFile": {"path", "source", "why"}, "ok", "findings":
+    /// [{"check", "severity", "subject", "problem", "fix", "fixed"?}]}.
     #[arg(long)]
     pub json: bool,
     /// Repair what is safe to repair: modes (chmod 700 directories, 600
@@ -274,12 +300,17 @@ impl DoctorArgs {
     /// What to check, with defaults filled in from this process's
     /// environment.
     pub fn options(&self) -> Result<DoctorOptions, approvals_ipc::approvals::ApprovalsError> {
-        let approvals_path = match &self.approvals {
-            Some(path) => path.clone(),
-            None => approvals_ipc::approvals::default_approvals_path_from_env()?,
+        use approvals_ipc::approvals::{PathSource, ResolvedPath};
+        let resolved = match &self.approvals {
+            Some(path) => ResolvedPath {
+                path: path.clone(),
+                source: PathSource::Flag,
+            },
+            None => approvals_ipc::approvals::resolve_approvals_path_from_env()?,
         };
         Ok(DoctorOptions {
-            approvals_path,
+            approvals_path: resolved.path,
+            approvals_source: resolved.source,
             socket: self.socket.clone(),
             home: std::env::home_dir(),
             path_env: std::env::var_os("PATH"),

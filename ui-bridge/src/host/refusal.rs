@@ -455,4 +455,108 @@ mod tests {
             HostRefusal::NotFound("t".into())
         );
     }
+
+    /// One refusal of each kind; the match has no wildcard, so a new
+    /// variant does not compile until it is listed here (and so checked
+    /// against the docs below).
+    fn one_of_each() -> Vec<HostRefusal> {
+        let all = vec![
+            HostRefusal::CommandRequired,
+            HostRefusal::BadAgentId,
+            HostRefusal::CwdUnavailable("x".into()),
+            HostRefusal::EnvOverride(EnvRefusal::PathOverride { key: "PATH".into() }),
+            HostRefusal::RawCommandMismatch,
+            HostRefusal::ApprovalsFileUnusable("x".into()),
+            HostRefusal::Policy(Some(Reason::SecurityDeny)),
+            HostRefusal::Policy(Some(Reason::Denylist(DenyHit {
+                entry: 0,
+                why: "x".into(),
+                salvaged: false,
+            }))),
+            HostRefusal::Policy(Some(Reason::AllowlistMiss(Vec::new()))),
+            HostRefusal::Policy(None),
+            HostRefusal::UserDenied,
+            HostRefusal::NoAnswer {
+                reason: None,
+                code: "approval-required",
+                why: NobodyAnswered::TimedOut,
+            },
+            HostRefusal::NoAnswer {
+                reason: None,
+                code: "approval-required",
+                why: NobodyAnswered::NoApprover,
+            },
+            HostRefusal::Withdrawn(Withdrawn::Cancelled("x".into())),
+            HostRefusal::Withdrawn(Withdrawn::ApproverFailed {
+                approver: "hook".into(),
+                why: "x".into(),
+            }),
+            HostRefusal::ApprovalRequired(None),
+            HostRefusal::NotFound("x".into()),
+            HostRefusal::CancelledWhileAsking,
+            HostRefusal::CancelledWhileRunning,
+            HostRefusal::ShuttingDown,
+            HostRefusal::StateNotSaved(None),
+            HostRefusal::AuditNotWritten("x".into()),
+        ];
+        for refusal in &all {
+            match refusal {
+                HostRefusal::CommandRequired
+                | HostRefusal::BadAgentId
+                | HostRefusal::CwdUnavailable(_)
+                | HostRefusal::EnvOverride(_)
+                | HostRefusal::RawCommandMismatch
+                | HostRefusal::ApprovalsFileUnusable(_)
+                | HostRefusal::Policy(_)
+                | HostRefusal::UserDenied
+                | HostRefusal::NoAnswer { .. }
+                | HostRefusal::Withdrawn(_)
+                | HostRefusal::ApprovalRequired(_)
+                | HostRefusal::NotFound(_)
+                | HostRefusal::CancelledWhileAsking
+                | HostRefusal::CancelledWhileRunning
+                | HostRefusal::ShuttingDown
+                | HostRefusal::StateNotSaved(_)
+                | HostRefusal::AuditNotWritten(_) => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn docs_troubleshooting_lists_every_reason_code() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/troubleshooting.md");
+        let doc = std::fs::read_to_string(&path).unwrap();
+        let mut codes = Vec::new();
+        for refusal in one_of_each() {
+            codes.extend(refusal.to_wire().reason);
+            // The audit reason is the message when there is no code.
+            if refusal.to_wire().reason.is_some() {
+                codes.push(refusal.audit_reason());
+            }
+        }
+        for refusal in [
+            approvals_ipc::ipc::Refusal::Ttl,
+            approvals_ipc::ipc::Refusal::BeforeStart,
+            approvals_ipc::ipc::Refusal::Hmac,
+            approvals_ipc::ipc::Refusal::Nonce,
+            approvals_ipc::ipc::Refusal::ClientNonce,
+            approvals_ipc::ipc::Refusal::Replay,
+            approvals_ipc::ipc::Refusal::ReplayCacheFull,
+            approvals_ipc::ipc::Refusal::Json,
+            approvals_ipc::ipc::Refusal::TooLarge,
+        ] {
+            codes.push(refusal.reason().to_owned());
+        }
+        codes.sort();
+        codes.dedup();
+        assert!(codes.len() > 20, "{codes:?}");
+        for code in codes {
+            assert!(
+                doc.contains(&format!("`{code}`")),
+                "docs/troubleshooting.md does not list the reason {code}"
+            );
+        }
+    }
 }

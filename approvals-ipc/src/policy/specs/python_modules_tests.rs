@@ -328,6 +328,20 @@ fn every_standard_library_row_names_a_module_the_real_python_has() {
             return;
         }
     };
-    let missing = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(missing.trim(), "", "rows naming no module of this python");
+    let missing: Vec<&str> = std::str::from_utf8(&out.stdout)
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter(|name| !SPLIT_OUT.contains(name))
+        .collect();
+    assert_eq!(
+        missing,
+        Vec::<&str>::new(),
+        "rows naming no module of this python"
+    );
 }
+
+/// Standard-library modules that distributions ship in a package of their
+/// own, so a stock `python3` may lack them (Debian: `idle-python3.X` for
+/// idlelib, `python3-tk` for tkinter and turtledemo). Their rows stay (a
+/// machine that has them must ask); a python without them proves nothing.
+const SPLIT_OUT: &[&str] = &["idlelib", "tkinter", "turtledemo"];
