@@ -41,9 +41,10 @@ const RECURSIVE: &[(&str, Recurses, bool)] = &[
 /// a path.
 const PATTERN_OPTIONS: &[&str] = &["-e", "-f"];
 
-/// The options whose value names a directory the operands are read from
-/// (tar's `-C DIR`, each applying to the operands after it: all are tried).
-const DIRECTORY_OPTIONS: &[&str] = &["-C"];
+/// The option, by spec family, whose value names a directory the operands
+/// are read from (tar's `-C DIR`, each applying to the operands after it:
+/// all are tried). grep's and diff's `-C` is a number of context lines.
+const DIRECTORY_OPTIONS: &[(&str, &str)] = &[("tar", "-C")];
 
 impl Secrets {
     /// The hit when `program` (argv[0] of `argv`, run in `cwd`) reads the
@@ -82,7 +83,11 @@ impl Secrets {
                 reading
                     .uses
                     .iter()
-                    .filter(|used| used.opt.names.iter().any(|n| DIRECTORY_OPTIONS.contains(n)))
+                    .filter(|used| {
+                        DIRECTORY_OPTIONS.iter().any(|(family, name)| {
+                            *family == spec.family && used.opt.names.contains(name)
+                        })
+                    })
                     .filter_map(|used| used.value)
                     .map(|dir| cwd.join(dir)),
             )
