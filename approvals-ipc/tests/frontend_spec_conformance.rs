@@ -23,13 +23,8 @@ use std::process::{Command, Output, Stdio};
 use approvals_ipc::policy::specs::grammar::{Problem, read};
 use approvals_ipc::policy::specs::{self, Arity, Opt, Spec};
 
-fn spec(family: &str) -> &'static Spec {
-    specs::all()
-        .iter()
-        .copied()
-        .find(|s| s.family == family)
-        .expect("a spec")
-}
+mod spec_support;
+use spec_support::{spec, text};
 
 /// Variables that would feed options or code to the programs probed.
 const FED: &[&str] = &[
@@ -66,14 +61,6 @@ fn installed(program: &str, version_args: &[&str]) -> bool {
         eprintln!("SKIP frontend_spec_conformance: {program} is not installed or cannot run");
     }
     ok
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn rows(spec: &'static Spec) -> Vec<&'static Opt> {

@@ -21,15 +21,10 @@
 use std::process::{Command, Output, Stdio};
 
 use approvals_ipc::policy::specs::grammar::{Problem, read};
-use approvals_ipc::policy::specs::{self, Arity, Opt, Spec};
+use approvals_ipc::policy::specs::{Arity, Opt, Spec};
 
-fn spec(family: &str) -> &'static Spec {
-    specs::all()
-        .iter()
-        .copied()
-        .find(|s| s.family == family)
-        .expect("a spec")
-}
+mod spec_support;
+use spec_support::{spec, text};
 
 /// Runs `program args` with no stdin, for at most ten seconds.
 fn run(program: &str, args: &[&str]) -> Option<Output> {
@@ -49,14 +44,6 @@ fn installed(program: &str) -> bool {
         eprintln!("SKIP interp_spec_conformance: {program} is not installed or cannot run");
     }
     ok
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// Whether the program refused its options (each one's own wording).

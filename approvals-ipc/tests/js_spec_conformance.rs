@@ -20,15 +20,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use approvals_ipc::policy::specs::{self, Arity, Opt, Spec, Sub};
+use approvals_ipc::policy::specs::{Arity, Opt, Spec, Sub};
 
-fn spec(family: &str) -> &'static Spec {
-    specs::all()
-        .iter()
-        .copied()
-        .find(|s| s.family == family)
-        .expect("a spec")
-}
+mod spec_support;
+use spec_support::spec;
 
 fn run(program: &str, home: &Path, args: &[&str]) -> Option<(bool, String, String)> {
     let out = Command::new(program)

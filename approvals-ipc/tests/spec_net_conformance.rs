@@ -9,7 +9,10 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use approvals_ipc::policy::specs::{self, Spec};
+use approvals_ipc::policy::specs::Spec;
+
+mod spec_support;
+use spec_support::spec;
 
 /// The output (stdout and stderr) of `program args`, or `None` when it is
 /// not installed.
@@ -33,14 +36,6 @@ fn at_checked_version(program: &str, spec: &Spec) -> bool {
         eprintln!("{program} is not at {version}, which its spec was checked with: skipped");
     }
     same
-}
-
-fn spec(family: &str) -> &'static Spec {
-    specs::all()
-        .iter()
-        .copied()
-        .find(|s| s.family == family)
-        .expect("a spec")
 }
 
 /// Every spelling of `spec` before its subcommands, or of the subcommand

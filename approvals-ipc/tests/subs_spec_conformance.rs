@@ -18,7 +18,10 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use approvals_ipc::policy::specs::{self, Arity, Opt, Spec, Sub};
+use approvals_ipc::policy::specs::{Arity, Opt, Sub};
+
+mod spec_support;
+use spec_support::spec;
 
 /// Which help format a program prints.
 #[derive(Clone, Copy, PartialEq)]
@@ -236,14 +239,6 @@ fn compare(
             compare(program, format, &next, sub.opts, sub.subs, counts);
         }
     }
-}
-
-fn spec(family: &str) -> &'static Spec {
-    specs::all()
-        .iter()
-        .copied()
-        .find(|s| s.family == family)
-        .expect("a spec")
 }
 
 /// The program to run for `family`, when installed at the version its
