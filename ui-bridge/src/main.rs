@@ -60,6 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<Exit> {
             // Tasks still holding a request after the grace period are
             // dropped here, which kills their processes.
             runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            ui_bridge::exec::contain::release();
             Ok(Exit::Success)
         }
         // stdout was flushed by the subcommand; nothing else is pending.

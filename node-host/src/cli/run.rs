@@ -109,7 +109,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<Exit> {
         .enable_all()
         .build()
         .map_err(|error| Failure::internal(format!("cannot start the async runtime: {error}")))?;
-    runtime.block_on(run_async(args))
+    let ran = runtime.block_on(run_async(args));
+    drop(runtime);
+    // The run's cgroup, kept for a next run this process will not make.
+    ui_bridge::exec::contain::release();
+    ran
 }
 
 async fn run_async(args: RunArgs) -> anyhow::Result<Exit> {

@@ -90,7 +90,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<Exit> {
         .enable_all()
         .build()
         .map_err(|error| Failure::internal(format!("cannot start the async runtime: {error}")))?;
-    runtime.block_on(serve(args))
+    let served = runtime.block_on(serve(args));
+    // Runs still going were dropped with the runtime; their processes are
+    // dead. What containment kept for later runs goes now.
+    drop(runtime);
+    ui_bridge::exec::contain::release();
+    served
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<Exit> {

@@ -147,35 +147,39 @@ pub async fn run_masked(
         }
     };
     let groups = Groups::default();
-    let mut drains = std::pin::pin!(capture::drain_both(&capture, stdout, stderr));
-    let mut supervised = std::pin::pin!(supervise(
-        runnable.plan(),
-        env,
-        limits,
-        &groups,
-        &scope,
-        &capture,
-        writers
-    ));
-    let mut drained = false;
-    let (result, timed_out) = loop {
-        tokio::select! {
-            biased;
-            outcome = &mut supervised => break outcome,
-            () = &mut drains, if !drained => drained = true,
+    // The futures borrow the scope; they are gone before it ends.
+    let (result, timed_out) = {
+        let mut drains = std::pin::pin!(capture::drain_both(&capture, stdout, stderr));
+        let mut supervised = std::pin::pin!(supervise(
+            runnable.plan(),
+            env,
+            limits,
+            &groups,
+            &scope,
+            &capture,
+            writers
+        ));
+        let mut drained = false;
+        let outcome = loop {
+            tokio::select! {
+                biased;
+                outcome = &mut supervised => break outcome,
+                () = &mut drains, if !drained => drained = true,
+            }
+        };
+        // The plan is over: nothing of it may keep running.
+        groups.signal_all(Signal::SIGKILL);
+        if !drained {
+            // Something still holds a pipe: kill the whole run now, so the
+            // readers reach end of file.
+            scope.kill();
+            if tokio::time::timeout(DRAIN_GRACE, drains).await.is_err() {
+                // Only a process that escaped containment can still hold it.
+                tracing::warn!("a process outside the run holds an output pipe; stopped reading");
+            }
         }
+        outcome
     };
-    // The plan is over: nothing of it may keep running.
-    groups.signal_all(Signal::SIGKILL);
-    if !drained {
-        // Something still holds a pipe: kill the whole run now, so the
-        // readers reach end of file.
-        scope.kill();
-        if tokio::time::timeout(DRAIN_GRACE, drains).await.is_err() {
-            // Only a process that escaped containment can still hold it.
-            tracing::warn!("a process outside the run holds an output pipe; stopped reading");
-        }
-    }
     scope.end().await;
     finish(result, timed_out, &capture, known_secrets)
 }

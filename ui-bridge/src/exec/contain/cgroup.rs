@@ -3,10 +3,13 @@
 //! It decides where runs' cgroups go (our own cgroup, found through
 //! `/proc/self/cgroup` and the `cgroup2` mount in `/proc/self/mountinfo`),
 //! whether that place is usable (a probe cgroup can be made, joined and
-//! removed), and how a run ends: `rmdir` when it is already empty, else
-//! `cgroup.kill` (or `SIGKILL` to each member on kernels before 5.14) until
-//! it is empty, then `rmdir`. It refuses nothing itself; the caller turns
-//! any error into a refused run.
+//! removed), and how a run ends: at once when its `cgroup.events` says it
+//! is no longer populated, else after `cgroup.kill` (or `SIGKILL` to each
+//! member on kernels before 5.14) until it is not. An emptied cgroup is
+//! kept, up to [`SPARES`] of them, for the next run instead of removed and
+//! made again: the `mkdir` and `rmdir` were most of what containment adds
+//! to a short run. It refuses nothing itself; the caller turns any error
+//! into a refused run.
 //!
 //! Our own cgroup holds this process, so it has no controllers enabled for
 //! its children (cgroup v2's no-internal-process rule): its children are
@@ -15,9 +18,10 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
 use std::os::fd::OwnedFd;
+use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use nix::errno::Errno;
@@ -37,10 +41,16 @@ const BLOCKING_WAIT: Duration = Duration::from_millis(200);
 /// How often an ending run checks whether its cgroup is empty.
 const EMPTY_POLL: Duration = Duration::from_millis(2);
 
+/// How many emptied run cgroups are kept for later runs; one more is
+/// removed. A few cover the runs a host has going at once.
+const SPARES: usize = 4;
+
 /// The cgroup that holds the runs' cgroups: this process's own.
 #[derive(Debug)]
 pub(super) struct Parent {
     dir: PathBuf,
+    /// Emptied cgroups of ended runs, handed to the next runs.
+    spares: Mutex<Vec<RunCgroup>>,
 }
 
 impl Parent {
@@ -51,7 +61,10 @@ impl Parent {
             path: PathBuf::from("/proc/self/cgroup"),
             reason: error.to_string(),
         })?;
-        let parent = Self { dir };
+        let parent = Self {
+            dir,
+            spares: Mutex::new(Vec::with_capacity(SPARES)),
+        };
         parent.remove_stale();
         let probe = parent.create_named("probe").map_err(|error| match error {
             ContainError::RunCgroup { path, reason } => {
@@ -92,10 +105,57 @@ impl Parent {
         }
     }
 
-    /// Makes a fresh cgroup for one run.
+    /// A cgroup for one run: an emptied one kept from an ended run, else
+    /// a fresh one.
     pub(super) fn create_run(&self) -> Result<RunCgroup, ContainError> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
+        if let Some(spare) = self.lock_spares().pop() {
+            return Ok(spare);
+        }
         self.create_named(&NEXT.fetch_add(1, Ordering::Relaxed).to_string())
+    }
+
+    /// Takes back the cgroup of a run that [`RunCgroup::end`] found empty,
+    /// for a later run, or removes it when enough are kept. One that is
+    /// populated again (a same-user process moved itself in) is not
+    /// reused: ending it kills that process, as any run's end would. One
+    /// that was killed is not reused either (see [`RunCgroup::killed`]).
+    pub(super) fn recycle(&self, run: RunCgroup) {
+        if !matches!(run.populated(), Ok(false)) {
+            run.end_blocking();
+            return;
+        }
+        if run.killed.load(Ordering::Relaxed) {
+            if let Err(error) = run.remove() {
+                tracing::warn!(cgroup = %run.dir.display(), %error, "cannot remove an ended run's cgroup");
+            }
+            return;
+        }
+        let mut spares = self.lock_spares();
+        if spares.len() < SPARES {
+            spares.push(run);
+            return;
+        }
+        drop(spares);
+        if let Err(error) = run.remove() {
+            tracing::warn!(cgroup = %run.dir.display(), %error, "cannot remove an ended run's cgroup");
+        }
+    }
+
+    /// Removes the kept cgroups, for a host that is shutting down (a host
+    /// that does not is cleaned up after by the next one's
+    /// [`Parent::probe`]).
+    pub(super) fn remove_spares(&self) {
+        for spare in self.lock_spares().drain(..) {
+            if let Err(error) = spare.remove() {
+                tracing::debug!(cgroup = %spare.dir.display(), %error, "cannot remove a kept run cgroup");
+            }
+        }
+    }
+
+    fn lock_spares(&self) -> std::sync::MutexGuard<'_, Vec<RunCgroup>> {
+        // The list holds no invariant a panicking holder could break.
+        self.spares.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     fn create_named(&self, suffix: &str) -> Result<RunCgroup, ContainError> {
@@ -108,16 +168,19 @@ impl Parent {
         };
         fs::create_dir(&dir).map_err(failed)?;
         let opened = File::open(&dir).map(OwnedFd::from).and_then(|dir_fd| {
-            OpenOptions::new()
+            let procs = OpenOptions::new()
                 .write(true)
-                .open(dir.join("cgroup.procs"))
-                .map(|procs| (dir_fd, OwnedFd::from(procs)))
+                .open(dir.join("cgroup.procs"))?;
+            let events = File::open(dir.join("cgroup.events"))?;
+            Ok((dir_fd, OwnedFd::from(procs), events))
         });
         match opened {
-            Ok((dir_fd, procs)) => Ok(RunCgroup {
+            Ok((dir_fd, procs, events)) => Ok(RunCgroup {
                 dir,
                 dir_fd: Arc::new(dir_fd),
                 procs: Arc::new(procs),
+                events: Arc::new(events),
+                killed: Arc::new(AtomicBool::new(false)),
             }),
             Err(error) => {
                 let _ = fs::remove_dir(&dir);
@@ -135,6 +198,26 @@ pub(super) struct RunCgroup {
     /// The directory, open, for `clone3`'s `CLONE_INTO_CGROUP`.
     dir_fd: Arc<OwnedFd>,
     procs: Arc<OwnedFd>,
+    /// The open `cgroup.events`, read again from offset 0 for `populated`.
+    events: Arc<File>,
+    /// Whether `cgroup.kill` was written: such a cgroup is not reused.
+    /// Linux counts kills per cgroup and, on kernels with the fix for
+    /// the fork/kill race (6.14 and later), compares that count for a
+    /// child cloned into a cgroup (`CLONE_INTO_CGROUP`) with the one read
+    /// from its parent's cgroup, killing the child when they differ: in a
+    /// cgroup killed once, every later `clone3` child would die at birth.
+    killed: Arc<AtomicBool>,
+}
+
+/// How [`RunCgroup::end`] left a run's cgroup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ended {
+    /// No process left in it: it can serve another run.
+    Empty,
+    /// Removed (whether it was populated could not be read).
+    Removed,
+    /// Still populated when the wait ran out; left in place.
+    LeftInPlace,
 }
 
 impl RunCgroup {
@@ -154,6 +237,13 @@ impl RunCgroup {
 
     /// `SIGKILL` to every member, at once.
     pub(super) fn kill(&self) {
+        // An empty cgroup has no one to kill, and writing `cgroup.kill`
+        // would unfit it for reuse. Only a member can fork into it, so it
+        // stays empty.
+        if matches!(self.populated(), Ok(false)) {
+            return;
+        }
+        self.killed.store(true, Ordering::Relaxed);
         match write_file(&self.dir.join("cgroup.kill"), b"1") {
             Ok(()) => {}
             // Kernels before 5.14 have no cgroup.kill.
@@ -191,15 +281,43 @@ impl RunCgroup {
         }
     }
 
-    /// Ends the run: an empty cgroup is removed at once; otherwise its
-    /// members are killed until it can be removed, within [`EMPTY_WAIT`].
-    pub(super) async fn end(&self) {
+    /// Whether any process is in the cgroup (or in one below it), from the
+    /// `populated` line of `cgroup.events`, which the kernel updates as
+    /// the last member exits.
+    fn populated(&self) -> io::Result<bool> {
+        let mut buf = [0_u8; 256];
+        let read = self.events.read_at(&mut buf, 0)?;
+        let text = std::str::from_utf8(buf.get(..read).unwrap_or_default())
+            .map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))?;
+        populated_line(text).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("no populated line in cgroup.events: {text:?}"),
+            )
+        })
+    }
+
+    /// Ends the run: once no process is left in the cgroup (its members
+    /// killed until none is, within [`EMPTY_WAIT`]) it is [`Ended::Empty`]
+    /// and may serve another run. Where `cgroup.events` cannot be read,
+    /// `rmdir`, which fails while the cgroup has members, decides instead.
+    pub(super) async fn end(&self) -> Ended {
         let deadline = Instant::now() + EMPTY_WAIT;
-        while self.remove().is_err() {
+        loop {
+            match self.populated() {
+                Ok(false) => return Ended::Empty,
+                Ok(true) => {}
+                Err(error) => {
+                    tracing::debug!(cgroup = %self.dir.display(), %error, "cannot read cgroup.events; removing instead");
+                    if self.remove().is_ok() {
+                        return Ended::Removed;
+                    }
+                }
+            }
             self.kill();
             if Instant::now() >= deadline {
                 tracing::warn!(cgroup = %self.dir.display(), "a run's cgroup did not empty in time; left in place");
-                return;
+                return Ended::LeftInPlace;
             }
             tokio::time::sleep(EMPTY_POLL).await;
         }
@@ -220,13 +338,16 @@ impl RunCgroup {
         if self.remove().is_ok() {
             return;
         }
-        let dir = self.dir.clone();
-        let dir_fd = Arc::clone(&self.dir_fd);
-        let procs = Arc::clone(&self.procs);
+        let run = RunCgroup {
+            dir: self.dir.clone(),
+            dir_fd: Arc::clone(&self.dir_fd),
+            procs: Arc::clone(&self.procs),
+            events: Arc::clone(&self.events),
+            killed: Arc::clone(&self.killed),
+        };
         let spawned = std::thread::Builder::new()
             .name("cgroup-reaper".into())
             .spawn(move || {
-                let run = RunCgroup { dir, dir_fd, procs };
                 let deadline = Instant::now() + EMPTY_WAIT;
                 while run.remove().is_err() && Instant::now() < deadline {
                     run.kill();
@@ -242,6 +363,18 @@ impl RunCgroup {
 /// Writes `bytes` to an existing kernel file in one `write`.
 fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     OpenOptions::new().write(true).open(path)?.write_all(bytes)
+}
+
+/// The value of the `populated` line of a `cgroup.events` file.
+fn populated_line(events: &str) -> Option<bool> {
+    events
+        .lines()
+        .find_map(|line| line.strip_prefix("populated "))
+        .and_then(|value| match value.trim() {
+            "0" => Some(false),
+            "1" => Some(true),
+            _ => None,
+        })
 }
 
 /// This process's cgroup v2 directory.
@@ -327,6 +460,135 @@ mod tests {
             cgroup2_mount("41 31 0:38 / /a\\040b rw - cgroup2 cgroup2 rw\n"),
             None
         );
+    }
+
+    #[test]
+    fn reads_the_populated_line_and_nothing_else() {
+        assert_eq!(populated_line("populated 0\nfrozen 0\n"), Some(false));
+        assert_eq!(populated_line("frozen 1\npopulated 1\n"), Some(true));
+        assert_eq!(populated_line("frozen 0\n"), None);
+        assert_eq!(populated_line("populated yes\n"), None);
+        assert_eq!(populated_line("unpopulated 0\n"), None);
+    }
+
+    /// Our own cgroup as a parent, or `None` (with a note) where none is
+    /// writable.
+    fn usable_parent() -> Option<Parent> {
+        Parent::probe()
+            .inspect_err(|error| eprintln!("skipping: {error}"))
+            .ok()
+    }
+
+    /// A `sleep` moved into `run`'s cgroup from outside any run, as a
+    /// same-user process could.
+    fn intruder(run: &RunCgroup) -> std::process::Child {
+        let child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .expect("spawn sleep");
+        write_file(
+            &run.dir.join("cgroup.procs"),
+            child.id().to_string().as_bytes(),
+        )
+        .expect("move the child in");
+        child
+    }
+
+    #[tokio::test]
+    async fn an_emptied_cgroup_serves_the_next_run_and_one_populated_again_is_killed_and_removed() {
+        use std::os::unix::process::ExitStatusExt as _;
+        let Some(parent) = usable_parent() else {
+            return;
+        };
+        let first = parent.create_run().expect("a run cgroup");
+        let dir = first.dir.clone();
+        assert_eq!(first.end().await, Ended::Empty);
+        parent.recycle(first);
+        let second = parent.create_run().expect("a run cgroup");
+        assert_eq!(second.dir, dir, "the emptied cgroup is handed out again");
+
+        let mut child = intruder(&second);
+        parent.recycle(second);
+        let status = child.wait().expect("wait");
+        let third = parent.create_run().expect("a run cgroup");
+        assert_eq!(
+            (status.signal(), dir.exists(), third.dir == dir),
+            (Some(libc::SIGKILL), false, false),
+            "a cgroup populated again is not reused: its member is killed and it is removed"
+        );
+        assert_eq!(third.end().await, Ended::Empty);
+        parent.recycle(third);
+        parent.remove_spares();
+    }
+
+    #[tokio::test]
+    async fn a_populated_cgroup_ends_only_once_its_members_are_dead() {
+        use std::os::unix::process::ExitStatusExt as _;
+        let Some(parent) = usable_parent() else {
+            return;
+        };
+        let run = parent.create_run().expect("a run cgroup");
+        let mut child = intruder(&run);
+        let (ended, status) = tokio::join!(run.end(), async {
+            // Reaped on a thread: end() must not depend on the reaping.
+            tokio::task::spawn_blocking(move || child.wait().expect("wait"))
+                .await
+                .expect("join")
+        });
+        assert_eq!(
+            (ended, status.signal()),
+            (Ended::Empty, Some(libc::SIGKILL))
+        );
+        run.remove().expect("an ended cgroup is empty");
+    }
+
+    #[tokio::test]
+    async fn a_killed_cgroup_is_removed_not_reused_and_an_empty_one_is_not_killed() {
+        let Some(parent) = usable_parent() else {
+            return;
+        };
+        let empty = parent.create_run().expect("a run cgroup");
+        let kept = empty.dir.clone();
+        empty.kill();
+        assert_eq!(empty.end().await, Ended::Empty);
+        parent.recycle(empty);
+        let reused = parent.create_run().expect("a run cgroup");
+        assert_eq!(
+            reused.dir, kept,
+            "killing an empty cgroup leaves it fit for reuse"
+        );
+        reused.remove().expect("an unused cgroup is empty");
+
+        let run = parent.create_run().expect("a run cgroup");
+        let dir = run.dir.clone();
+        let mut child = intruder(&run);
+        run.kill();
+        child.wait().expect("wait");
+        assert_eq!(run.end().await, Ended::Empty);
+        parent.recycle(run);
+        let next = parent.create_run().expect("a run cgroup");
+        assert_eq!((dir.exists(), next.dir == dir), (false, false));
+        next.remove().expect("an unused cgroup is empty");
+    }
+
+    #[tokio::test]
+    async fn no_more_than_the_spares_are_kept_and_release_removes_them() {
+        let Some(parent) = usable_parent() else {
+            return;
+        };
+        let mut runs = Vec::new();
+        for _ in 0..=SPARES {
+            runs.push(parent.create_run().expect("a run cgroup"));
+        }
+        let dirs: Vec<PathBuf> = runs.iter().map(|run| run.dir.clone()).collect();
+        for run in runs {
+            assert_eq!(run.end().await, Ended::Empty);
+            parent.recycle(run);
+        }
+        let kept = dirs.iter().filter(|dir| dir.exists()).count();
+        assert_eq!(kept, SPARES);
+        parent.remove_spares();
+        assert!(dirs.iter().all(|dir| !dir.exists()));
     }
 
     #[test]

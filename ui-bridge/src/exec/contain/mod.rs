@@ -9,8 +9,10 @@
 //! - **cgroup** (Linux, a writable cgroup v2 below our own): each run gets
 //!   a child cgroup; every stage is born in it (`clone3` with
 //!   `CLONE_INTO_CGROUP`, see [`spawn`]) or moves itself into it before
-//!   `execve`, so before it can fork, and the run ends with `cgroup.kill` (or by killing each member where
-//!   the kernel lacks it) and `rmdir`. Nothing can leave a cgroup without
+//!   `execve`, so before it can fork, and the run ends once the cgroup
+//!   holds no process, with `cgroup.kill` (or by killing each member where
+//!   the kernel lacks it) while it does; the emptied cgroup is kept for a
+//!   later run (see [`cgroup`]). Nothing can leave a cgroup without
 //!   write access to another one, so this is exact.
 //! - **subreaper** (Linux): this process becomes the child subreaper, so
 //!   orphans of any run are re-parented to it instead of to init, and a run
@@ -246,18 +248,18 @@ fn choose(requested: Requested) -> Result<Mechanism, ContainError> {
 #[derive(Debug)]
 pub struct Scope {
     kind: Kind,
-    /// Whether [`Scope::end`] already did the work of `Drop`.
-    ended: AtomicBool,
 }
 
 #[derive(Debug)]
 enum Kind {
     #[cfg(target_os = "linux")]
-    Cgroup(cgroup::RunCgroup),
+    Cgroup(&'static cgroup::Parent, cgroup::RunCgroup),
     #[cfg(target_os = "linux")]
     Subreaper(subreaper::Run),
     #[cfg(not(target_os = "linux"))]
     Sessions,
+    /// [`Scope::end`] did the work of `Drop`.
+    Ended,
 }
 
 impl Scope {
@@ -266,16 +268,13 @@ impl Scope {
     pub fn new() -> Result<Self, ContainError> {
         let kind = match mechanism()? {
             #[cfg(target_os = "linux")]
-            Mechanism::Cgroup(parent) => Kind::Cgroup(parent.create_run()?),
+            Mechanism::Cgroup(parent) => Kind::Cgroup(parent, parent.create_run()?),
             #[cfg(target_os = "linux")]
             Mechanism::Subreaper => Kind::Subreaper(subreaper::Run::new()),
             #[cfg(not(target_os = "linux"))]
             Mechanism::Sessions => Kind::Sessions,
         };
-        Ok(Self {
-            kind,
-            ended: AtomicBool::new(false),
-        })
+        Ok(Self { kind })
     }
 
     /// Spawns `command` in a new session with no controlling terminal, as
@@ -283,7 +282,7 @@ impl Scope {
     pub fn spawn(&self, command: &mut Command) -> io::Result<Child> {
         match &self.kind {
             #[cfg(target_os = "linux")]
-            Kind::Cgroup(run) => {
+            Kind::Cgroup(_, run) => {
                 session::isolate(command, Some(run.procs()));
                 command.spawn()
             }
@@ -297,6 +296,7 @@ impl Scope {
                 session::isolate(command);
                 command.spawn()
             }
+            Kind::Ended => Err(ended()),
         }
     }
 
@@ -312,7 +312,7 @@ impl Scope {
     pub fn launch(&self, launch: Launch) -> io::Result<Started> {
         match &self.kind {
             #[cfg(target_os = "linux")]
-            Kind::Cgroup(run) if by_clone() => {
+            Kind::Cgroup(_, run) if by_clone() => {
                 spawn::spawn(&launch, Some(run.fds())).map(Started::Direct)
             }
             #[cfg(target_os = "linux")]
@@ -330,28 +330,53 @@ impl Scope {
     pub fn kill(&self) {
         match &self.kind {
             #[cfg(target_os = "linux")]
-            Kind::Cgroup(run) => run.kill(),
+            Kind::Cgroup(_, run) => run.kill(),
             #[cfg(target_os = "linux")]
             Kind::Subreaper(run) => {
                 run.sweep();
             }
             #[cfg(not(target_os = "linux"))]
             Kind::Sessions => {}
+            Kind::Ended => {}
         }
     }
 
     /// Ends the run: kills every process left in it and waits, within a
-    /// bound, until none is left. Spawning through it afterwards is a bug.
-    pub async fn end(&self) {
+    /// bound, until none is left. It takes the scope, so nothing can be
+    /// spawned into, or killed through, a cgroup that then serves another
+    /// run.
+    pub async fn end(mut self) {
         match &self.kind {
             #[cfg(target_os = "linux")]
-            Kind::Cgroup(run) => run.end().await,
+            Kind::Cgroup(_, run) => {
+                let ended = run.end().await;
+                if let Kind::Cgroup(parent, run) = std::mem::replace(&mut self.kind, Kind::Ended)
+                    && ended == cgroup::Ended::Empty
+                {
+                    parent.recycle(run);
+                }
+            }
             #[cfg(target_os = "linux")]
             Kind::Subreaper(run) => run.end().await,
             #[cfg(not(target_os = "linux"))]
             Kind::Sessions => {}
+            Kind::Ended => {}
         }
-        self.ended.store(true, Ordering::Release);
+        self.kind = Kind::Ended;
+    }
+}
+
+/// The error for a scope used after its end, which is a bug.
+fn ended() -> io::Error {
+    io::Error::other("this run's containment has ended; nothing more can start in it")
+}
+
+/// Removes what containment keeps between runs (the emptied run cgroups
+/// kept for reuse), for a host that is shutting down.
+pub fn release() {
+    #[cfg(target_os = "linux")]
+    if let Some(Ok(Mechanism::Cgroup(parent))) = CHOSEN.get() {
+        parent.remove_spares();
     }
 }
 
@@ -391,16 +416,14 @@ impl Started {
 /// still takes its processes with it.
 impl Drop for Scope {
     fn drop(&mut self) {
-        if self.ended.load(Ordering::Acquire) {
-            return;
-        }
         match &self.kind {
             #[cfg(target_os = "linux")]
-            Kind::Cgroup(run) => run.end_blocking(),
+            Kind::Cgroup(_, run) => run.end_blocking(),
             #[cfg(target_os = "linux")]
             Kind::Subreaper(run) => run.end_blocking(),
             #[cfg(not(target_os = "linux"))]
             Kind::Sessions => {}
+            Kind::Ended => {}
         }
     }
 }
