@@ -172,6 +172,10 @@ fn region<'a>(
                         value,
                         token: tok,
                     });
+                    if stop_at_operand && OptName::Short(c).is_any(spec.ending_opts) {
+                        operands.extend(tokens.get(i + 1..).unwrap_or_default());
+                        return;
+                    }
                     break;
                 }
                 opts.push(Opt {

@@ -24,6 +24,7 @@ const fn spec(
         value_shorts,
         value_longs,
         program_opts: &[],
+        ending_opts: &[],
     }
 }
 
@@ -42,6 +43,7 @@ const fn interpreter(
         value_shorts,
         value_longs,
         program_opts,
+        ending_opts: &[],
     }
 }
 
@@ -390,13 +392,16 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--dir", "--filter", "--workspace"],
     ),
     spec("pwsh", &["powershell", "pwsh"], Layout::Permuted, "", &[]),
-    interpreter(
-        "python",
-        &["pypy", "python"],
-        "cmWXQ",
-        &["--check-hash-based-pycs"],
-        &["-c", "-m"],
-    ),
+    ProgramSpec {
+        ending_opts: &["-c", "-m"],
+        ..interpreter(
+            "python",
+            &["pypy", "python"],
+            "cmWXQ",
+            &["--check-hash-based-pycs"],
+            &["-c", "-m"],
+        )
+    },
     spec(
         "remote-keys",
         &["ssh-copy-id", "ssh-import-id"],

@@ -530,6 +530,11 @@ fn guarded_commands_trip_their_guard() {
             "python.inline-code",
         ),
         (&["python", "-cprint(1)"], false, "python.inline-code"),
+        (
+            &["python3", "-W", "ignore", "-c", "print(1)", "-m", "x"],
+            false,
+            "python.inline-code",
+        ),
         (&["node", "-e", "1"], false, "node.inline-code"),
         (&["nodejs", "--eval=1"], false, "node.inline-code"),
         (&["node", "-p", "1"], false, "node.inline-code"),
@@ -773,6 +778,16 @@ fn plain_use_trips_no_guard() {
         (&["python", "script.py"], true),
         (&["python3", "script.py", "-c", "x"], false),
         (&["python", "-m", "pytest"], false),
+        // The words after `-m MODULE` are the module's: pytest's `-c FILE`
+        // and pip's `-c constraints.txt` are not python's inline code.
+        (&["python3", "-m", "pytest", "-c", "pytest.ini"], false),
+        (&["python3", "-mpytest", "-x", "-c", "pytest.ini"], false),
+        (
+            &[
+                "python3", "-m", "pip", "install", "-r", "r.txt", "-c", "c.txt",
+            ],
+            false,
+        ),
         (&["python", "-m", "json.tool"], true),
         (&["node", "app.js", "-e"], false),
         (&["node", "app.js"], true),

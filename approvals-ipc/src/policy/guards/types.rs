@@ -39,6 +39,10 @@ pub(crate) struct ProgramSpec {
     pub value_longs: &'static [&'static str],
     /// Options that name the code to run, so stdin is data, not code.
     pub program_opts: &'static [&'static str],
+    /// Options after which the program reads no more options of its own
+    /// (python's `-c CODE` and `-m MODULE`): the words after their value
+    /// are the code's or module's argv, not the program's options.
+    pub ending_opts: &'static [&'static str],
 }
 
 /// What makes a guard fire.
