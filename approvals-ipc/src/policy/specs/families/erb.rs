@@ -49,7 +49,7 @@ pub(crate) const ERB: Spec = Spec {
     env: &[
         loads(
             "RUBYGEMS_GEMDEPS",
-            "RubyGems loads this Gemfile (Ruby code) before erb starts",
+            "RubyGems loads this Gemfile (Ruby code) before the program starts",
         ),
         loads("RUBYLIB", "ruby loads libraries from here"),
         loads("RUBYOPT", "ruby takes options from here, including -r"),

@@ -98,7 +98,7 @@ pub(crate) const RAKE: Spec = Spec {
         ),
         loads(
             "RUBYGEMS_GEMDEPS",
-            "RubyGems loads this Gemfile (Ruby code) before rake starts",
+            "RubyGems loads this Gemfile (Ruby code) before the program starts",
         ),
         loads("RUBYLIB", "ruby loads libraries from here"),
         loads("RUBYOPT", "ruby takes options from here, including -r"),
