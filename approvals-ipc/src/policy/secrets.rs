@@ -35,6 +35,9 @@ pub const ID: &str = "secrets.path";
 /// Why the guardrail's own state directory is protected.
 const STATE: &str = "the guardrail's own state: the approvals file with the socket token that authenticates approvals, the socket and the audit log";
 
+/// Why shell and REPL histories are protected.
+const HISTORY: &str = "command history, which holds tokens and passwords typed on command lines";
+
 /// Credential stores under the home directory: the path, what it holds,
 /// and the file names directly inside it that hold nothing secret.
 const HOME_ROWS: &[(&str, &str, &[&str])] = &[
@@ -65,6 +68,12 @@ const HOME_ROWS: &[(&str, &str, &[&str])] = &[
     (".cargo/credentials.toml", "crates.io tokens", &[]),
     (".password-store", "the pass password store", &[]),
     (".local/share/keyrings", "the desktop keyring", &[]),
+    (".bash_history", HISTORY, &[]),
+    (".zsh_history", HISTORY, &[]),
+    (".local/share/fish/fish_history", HISTORY, &[]),
+    (".python_history", HISTORY, &[]),
+    (".psql_history", HISTORY, &[]),
+    (".mysql_history", HISTORY, &[]),
 ];
 
 /// Why a process's directory in `/proc` is protected.

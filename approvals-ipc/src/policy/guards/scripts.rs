@@ -19,12 +19,14 @@ mod sed;
 /// Runs the inspection `which` names on `inv`: what it found, or `None`.
 pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String> {
     match which {
+        Inspection::AnyOption => inv.opts.first().map(|o| o.shown()),
         Inspection::AwkProgram => awk_program(inv),
         Inspection::CompilerDriver => compiler_driver(inv),
         Inspection::CurlFileData => curl_file_data(inv),
         Inspection::GitConfig => git::git_config(inv),
         Inspection::GitConfigOverride => git::config_override(inv),
         Inspection::GitRunsCommand => git_runs_command(inv),
+        Inspection::ExactLong(names) => exact_long(inv, names),
         Inspection::LongOnly(names) => long_only(inv, names),
         Inspection::MakeAssignment => make_assignment(inv),
         Inspection::PwshCommand => pwsh_command(inv),
@@ -91,6 +93,29 @@ fn long_only(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
             names
                 .iter()
                 .any(|guarded| name == *guarded || (name.len() >= 3 && guarded.starts_with(name)))
+        })
+        .cloned()
+}
+
+/// The first option among `names`, spelled with one dash or two, its name
+/// before any `=` exactly one of them (the program does not abbreviate); a
+/// name listed with a trailing `=` only with a value (`-pdflatex=CMD`, not
+/// the flag `-pdflatex`).
+fn exact_long(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
+    inv.args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .find(|arg| {
+            let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
+                return false;
+            };
+            let (name, valued) = body
+                .split_once('=')
+                .map_or((body, false), |(n, _)| (n, true));
+            names.iter().any(|n| match n.strip_suffix('=') {
+                Some(n) => valued && n == name,
+                None => *n == name,
+            })
         })
         .cloned()
 }

@@ -57,6 +57,24 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    spec(
+        "aria2c",
+        &["aria2c"],
+        Layout::Permuted,
+        "dio",
+        &[
+            "--conf-path",
+            "--dir",
+            "--input-file",
+            "--on-bt-download-complete",
+            "--on-download-complete",
+            "--on-download-error",
+            "--on-download-pause",
+            "--on-download-start",
+            "--on-download-stop",
+            "--out",
+        ],
+    ),
     ProgramSpec {
         versioned: false,
         program_opts: &[
@@ -112,6 +130,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    spec("cmake", &["cmake"], Layout::Permuted, "ABCDGPSTUW", &[]),
     spec(
         "curl",
         &["curl"],
@@ -158,7 +177,36 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--write-out",
         ],
     ),
+    spec(
+        "dbclient",
+        &["mariadb", "mysql", "pg_wrapper", "psql"],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    interpreter(
+        "dc",
+        &["dc"],
+        "ef",
+        &["--expression", "--file"],
+        &["--expression", "--file", "-e", "-f"],
+    ),
     spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
+    spec(
+        "desktop",
+        &[
+            "dbus-send",
+            "gdbus",
+            "gio",
+            "gtk-launch",
+            "kioclient",
+            "kioclient5",
+            "qdbus",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
     // GNU find and gfind have a spec (`specs/families/find.rs`); bfs keeps these.
     spec(
         "diff3",
@@ -195,6 +243,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    interpreter("expect", &["expect"], "cDf", &[], &["-c", "-f"]),
     spec("find", &["bfs"], Layout::Permuted, "", &[]),
     spec(
         "git",
@@ -235,6 +284,21 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "dfmnorwDFIKLMPTW",
         &[],
     ),
+    interpreter(
+        "julia",
+        &["julia"],
+        "eEJLpt",
+        &[
+            "--eval",
+            "--load",
+            "--print",
+            "--project",
+            "--sysimage",
+            "--threads",
+        ],
+        &["--eval", "--print", "-E", "-e"],
+    ),
+    spec("latexmk", &["latexmk"], Layout::Permuted, "er", &[]),
     spec(
         "ld",
         &[
@@ -253,6 +317,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "",
         &[],
+    ),
+    spec(
+        "lftp",
+        &["lftp"],
+        Layout::Permuted,
+        "cefpu",
+        &["--env-password", "--norc", "--rcfile"],
     ),
     interpreter("lua", &["lua", "luajit"], "el", &[], &["-e"]),
     spec(
@@ -279,6 +350,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "CEKLMmPpRrSs",
         &["--config-file", "--pager"],
+    ),
+    spec(
+        "ninja",
+        &["ninja", "samu"],
+        Layout::Permuted,
+        "Cdfjklt",
+        &[],
     ),
     interpreter(
         "node",
@@ -335,10 +413,30 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec(
         "pager",
-        &["less", "more", "most", "pg"],
+        &["less", "more", "most", "pg", "sensible-pager"],
         Layout::Permuted,
         "",
         &[],
+    ),
+    spec(
+        "pandoc",
+        &["pandoc"],
+        Layout::Permuted,
+        "ABcdDfFHLMortVw",
+        &[
+            "--defaults",
+            "--filter",
+            "--from",
+            "--lua-filter",
+            "--metadata",
+            "--output",
+            "--pdf-engine",
+            "--pdf-engine-opt",
+            "--read",
+            "--to",
+            "--variable",
+            "--write",
+        ],
     ),
     spec(
         "patch",
@@ -397,6 +495,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--check-hash-based-pycs"],
         &["-c", "-m"],
     ),
+    interpreter("r", &["R"], "edfg", &["--file"], &["--file", "-e", "-f"]),
     spec(
         "remote-keys",
         &["ssh-copy-id", "ssh-import-id"],
@@ -419,6 +518,20 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "efl",
         &["--expression", "--file", "--line-length"],
+    ),
+    spec(
+        "sevenzip",
+        &["7z", "7za", "7zr", "7zz"],
+        Layout::Permuted,
+        "o",
+        &[],
+    ),
+    spec(
+        "shell",
+        &["csh", "elvish", "fish", "nu", "tcsh", "xonsh"],
+        Layout::OptionsFirst,
+        "",
+        &[],
     ),
     spec("sqlite", &["sqlite3"], Layout::Permuted, "", &[]),
     spec(
@@ -572,6 +685,23 @@ pub(crate) const GUARDS: &[Guard] = &[
         Always,
         "changes user accounts, passwords or groups, which every login on this machine depends on",
     ),
+    g(
+        "aria2c.config",
+        Opt(&["--conf-path"]),
+        "reads options from a file the prompt does not show, which can name programs to run",
+    ),
+    g(
+        "aria2c.runs-program",
+        Opt(&[
+            "--on-bt-download-complete",
+            "--on-download-complete",
+            "--on-download-error",
+            "--on-download-pause",
+            "--on-download-start",
+            "--on-download-stop",
+        ]),
+        "runs a program of the caller's choosing when a download starts, pauses, stops, fails or completes",
+    ),
     g("awk.code-on-stdin", CodeOnStdin, STDIN),
     g(
         "awk.load",
@@ -632,6 +762,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "makes the compiler run or load a program of the caller's choosing (a wrapper, a plugin, another tool directory, a spec or response file)",
     ),
     g(
+        "cmake.command-mode",
+        Opt(&["-E"]),
+        "command mode runs the command it is given (`-E env`, `-E time`, `-E chdir`) and copies, links and removes files, with no spec for each tool",
+    ),
+    g(
         "curl.config",
         Opt(&["--config", "-K"]),
         "reads options from a file, which can set any of them",
@@ -667,6 +802,17 @@ pub(crate) const GUARDS: &[Guard] = &[
         Opt(&["--upload-file", "-T"]),
         "uploads a local file",
     ),
+    g(
+        "dbclient.always",
+        Always,
+        "a database client runs client commands that start programs (`\\!`, `system`), read and write local files (`\\copy`, `\\o`, `\\i`, `LOAD DATA LOCAL`) and send what it reads to a server",
+    ),
+    g("dc.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "dc.inline-code",
+        Opt(&["--expression", "-e"]),
+        "runs inline code that no allowlist entry covers; `!` in dc code runs a shell command",
+    ),
     g("deno.eval", Subcommand(&["eval", "repl"]), INLINE),
     g(
         "deno.script-source",
@@ -674,6 +820,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g("deno.stdin-script", Word(&["-"]), STDIN),
+    g(
+        "desktop.always",
+        Always,
+        "asks session services over D-Bus or GIO to act outside this request: they start units and applications (`org.freedesktop.systemd1`), open files and URLs with other programs, and change settings",
+    ),
     g(
         "diff3.program",
         Opt(&["--diff-program"]),
@@ -684,6 +835,8 @@ pub(crate) const GUARDS: &[Guard] = &[
         Always,
         "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
     ),
+    g("expect.code-on-stdin", CodeOnStdin, STDIN),
+    g("expect.inline-code", Opt(&["-c"]), INLINE),
     g("find.delete", Word(&["-delete"]), "deletes every match"),
     g(
         "find.exec",
@@ -775,6 +928,34 @@ pub(crate) const GUARDS: &[Guard] = &[
         Opt(&["-U"]),
         "turns off groff's safer mode: the document can then run shell commands (`.sy`, `.pso`, pipes)",
     ),
+    g("julia.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "julia.inline-code",
+        Opt(&["--eval", "--print", "-E", "-e"]),
+        INLINE,
+    ),
+    g(
+        "julia.preload",
+        Opt(&["--load", "--sysimage", "-J", "-L"]),
+        "loads code (a file or a system image) before the script, which the prompt does not show",
+    ),
+    g(
+        "latexmk.runs-code",
+        Inspect(Inspection::ExactLong(&[
+            "dvilualatex=",
+            "e",
+            "latex=",
+            "latexoption=",
+            "lualatex=",
+            "pdflatex=",
+            "r",
+            "shell-escape",
+            "usepretex",
+            "usepretex=",
+            "xelatex=",
+        ])),
+        "runs Perl code (`-e`, an rc file with `-r`), the TeX command of the caller's choosing (`-pdflatex=CMD`) or TeX with shell escape on",
+    ),
     g(
         "ld.loads-code",
         Inspect(Inspection::LongOnly(&[
@@ -788,6 +969,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "ld.response-file",
         Inspect(Inspection::ResponseFile),
         "reads more arguments from a file the prompt does not show",
+    ),
+    g(
+        "lftp.commands",
+        Opt(&["-c", "-e", "-f"]),
+        "runs lftp commands, among them `!` shell commands and local file reads and writes",
     ),
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
@@ -820,6 +1006,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "man.pager",
         Opt(&["--pager", "-P"]),
         "runs a pager program of the caller's choosing",
+    ),
+    g(
+        "ninja.other-dir",
+        OptOutsideCwd(&["-C", "-f"]),
+        "builds from another directory's build file, which runs commands nobody here chose",
     ),
     g("node.code-on-stdin", CodeOnStdin, STDIN),
     g(
@@ -887,6 +1078,23 @@ pub(crate) const GUARDS: &[Guard] = &[
         "a pager can run shell commands (`!cmd`) and open other files",
     ),
     g(
+        "pandoc.defaults",
+        Opt(&["--defaults", "-d"]),
+        "reads options from a defaults file the prompt does not show, which can name filters and engines to run",
+    ),
+    g(
+        "pandoc.runs-program",
+        Opt(&[
+            "--filter",
+            "--lua-filter",
+            "--pdf-engine",
+            "--pdf-engine-opt",
+            "-F",
+            "-L",
+        ]),
+        "runs a program or Lua code on the document (`--filter`, `--lua-filter`) or a PDF engine, with options, of the caller's choosing",
+    ),
+    g(
         "patch.always",
         Always,
         "writes the files the patch names, which the prompt does not show (a Makefile, .envrc or .git/hooks inside the tree); `git apply` checks the paths it writes",
@@ -947,6 +1155,13 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g(
+        "r.cmd",
+        Word(&["CMD"]),
+        "`R CMD` runs the tool or program it names in R's environment",
+    ),
+    g("r.code-on-stdin", CodeOnStdin, STDIN),
+    g("r.inline-code", Opt(&["-e"]), INLINE),
+    g(
         "remote-keys.always",
         Always,
         "installs a public key in an authorized_keys file (another host's, or this account's from a key server), granting logins; ssh-copy-id also hands its -o options to ssh, where ProxyCommand runs a program here",
@@ -979,6 +1194,17 @@ pub(crate) const GUARDS: &[Guard] = &[
         "sed.script-file",
         Opt(&["--file", "-f"]),
         "reads the sed script from a file the prompt does not show",
+    ),
+    g(
+        "sevenzip.output-outside",
+        OptOutsideCwd(&["-o"]),
+        "extracts into a directory outside the working directory, under names the archive chooses",
+    ),
+    g("shell.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "shell.other-language",
+        Inspect(Inspection::AnyOption),
+        "a shell whose language the analysis does not parse: its options (`-c`, `--command`, `--init-command`, `--execute`) run code no allowlist entry covers; only a script file operand is its own job",
     ),
     g(
         "sqlite.always",

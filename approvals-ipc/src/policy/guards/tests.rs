@@ -1470,3 +1470,182 @@ fn interpreters_running_a_script_file_or_a_plain_module_are_not_guarded() {
         assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
     }
 }
+
+/// Each command trips `id`; the cwd is [`CWD`], stdin carries no data.
+fn assert_all_fire(cases: &[(&[&str], &str)]) {
+    for (cmd, id) in cases {
+        let got = hits(cmd, false);
+        assert!(got.contains(id), "{cmd:?}: expected {id}, got {got:?}");
+    }
+}
+
+/// Each command trips no guard.
+fn assert_none_fire(cases: &[&[&str]]) {
+    for cmd in cases {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+}
+
+#[test]
+fn a_shell_of_another_language_running_code_from_its_options_is_asked() {
+    // fish, csh and the rest were allowed by a `/usr/bin/*` entry with any
+    // `-c` script: their language is not parsed, so `fish -c 'echo (id)'`
+    // ran `id` through fish's own command substitution.
+    assert_all_fire(&[
+        (&["fish", "-c", "echo (id)"], "shell.other-language"),
+        (&["fish", "--command=id"], "shell.other-language"),
+        (&["fish", "-C", "id", "x.fish"], "shell.other-language"),
+        (&["fish", "--init-command", "id"], "shell.other-language"),
+        (&["csh", "-c", "id"], "shell.other-language"),
+        (&["tcsh", "-fc", "id"], "shell.other-language"),
+        (&["nu", "--commands", "^id"], "shell.other-language"),
+        (&["nu", "-e", "^id"], "shell.other-language"),
+        (&["xonsh", "-c", "id"], "shell.other-language"),
+        (&["elvish", "-c", "id"], "shell.other-language"),
+    ]);
+    assert!(hits(&["fish"], true).contains(&"shell.code-on-stdin"));
+    // A script file named as the operand is the shell's own job; its
+    // arguments are the script's.
+    assert_none_fire(&[&["fish", "build.fish"], &["csh", "x.csh", "-c", "x"]]);
+}
+
+#[test]
+fn interpreters_and_tools_running_code_from_their_options_are_asked() {
+    assert_all_fire(&[
+        // R runs inline code and, with `CMD`, any tool it names.
+        (&["R", "-e", "system('id')"], "r.inline-code"),
+        (&["R", "--no-save", "-e", "1"], "r.inline-code"),
+        (&["R", "CMD", "sh", "-c", "id"], "r.cmd"),
+        // julia: inline code and files loaded before the script.
+        (&["julia", "-e", "run(`id`)"], "julia.inline-code"),
+        (&["julia", "-E", "1"], "julia.inline-code"),
+        (&["julia", "--ev", "1"], "julia.inline-code"),
+        (&["julia", "-L", "evil.jl", "x.jl"], "julia.preload"),
+        // dc's `!` runs a shell command.
+        (&["dc", "-e", "!id"], "dc.inline-code"),
+        (&["dc", "--expression=!id"], "dc.inline-code"),
+        // expect is Tcl with `spawn`.
+        (&["expect", "-c", "spawn sh"], "expect.inline-code"),
+        // latexmk runs Perl and the TeX command line it is given.
+        (
+            &["latexmk", "-e", "system('id')", "x.tex"],
+            "latexmk.runs-code",
+        ),
+        (&["latexmk", "-r", "evil.rc", "x.tex"], "latexmk.runs-code"),
+        (
+            &["latexmk", "-pdflatex=sh -c id", "x.tex"],
+            "latexmk.runs-code",
+        ),
+        (&["latexmk", "--lualatex=sh", "x.tex"], "latexmk.runs-code"),
+        (&["latexmk", "-shell-escape", "x.tex"], "latexmk.runs-code"),
+        (
+            &["latexmk", "-latexoption=-shell-escape", "x.tex"],
+            "latexmk.runs-code",
+        ),
+        // pandoc's filters are programs; its PDF engine is chosen by name.
+        (
+            &["pandoc", "--filter", "./evil", "x.md"],
+            "pandoc.runs-program",
+        ),
+        (&["pandoc", "-F./evil", "x.md"], "pandoc.runs-program"),
+        (
+            &["pandoc", "--lua-f=evil.lua", "x.md"],
+            "pandoc.runs-program",
+        ),
+        (&["pandoc", "-L", "evil.lua", "x.md"], "pandoc.runs-program"),
+        (
+            &["pandoc", "--pdf-engine=./evil", "x.md"],
+            "pandoc.runs-program",
+        ),
+        (&["pandoc", "-d", "evil.yaml", "x.md"], "pandoc.defaults"),
+        // cmake's command mode runs any program.
+        (
+            &["cmake", "-E", "env", "sh", "-c", "id"],
+            "cmake.command-mode",
+        ),
+        (&["cmake", "-E", "copy", "x", "y"], "cmake.command-mode"),
+        // aria2c runs hooks on download events.
+        (
+            &["aria2c", "--on-download-complete=./x", "http://e/x"],
+            "aria2c.runs-program",
+        ),
+        (
+            &["aria2c", "--on-download-c", "./x", "http://e/x"],
+            "aria2c.runs-program",
+        ),
+        (
+            &["aria2c", "--conf-path=evil.conf", "http://e/x"],
+            "aria2c.config",
+        ),
+        // lftp's command language has `!`.
+        (&["lftp", "-c", "!id"], "lftp.commands"),
+        (&["lftp", "-e", "!id", "host"], "lftp.commands"),
+        // ninja building another directory's build file.
+        (&["ninja", "-C", "/tmp/other"], "ninja.other-dir"),
+        (
+            &["ninja", "-f", "/tmp/other/build.ninja"],
+            "ninja.other-dir",
+        ),
+        // 7-Zip extracting outside the tree (its `-o` is attached).
+        (&["7z", "x", "a.7z", "-o/home/u"], "sevenzip.output-outside"),
+        (&["7za", "x", "a.7z", "-o../.."], "sevenzip.output-outside"),
+    ]);
+}
+
+#[test]
+fn database_clients_desktop_services_and_pager_wrappers_are_always_asked() {
+    // psql's and mysql's `\!` run shell commands, whatever the option.
+    assert_all_fire(&[
+        (&["psql", "-c", "\\! id"], "dbclient.always"),
+        (&["mysql", "-e", "\\! id"], "dbclient.always"),
+        (&["mariadb", "db"], "dbclient.always"),
+        (&["pg_wrapper"], "dbclient.always"),
+        // D-Bus and GIO reach systemd and the desktop.
+        (
+            &[
+                "dbus-send",
+                "--session",
+                "--dest=org.freedesktop.systemd1",
+                "/org/freedesktop/systemd1",
+                "org.freedesktop.systemd1.Manager.StartUnit",
+            ],
+            "desktop.always",
+        ),
+        (&["gdbus", "call", "--session"], "desktop.always"),
+        (&["gio", "open", "x.desktop"], "desktop.always"),
+        (&["gtk-launch", "x"], "desktop.always"),
+        // Debian's sensible-pager runs $PAGER, a pager with `!cmd`.
+        (&["sensible-pager", "x"], "pager.always"),
+    ]);
+}
+
+#[test]
+fn everyday_uses_of_the_programs_guarded_by_the_sweep_trip_nothing() {
+    assert_none_fire(&[
+        &["R", "--no-save", "-f", "x.R"],
+        &["R", "--vanilla", "x.R"],
+        &["julia", "--project=.", "x.jl"],
+        &["julia", "-t", "4", "x.jl"],
+        &["dc", "calc.dc"],
+        &["expect", "login.exp"],
+        &["latexmk", "-pdf", "x.tex"],
+        &["latexmk", "-lualatex", "x.tex"],
+        &["latexmk", "-xelatex", "-outdir=build", "x.tex"],
+        &["latexmk", "-c"],
+        &["pandoc", "-o", "out.html", "x.md"],
+        &["pandoc", "-f", "markdown", "-t", "html", "-s", "x.md"],
+        &["pandoc", "--toc", "-V", "geometry:margin=1in", "x.md"],
+        &["cmake", "-S", ".", "-B", "build"],
+        &["cmake", "-DCMAKE_BUILD_TYPE=Release", "-GNinja", ".."],
+        &["cmake", "--build", "build", "-j", "4"],
+        &["cmake", "-P", "script.cmake"],
+        &["ninja"],
+        &["ninja", "-C", "build"],
+        &["ninja", "-t", "commands"],
+        &["7z", "x", "a.7z", "-obuild"],
+        &["7z", "a", "out.7z", "src"],
+        &["7z", "l", "a.7z"],
+        &["aria2c", "-x", "4", "https://e/x.iso"],
+        &["aria2c", "-d", "downloads", "https://e/x"],
+    ]);
+}

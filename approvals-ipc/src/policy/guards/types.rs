@@ -68,6 +68,9 @@ pub(crate) enum Trigger {
 /// function in `scripts`, chosen by `scripts::inspect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Inspection {
+    /// Any option before the first operand: a program whose options we do
+    /// not read one by one (a shell of another language).
+    AnyOption,
     /// An awk program that can run commands, read or write files, or read
     /// the environment.
     AwkProgram,
@@ -88,6 +91,11 @@ pub(crate) enum Inspection {
     /// name is one of these, or an abbreviation of one (three letters or
     /// more), with or without `=value`.
     LongOnly(&'static [&'static str]),
+    /// An option of a program that reads long options with one dash or two
+    /// and never abbreviates them (latexmk's `-e`, `-pdflatex=CMD`): the
+    /// name before any `=` is exactly one of these; a name written with a
+    /// trailing `=` matches only when the argument has a value.
+    ExactLong(&'static [&'static str]),
     /// A make variable override that can replace the commands make runs.
     MakeAssignment,
     /// PowerShell given a command or encoded command to run.

@@ -173,6 +173,12 @@ pub const PROGRAMS: &[Program] = &[
         "a single-binary coreutils (uutils, or GNU built multi-call): installed as ls, cat … and acting by invoked name",
     ),
     p(
+        "cpulimit",
+        &[SemanticWrapper],
+        "lpe",
+        "runs the command it is given under a CPU limit, or limits another running process",
+    ),
+    p(
         "crontab",
         &[SemanticWrapper],
         "u",
@@ -207,6 +213,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command inside a new D-Bus session",
+    ),
+    p(
+        "dc",
+        &[Interpreter, CodeOnStdin],
+        "",
+        "runs the dc program it is given; `!` in it runs a shell command",
     ),
     p(
         "deno",
@@ -803,6 +815,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs a command or image in a container, which can mount host paths",
     ),
     p(
+        "socat",
+        &[SemanticWrapper],
+        "",
+        "relays data between two addresses, which run programs (`EXEC:`, `SYSTEM:`), open or create files and listen for connections",
+    ),
+    p(
         "sotruss",
         &[SemanticWrapper],
         "",
@@ -867,6 +885,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command it is given while holding a system inhibitor lock",
+    ),
+    p(
+        "systemd-nspawn",
+        &[SemanticWrapper],
+        "",
+        "runs a command or boots a system in a container, which can bind host paths",
     ),
     p(
         "systemd-run",

@@ -552,6 +552,12 @@ fn programs_that_run_another_program_are_semantic_wrappers() {
         "x-www-browser",
         "chromium",
         "gcore",
+        // Found by the red-team sweep of helper H19 (issue 11): a CPU
+        // limiter, a socket relay whose `EXEC:`/`SYSTEM:` addresses run
+        // programs, and a container runner.
+        "cpulimit",
+        "socat",
+        "systemd-nspawn",
     ] {
         assert!(has(name, Kind::SemanticWrapper), "{name}");
         assert!(runs_other_code(name), "{name}");

@@ -51,6 +51,10 @@ fn the_guardrails_own_state_and_credential_stores_are_named_in_any_spelling() {
         (&["cat", "/home/u/.kube/config"], "/tmp"),
         (&["cat", "/etc/shadow"], "/tmp"),
         (&["cat", "/home/u//.ssh/./id_rsa"], "/tmp"),
+        // Histories hold tokens typed on command lines.
+        (&["cat", "/home/u/.bash_history"], "/tmp"),
+        (&["grep", "TOKEN", ".zsh_history"], "/home/u"),
+        (&["tail", "/home/u/.local/share/fish/fish_history"], "/tmp"),
     ] {
         assert!(named(argv, cwd).is_some(), "{argv:?} in {cwd}");
     }
@@ -211,7 +215,10 @@ fn linked_home() -> (tempfile::TempDir, PathBuf, Secrets) {
     let dir = tempfile::tempdir().expect("tempdir");
     let home = std::fs::canonicalize(dir.path()).expect("canonical tempdir");
     for (path, text) in [
-        (".clawdbot/exec-approvals.json", "{\"socket\":{\"token\":\"t\"}}"),
+        (
+            ".clawdbot/exec-approvals.json",
+            "{\"socket\":{\"token\":\"t\"}}",
+        ),
         (".ssh/id_ed25519", "KEY"),
         (".ssh/id_ed25519.pub", "PUB"),
         ("p/README.md", "hi"),
@@ -256,7 +263,9 @@ fn a_link_made_by_an_earlier_request_does_not_hide_the_token_or_a_key() {
     ] {
         let reason = named_in(&secrets, argv, &project);
         assert!(
-            reason.as_deref().is_some_and(|r| r.contains("leads through a link")),
+            reason
+                .as_deref()
+                .is_some_and(|r| r.contains("leads through a link")),
             "{argv:?}: {reason:?}"
         );
     }
