@@ -34,6 +34,7 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::PerlModuleCode => perl_module_code(inv),
         Inspection::PhpIniCode => php_ini_code(inv),
         Inspection::ScriptSource => script_source(inv),
+        Inspection::RustcCodegen => rustc_codegen(inv),
         Inspection::SedScripts => sed_scripts(inv),
     }
 }
@@ -118,6 +119,39 @@ fn exact_long(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
             })
         })
         .cloned()
+}
+
+/// rustc's and rustdoc's codegen keys that name a program to run, or
+/// arguments handed to one (`-C link-arg=-fuse-ld=/tmp/x`), or code to load
+/// (`-C llvm-args=-load=…`): `rustc -C linker=sh x.rs` runs `sh` as the
+/// linker, whatever compiles.
+const RUSTC_RUNS: &[&str] = &[
+    "link-arg",
+    "link-args",
+    "linker",
+    "linker-flavor",
+    "llvm-args",
+    "passes",
+    "pre-link-arg",
+    "pre-link-args",
+];
+
+/// The first `-C`/`--codegen` option whose key is in [`RUSTC_RUNS`] (or
+/// cannot be read: no value).
+fn rustc_codegen(inv: &Invocation<'_>) -> Option<String> {
+    inv.opts
+        .iter()
+        .filter(|o| match o.name {
+            OptName::Short(c) => c == 'C',
+            OptName::Long(name) => !name.is_empty() && "codegen".starts_with(name),
+        })
+        .find(|o| {
+            o.value.is_none_or(|v| {
+                let key = v.split_once('=').map_or(v, |(key, _)| key);
+                RUSTC_RUNS.contains(&key.replace('_', "-").as_str())
+            })
+        })
+        .map(|o| o.shown())
 }
 
 /// The first `@file` argument (a response file of more arguments).

@@ -110,6 +110,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "ep",
         &["--cwd", "--eval", "--preload", "--print"],
     ),
+    spec(
+        "bundle",
+        &["bundle", "bundler"],
+        Layout::SubcommandAnywhere,
+        "",
+        &["--gemfile"],
+    ),
     spec("cargo", &["cargo"], Layout::Permuted, "", &["--config"]),
     spec(
         "cc",
@@ -513,6 +520,35 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     interpreter("rscript", &["Rscript"], "e", &[], &["-e"]),
     interpreter("ruby", &["ruby"], "CEeFIr", &[], &["-e"]),
     spec(
+        "rustc",
+        &["rustc", "rustdoc"],
+        Layout::Permuted,
+        "ACDFLloWZ",
+        &[
+            "--cap-lints",
+            "--cfg",
+            "--check-cfg",
+            "--codegen",
+            "--crate-name",
+            "--crate-type",
+            "--edition",
+            "--emit",
+            "--error-format",
+            "--explain",
+            "--extern",
+            "--json",
+            "--out-dir",
+            "--print",
+            "--remap-path-prefix",
+            "--runtool",
+            "--runtool-arg",
+            "--sysroot",
+            "--target",
+            "--test-builder",
+            "--test-builder-wrapper",
+        ],
+    ),
+    spec(
         "sed",
         &["gsed", "sed"],
         Layout::Permuted,
@@ -751,6 +787,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g("bun.stdin-script", Word(&["-"]), STDIN),
+    g(
+        "bundle.exec",
+        Subcommand(&["exec"]),
+        "runs the command it is given, found on a PATH with the bundle's gem executables first",
+    ),
     g(
         "cargo.config",
         Opt(&["--config"]),
@@ -1181,6 +1222,25 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g(
+        "rustc.runs-program",
+        Inspect(Inspection::RustcCodegen),
+        "names the linker or other program the compiler runs, or arguments and code handed to it",
+    ),
+    g(
+        "rustc.test-runner",
+        Inspect(Inspection::ExactLong(&[
+            "runtool",
+            "test-builder",
+            "test-builder-wrapper",
+        ])),
+        "runs doctests through, or builds them with, a program of the caller's choosing",
+    ),
+    g(
+        "rustc.unstable",
+        Opt(&["-Z"]),
+        "an unstable option, some of which load code (`-Z codegen-backend=x.so`) or run programs",
+    ),
+    g(
         "sed.in-place",
         Opt(&["--in-place", "-i"]),
         "edits files in place",
@@ -1312,16 +1372,28 @@ pub(crate) const GUARDS: &[Guard] = &[
 ];
 
 /// The spec of `program`'s family: by exact name (after the programs
-/// table's `.exe` rule), or for versioned specs by the programs table's
-/// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`).
+/// table's `.exe` rule), for versioned specs by the programs table's
+/// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`),
+/// and for any spec by the program a Debian name is a versioned copy of
+/// ([`debian_base`](crate::policy::programs::debian_base): `gcc-12`).
 pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
     let name = programs::executable_name(program);
-    SPECS.by_name.get(name).copied().or_else(|| {
-        SPECS
-            .by_family
-            .get(programs::family(program).as_ref())
-            .copied()
-    })
+    SPECS
+        .by_name
+        .get(name)
+        .copied()
+        .or_else(|| {
+            SPECS
+                .by_family
+                .get(programs::family(program).as_ref())
+                .copied()
+        })
+        // `gcc-12`, `x86_64-linux-gnu-g++-12`, `gem3.1`: Debian's names
+        // for a versioned copy are that program.
+        .or_else(|| {
+            let base = programs::debian_base(program)?;
+            SPECS.by_name.get(base.as_str()).copied()
+        })
 }
 
 /// The specs indexed once: by each name, and by the family of each name of

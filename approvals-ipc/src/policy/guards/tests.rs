@@ -1649,3 +1649,98 @@ fn everyday_uses_of_the_programs_guarded_by_the_sweep_trip_nothing() {
         &["aria2c", "-d", "downloads", "https://e/x"],
     ]);
 }
+
+#[test]
+fn a_debian_versioned_name_is_the_program_it_is_a_copy_of() {
+    // `/usr/bin/gcc` is a link to `gcc-12`: allowlisting `/usr/bin/*`
+    // allowed `gcc-12 -wrapper sh,-c,id`, since no family named it.
+    assert_all_fire(&[
+        (
+            &["gcc-12", "-wrapper", "sh,-c,id", "x.c"],
+            "cc.runs-program",
+        ),
+        (&["g++-12", "-fplugin=./x.so", "x.cc"], "cc.runs-program"),
+        (&["cpp-12", "-specs=evil", "x.c"], "cc.runs-program"),
+        (
+            &["x86_64-linux-gnu-gcc-12", "-wrapper", "sh", "x.c"],
+            "cc.runs-program",
+        ),
+        (&["gem3.1", "install", "x"], "packages.always"),
+        (&["cpan5.36-x86_64-linux-gnu", "X"], "packages.always"),
+        (&["ld.gold-14", "-plugin", "./x.so"], "ld.loads-code"),
+        (&["bundle3.1", "exec", "sh", "-c", "id"], "bundle.exec"),
+        (&["bundler", "exec", "rake"], "bundle.exec"),
+    ]);
+    assert_none_fire(&[
+        &["gcc-12", "-O2", "-o", "x", "x.c"],
+        &["bundle3.1", "install"],
+        &["bundle", "config", "list"],
+    ]);
+}
+
+#[test]
+fn rustc_and_rustdoc_running_a_program_of_the_callers_choosing_are_asked() {
+    // `/root/.cargo/bin/*` allowlisted: `rustc -C linker=sh` ran `sh`.
+    assert_all_fire(&[
+        (
+            &["rustc", "-C", "linker=./evil", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (&["rustc", "-Clinker=./evil", "x.rs"], "rustc.runs-program"),
+        (
+            &["rustc", "--codegen", "linker=sh", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "--codegen=link-args=-fuse-ld=/tmp/x", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "-C", "llvm_args=-load=./x.so", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "-Z", "codegen-backend=./x.so", "x.rs"],
+            "rustc.unstable",
+        ),
+        (
+            &["rustdoc", "--test", "--runtool", "sh", "x.rs"],
+            "rustc.test-runner",
+        ),
+        (
+            &["rustdoc", "--test", "--test-builder=./evil", "x.rs"],
+            "rustc.test-runner",
+        ),
+        (
+            &["rustdoc", "-C", "linker=./evil", "--test", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "+nightly", "-C", "linker=sh", "x.rs"],
+            "rustc.runs-program",
+        ),
+    ]);
+    assert_none_fire(&[
+        &["rustc", "--version"],
+        &[
+            "rustc",
+            "-O",
+            "-C",
+            "opt-level=3",
+            "--edition",
+            "2021",
+            "x.rs",
+        ],
+        &["rustc", "-C", "debuginfo=2", "-o", "x", "x.rs"],
+        &["rustc", "--crate-type", "lib", "--emit=metadata", "x.rs"],
+        &["rustdoc", "--test", "src/lib.rs"],
+        &[
+            "rustc",
+            "-L",
+            "target/debug/deps",
+            "--extern",
+            "a=liba.rlib",
+            "x.rs",
+        ],
+    ]);
+}

@@ -112,6 +112,10 @@ pub(crate) enum Inspection {
     /// The script operand of an interpreter is stdin under a path name
     /// (`/dev/stdin`, `/dev/fd/0`) or a URL (`data:`, `http(s)://`).
     ScriptSource,
+    /// A rustc or rustdoc codegen option (`-C KEY=VALUE`, `--codegen`)
+    /// whose key names a program to run or arguments for it (`linker`,
+    /// `link-arg`, `llvm-args` …).
+    RustcCodegen,
     /// A sed script that can run commands, or read or write files.
     SedScripts,
 }

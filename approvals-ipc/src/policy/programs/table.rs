@@ -131,6 +131,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command in another control group",
     ),
     p(
+        "choom",
+        &[SemanticWrapper],
+        "np",
+        "runs the command it is given with another out-of-memory score, or changes a running process's",
+    ),
+    p(
         "chpst",
         &[SemanticWrapper],
         "u",
@@ -341,6 +347,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command under a debugger that can change it",
     ),
     p(
+        "gdbtui",
+        &[SemanticWrapper],
+        "",
+        "gdb with its text interface: runs the program it is given and any shell command (`shell`, `!`)",
+    ),
+    p(
         "ghci",
         &[Interpreter, CodeOnStdin],
         "",
@@ -357,6 +369,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "a web browser: opens any URL or local file, runs extensions, and with a debugging port lets any local program drive it",
+    ),
+    p(
+        "gp-collect-app",
+        &[SemanticWrapper],
+        "",
+        "runs the program it is given under the GNU profiler",
     ),
     p(
         "guile",
@@ -453,6 +471,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs Lua code from `-e`, files or stdin",
+    ),
+    p(
+        "luit",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given (a shell by default) behind a terminal encoding filter",
     ),
     p(
         "make-first-existing-target",
@@ -639,6 +663,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs R code read from stdin or files",
+    ),
+    p(
+        "rdbg",
+        &[SemanticWrapper],
+        "",
+        "runs the command or script it is given under the Ruby debugger, whose commands run code",
     ),
     p(
         "rlwrap",
