@@ -20,6 +20,11 @@ mod sed;
 pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String> {
     match which {
         Inspection::AnyOption => inv.opts.first().map(|o| o.shown()),
+        Inspection::ArgPrefix(prefixes) => inv
+            .args
+            .iter()
+            .find(|a| prefixes.iter().any(|p| a.starts_with(p)))
+            .cloned(),
         Inspection::AwkProgram => awk_program(inv),
         Inspection::CompilerDriver => compiler_driver(inv),
         Inspection::CurlFileData => curl_file_data(inv),

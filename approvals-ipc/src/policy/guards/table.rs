@@ -223,6 +223,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--diff-program", "--output"],
     ),
     spec(
+        "dpkg-architecture",
+        &["dpkg-architecture"],
+        Layout::Permuted,
+        "aAeqtT",
+        &["--command"],
+    ),
+    spec(
         "editor",
         &[
             "ed",
@@ -291,6 +298,35 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "dfmnorwDFIKLMPTW",
         &[],
     ),
+    spec(
+        "ip",
+        &["ip"],
+        Layout::Permuted,
+        "fbn",
+        &["--batch", "--netns"],
+    ),
+    spec(
+        "java",
+        &[
+            "jar",
+            "jarsigner",
+            "java",
+            "javac",
+            "javadoc",
+            "javap",
+            "jdb",
+            "jdeps",
+            "jlink",
+            "jpackage",
+            "jrunscript",
+            "jshell",
+            "keytool",
+            "serialver",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
     interpreter(
         "julia",
         &["julia"],
@@ -332,6 +368,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "cefpu",
         &["--env-password", "--norc", "--rcfile"],
     ),
+    spec("llvm", &["llc", "lli", "opt"], Layout::Permuted, "", &[]),
     interpreter("lua", &["lua", "luajit"], "el", &[], &["-e"]),
     spec(
         "make",
@@ -495,6 +532,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--dir", "--filter", "--workspace"],
     ),
     spec("pwsh", &["powershell", "pwsh"], Layout::Permuted, "", &[]),
+    spec(
+        "pygmentize",
+        &["pygmentize"],
+        Layout::Permuted,
+        "aFfloOPS",
+        &[],
+    ),
     interpreter(
         "python",
         &["pypy", "python"],
@@ -599,6 +643,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "networkctl",
             "service",
             "systemctl",
+            "systemd",
             "systemd-cryptenroll",
             "systemd-firstboot",
             "systemd-machine-id-setup",
@@ -872,6 +917,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs the program it names in place of diff",
     ),
     g(
+        "dpkg-architecture.command",
+        Opt(&["--command", "-c"]),
+        "runs the command it is given with the build architecture's variables set",
+    ),
+    g(
         "editor.always",
         Always,
         "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
@@ -969,6 +1019,41 @@ pub(crate) const GUARDS: &[Guard] = &[
         Opt(&["-U"]),
         "turns off groff's safer mode: the document can then run shell commands (`.sy`, `.pso`, pipes)",
     ),
+    g(
+        "ip.batch",
+        // iproute2 reads `-batch` by any prefix (`-b`), `-br` is `-brief`.
+        Inspect(Inspection::ExactLong(&["b", "ba", "bat", "batc", "batch"])),
+        "runs the ip commands in a file the prompt does not show",
+    ),
+    g(
+        "ip.changes-network",
+        Word(&[
+            "add", "append", "change", "del", "delete", "exec", "flush", "prepend", "replace",
+            "restore", "set",
+        ]),
+        "changes the network configuration other programs depend on, or runs a command in another network namespace (`ip netns exec`)",
+    ),
+    g(
+        "java.inline-code",
+        Inspect(Inspection::ExactLong(&["e"])),
+        INLINE,
+    ),
+    g(
+        "java.loads-code",
+        Inspect(Inspection::ArgPrefix(&[
+            "-J-XX:OnError",
+            "-J-XX:OnOutOfMemoryError",
+            "-J-agentlib:",
+            "-J-agentpath:",
+            "-J-javaagent:",
+            "-XX:OnError",
+            "-XX:OnOutOfMemoryError",
+            "-agentlib:",
+            "-agentpath:",
+            "-javaagent:",
+        ])),
+        "loads a native or Java agent into the JVM, or names a command the JVM runs on an error",
+    ),
     g("julia.code-on-stdin", CodeOnStdin, STDIN),
     g(
         "julia.inline-code",
@@ -1015,6 +1100,15 @@ pub(crate) const GUARDS: &[Guard] = &[
         "lftp.commands",
         Opt(&["-c", "-e", "-f"]),
         "runs lftp commands, among them `!` shell commands and local file reads and writes",
+    ),
+    g(
+        "llvm.loads-code",
+        Inspect(Inspection::ExactLong(&[
+            "fpass-plugin",
+            "load",
+            "load-pass-plugin",
+        ])),
+        "loads a plugin library into the LLVM tool, which runs its code",
     ),
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
@@ -1188,6 +1282,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "switches to a project outside the working directory",
     ),
     g("pwsh.inline-code", Inspect(Inspection::PwshCommand), INLINE),
+    g(
+        "pygmentize.loads-code",
+        Opt(&["-x"]),
+        "loads a lexer, formatter or filter from a Python file (`-l FILE.py -x`), which runs its code",
+    ),
     g("python.code-on-stdin", CodeOnStdin, STDIN),
     g("python.inline-code", Opt(&["-c"]), INLINE),
     g(

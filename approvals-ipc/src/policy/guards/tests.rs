@@ -1744,3 +1744,63 @@ fn rustc_and_rustdoc_running_a_program_of_the_callers_choosing_are_asked() {
         ],
     ]);
 }
+
+#[test]
+fn loaders_plugins_agents_and_command_options_of_toolchains_are_asked() {
+    assert_all_fire(&[
+        // LLVM tools load plugin libraries (`-14` is Debian's copy).
+        (&["opt", "-load=./x.so", "x.ll"], "llvm.loads-code"),
+        (
+            &["opt-14", "--load-pass-plugin", "./x.so", "x.ll"],
+            "llvm.loads-code",
+        ),
+        (&["llc", "-load", "./x.so", "x.ll"], "llvm.loads-code"),
+        (&["lli", "-load=./x.so", "x.ll"], "llvm.loads-code"),
+        // The JVM loads agents and runs commands on errors.
+        (
+            &["java", "-agentpath:./x.so", "-version"],
+            "java.loads-code",
+        ),
+        (
+            &["java", "-javaagent:x.jar", "-jar", "y.jar"],
+            "java.loads-code",
+        ),
+        (
+            &["java", "-XX:OnOutOfMemoryError=sh", "-jar", "y.jar"],
+            "java.loads-code",
+        ),
+        (
+            &["javac", "-J-agentpath:./x.so", "X.java"],
+            "java.loads-code",
+        ),
+        (&["jrunscript", "-e", "exec('id')"], "java.inline-code"),
+        // pygmentize runs Python from a lexer file.
+        (
+            &["pygmentize", "-l", "./evil.py:L", "-x", "x.txt"],
+            "pygmentize.loads-code",
+        ),
+        // ip changes the network or runs a command in a namespace.
+        (&["ip", "netns", "exec", "x", "sh"], "ip.changes-network"),
+        (&["ip", "link", "set", "lo", "down"], "ip.changes-network"),
+        (&["ip", "-b", "cmds"], "ip.batch"),
+        // dpkg-architecture -c runs a command.
+        (
+            &["dpkg-architecture", "-c", "sh", "-c", "id"],
+            "dpkg-architecture.command",
+        ),
+        // systemd run by hand starts a manager and all its units.
+        (&["systemd", "--user"], "system.always"),
+    ]);
+    assert_none_fire(&[
+        &["opt", "-O2", "x.ll", "-o", "y.bc"],
+        &["lli", "x.ll"],
+        &["java", "-ea", "-jar", "x.jar"],
+        &["java", "-cp", "lib/*", "Main"],
+        &["javac", "-d", "out", "X.java"],
+        &["pygmentize", "-l", "rust", "src/main.rs"],
+        &["ip", "addr"],
+        &["ip", "-br", "a"],
+        &["ip", "route", "show"],
+        &["dpkg-architecture", "-qDEB_HOST_MULTIARCH"],
+    ]);
+}

@@ -71,6 +71,10 @@ pub(crate) enum Inspection {
     /// Any option before the first operand: a program whose options we do
     /// not read one by one (a shell of another language).
     AnyOption,
+    /// An argument starting with one of these (the JVM's
+    /// `-agentpath:LIB`, `-XX:OnError=CMD`, and the same passed on with
+    /// `-J`).
+    ArgPrefix(&'static [&'static str]),
     /// An awk program that can run commands, read or write files, or read
     /// the environment.
     AwkProgram,

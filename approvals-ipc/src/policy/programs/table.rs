@@ -65,6 +65,12 @@ pub const PROGRAMS: &[Program] = &[
         "schedules the commands it reads (stdin or `-f FILE`) to run later, outside this request",
     ),
     p(
+        "bugpoint",
+        &[SemanticWrapper],
+        "",
+        "LLVM's bug reducer: runs the programs and commands it is told to test with",
+    ),
+    p(
         "builtin",
         &[TransparentWrapper],
         "",
@@ -171,6 +177,12 @@ pub const PROGRAMS: &[Program] = &[
         &[TransparentWrapper],
         "",
         "a shell builtin that runs its operand as a command, skipping functions",
+    ),
+    p(
+        "corepack",
+        &[SemanticWrapper],
+        "",
+        "runs the package manager it names (pnpm, yarn, npm), at a version it downloads, with the arguments it is given",
     ),
     p(
         "coreutils",
@@ -437,6 +449,30 @@ pub const PROGRAMS: &[Program] = &[
         "loads and starts launchd jobs, which run programs outside this request",
     ),
     p(
+        "ld-linux-aarch64.so.1",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
+        "ld-linux-x86-64.so.2",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
+        "ld-linux.so.2",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
+        "ld.so",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
         "linux32",
         &[SemanticWrapper],
         "",
@@ -549,6 +585,12 @@ pub const PROGRAMS: &[Program] = &[
         &[TransparentWrapper],
         "",
         "runs its operand immune to hangups; what runs is unchanged",
+    ),
+    p(
+        "not",
+        &[SemanticWrapper],
+        "",
+        "LLVM's test utility: runs the command it is given and inverts its exit status",
     ),
     p(
         "nsenter",
@@ -720,21 +762,21 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "rust-gdb",
-        &[MultiCall, RustupProxy],
+        &[MultiCall, RustupProxy, SemanticWrapper],
         "",
-        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
+        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs, and the debugger runs the program and any shell command it is told",
     ),
     p(
         "rust-gdbgui",
-        &[MultiCall, RustupProxy],
+        &[MultiCall, RustupProxy, SemanticWrapper],
         "",
-        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
+        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs, and the debugger runs the program and any shell command it is told",
     ),
     p(
         "rust-lldb",
-        &[MultiCall, RustupProxy],
+        &[MultiCall, RustupProxy, SemanticWrapper],
         "",
-        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
+        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs, and the debugger runs the program and any shell command it is told",
     ),
     p(
         "rustc",
