@@ -1804,3 +1804,40 @@ fn loaders_plugins_agents_and_command_options_of_toolchains_are_asked() {
         &["dpkg-architecture", "-qDEB_HOST_MULTIARCH"],
     ]);
 }
+
+#[test]
+fn credential_helpers_token_printers_database_servers_and_image_pipes_are_asked() {
+    assert_all_fire(&[
+        (&["docker-credential-gcloud", "get"], "credentials.always"),
+        (&["git-credential-store", "get"], "credentials.always"),
+        (&["gke-gcloud-auth-plugin"], "credentials.always"),
+        (&["secret-tool", "lookup", "x", "y"], "credentials.always"),
+        (&["systemd-creds", "decrypt", "x"], "credentials.always"),
+        (&["gcloud", "auth", "print-access-token"], "gcloud.token"),
+        (
+            &[
+                "gcloud",
+                "auth",
+                "application-default",
+                "print-access-token",
+            ],
+            "gcloud.token",
+        ),
+        (&["postgres", "-c", "archive_command=id"], "dbserver.always"),
+        (
+            &["pg_ctl", "-o", "-c archive_command=id", "start"],
+            "dbserver.always",
+        ),
+        (&["convert", "|id", "x.png"], "imagemagick.runs-code"),
+        (&["convert", "msl:evil.msl", "x"], "imagemagick.runs-code"),
+        (
+            &["magick", "@files.txt", "out.pdf"],
+            "imagemagick.runs-code",
+        ),
+    ]);
+    assert_none_fire(&[
+        &["gcloud", "config", "list"],
+        &["convert", "x.png", "-resize", "50%", "y.jpg"],
+        &["identify", "x.png"],
+    ]);
+}
