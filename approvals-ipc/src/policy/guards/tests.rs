@@ -1834,7 +1834,13 @@ fn credential_helpers_token_printers_database_servers_and_image_pipes_are_asked(
             &["magick", "@files.txt", "out.pdf"],
             "imagemagick.runs-code",
         ),
+        // Debian's other names of guarded programs.
+        (&["pkcon", "install", "x"], "packages.always"),
+        (&["deb-systemd-invoke", "start", "x"], "system.always"),
+        (&["pager", "x"], "pager.always"),
     ]);
+    // slogin is ssh: its spec reads `-o ProxyCommand`.
+    assert!(!hits(&["slogin", "-o", "ProxyCommand=sh -c id", "host"], false).is_empty());
     assert_none_fire(&[
         &["gcloud", "config", "list"],
         &["convert", "x.png", "-resize", "50%", "y.jpg"],
