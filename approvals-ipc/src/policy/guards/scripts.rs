@@ -41,6 +41,9 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::ScriptSource => script_source(inv),
         Inspection::RustcCodegen => rustc_codegen(inv),
         Inspection::SedScripts => sed_scripts(inv),
+        Inspection::StdinCommands => inv
+            .stdin_is_input
+            .then(|| "with commands on stdin".to_owned()),
     }
 }
 

@@ -689,6 +689,22 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &[],
     ),
     spec(
+        "stdin-commands",
+        &[
+            "cadaver",
+            "ftp",
+            "ncftp",
+            "netkit-ftp",
+            "pftp",
+            "smbclient",
+            "telnet",
+            "tftp",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "system",
         &[
             "busctl",
@@ -1195,6 +1211,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs lftp commands, among them `!` shell commands and local file reads and writes",
     ),
     g(
+        "lftp.stdin-commands",
+        Inspect(Inspection::StdinCommands),
+        "reads lftp commands from stdin, among them `!` shell commands and local file reads and writes",
+    ),
+    g(
         "llvm.loads-code",
         Inspect(Inspection::ExactLong(&[
             "fpass-plugin",
@@ -1472,6 +1493,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "ssh-keygen.loads-code",
         Opt(&["-D", "-w"]),
         "loads a shared library (a PKCS#11 or FIDO provider) into ssh-keygen: native code the prompt does not show",
+    ),
+    g(
+        "stdin-commands.shell-escape",
+        Inspect(Inspection::StdinCommands),
+        "reads its own commands from stdin, where `!cmd` runs a shell command and `get`/`put` read and write local files",
     ),
     g(
         "system.always",

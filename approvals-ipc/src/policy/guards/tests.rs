@@ -1847,3 +1847,20 @@ fn credential_helpers_token_printers_database_servers_and_image_pipes_are_asked(
         &["identify", "x.png"],
     ]);
 }
+
+#[test]
+fn commands_piped_into_a_client_that_reads_them_from_stdin_are_asked() {
+    // `printf '!id\n' | ftp host`: ftp's `!` runs a shell command, and the
+    // pipe is the agent's to fill.
+    for (cmd, id) in [
+        (&["ftp", "host"][..], "stdin-commands.shell-escape"),
+        (&["telnet", "host", "80"], "stdin-commands.shell-escape"),
+        (&["smbclient", "//h/s"], "stdin-commands.shell-escape"),
+        (&["lftp", "host"], "lftp.stdin-commands"),
+    ] {
+        assert!(hits(cmd, true).contains(&id), "{cmd:?}");
+        // Without data on stdin (not a terminal under the executor) there
+        // are no commands to read.
+        assert!(!hits(cmd, false).contains(&id), "{cmd:?}");
+    }
+}

@@ -122,6 +122,9 @@ pub(crate) enum Inspection {
     RustcCodegen,
     /// A sed script that can run commands, or read or write files.
     SedScripts,
+    /// Stdin carries data (a pipe or a heredoc) into a program that reads
+    /// its own commands from stdin whatever its operands (`ftp HOST`).
+    StdinCommands,
 }
 
 /// One built-in guard.
