@@ -237,7 +237,7 @@ impl Secrets {
     /// on disk, a protected path that its spelling does not show: a link
     /// itself (`x` → `~/.ssh/id_rsa`) or a path through a linked directory
     /// (`home/.netrc` with `home` → `~`). The whole word and an option's or
-    /// an operand's `=value` are read; option words are not paths. A bare
+    /// an operand's `=value` are read. A bare
     /// name costs one `lstat` (and is followed only when it is a link); a
     /// path with a `/` is resolved as the kernel would, its last component
     /// allowed to be missing (a file about to be written through a linked
@@ -246,7 +246,9 @@ impl Secrets {
         let after_eq = arg.split_once('=').map(|(_, v)| v);
         std::iter::once(arg)
             .chain(after_eq)
-            .filter(|c| !c.is_empty() && !c.starts_with('-'))
+            // A word spelled like an option is a file after `--` (`cat --
+            // -k`), so it is followed too.
+            .filter(|c| !c.is_empty())
             .find_map(|candidate| {
                 let path = cwd.join(candidate);
                 // `/dev/stdin`, `/dev/fd/N`: this process's own streams,

@@ -250,6 +250,7 @@ fn a_link_made_by_an_earlier_request_does_not_hide_the_token_or_a_key() {
     link("h", &home);
     link("root", Path::new("/"));
     link("later", &home.join(".ssh/not-yet-there"));
+    link("-k", &home.join(".ssh/id_ed25519"));
     let root_path = format!("root{}/.ssh/id_ed25519", home.display());
     for argv in [
         &["cat", "x"][..],
@@ -260,6 +261,8 @@ fn a_link_made_by_an_earlier_request_does_not_hide_the_token_or_a_key() {
         &["cat", "h/.clawdbot/exec-approvals.json"],
         &["dd", "if=k"],
         &["tee", "later"],
+        // After `--`, a word spelled like an option is a file.
+        &["cat", "--", "-k"],
     ] {
         let reason = named_in(&secrets, argv, &project);
         assert!(
