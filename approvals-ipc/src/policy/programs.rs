@@ -125,10 +125,55 @@ pub fn program(name: &str) -> Option<&'static Program> {
     }
     // Most names (`git`, `ls`) are their own family: one lookup is enough.
     // (Mutants of this test survive: it only skips a lookup that would miss.)
-    if !exact.ends_with(|c: char| c.is_ascii_digit() || c == '.') {
-        return None;
+    let versioned = exact.ends_with(|c: char| c.is_ascii_digit() || c == '.');
+    if versioned && let Some(program) = program_exact(&family(name)) {
+        return Some(program);
     }
-    program_exact(&family(name))
+    if versioned || exact.contains(MULTIARCH) {
+        return debian_base(name).and_then(|base| program_exact(&base));
+    }
+    None
+}
+
+/// The part of a GNU multiarch triplet every one holds (`x86_64-linux-gnu`,
+/// `arm-linux-gnueabihf`).
+const MULTIARCH: &str = "-linux-gnu";
+
+/// The program a Debian or Ubuntu name installs under another spelling,
+/// when it is one: without a multiarch triplet before or after it
+/// (`x86_64-linux-gnu-gcc`, `cpan5.36-x86_64-linux-gnu`), without a
+/// `-VERSION` suffix (`gcc-12`, `clang-14`, `ld.lld-14`) and without a
+/// dotted version (`gem3.1`, `irb3.1`, `pydoc3.11`). `None` when the name
+/// is already plain. Undotted digits stay (`bzip2`, `c99`, `awk2` are not
+/// versions), so only names a distribution gives to a versioned copy of a
+/// program are read as that program: stricter, never looser, wherever a
+/// table is consulted by name.
+pub fn debian_base(name: &str) -> Option<String> {
+    let exact = lowercase(executable_name(name));
+    let mut base: &str = &exact;
+    if let Some(at) = base.find(MULTIARCH) {
+        match base[..at].rfind('-') {
+            // `cpan5.36-x86_64-linux-gnu`: the triplet ends the name.
+            Some(dash) => base = &base[..dash],
+            // `x86_64-linux-gnu-gcc-12`: the triplet starts it.
+            None => {
+                let rest = &base[at + MULTIARCH.len()..];
+                base = rest.find('-').map_or("", |dash| &rest[dash + 1..]);
+            }
+        }
+    }
+    if let Some((head, version)) = base.rsplit_once('-')
+        && !head.is_empty()
+        && !version.is_empty()
+        && version.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        base = head;
+    }
+    let plain = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !plain.is_empty() && base[plain.len()..].contains('.') {
+        base = plain;
+    }
+    (!base.is_empty() && base != exact).then(|| base.to_owned())
 }
 
 fn lowercase(name: &str) -> Cow<'_, str> {

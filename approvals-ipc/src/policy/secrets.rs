@@ -13,10 +13,13 @@
 //! Arguments are read lexically, against the segment's directory, after
 //! the analysis expanded `~`, `$HOME` and globs. A directory above one of
 //! these paths handed to a program that reads whole trees (`grep -r x ~`,
-//! `cp -r ~ b`, `tar czf x.tgz ~`) is asked too ([`recursive`]). Not
-//! covered, and said so in `docs/security.md`: a link to one of them that
-//! an earlier request made or a clone brought (making one in the same
-//! request is asked as a link out of the tree).
+//! `cp -r ~ b`, `tar czf x.tgz ~`) is asked too ([`recursive`]). A link to
+//! one of them that an earlier request made or a clone or an archive
+//! brought (`ln -s ~/.clawdbot/exec-approvals.json x`, then `cat x`; a
+//! link to the home directory, then `cat home/.netrc`) is followed: an
+//! argument that names an existing link, or a path through one, is judged
+//! by the real path it resolves to ([`Secrets::through_link`]). Making such
+//! a link in the same request is asked as a link out of the tree.
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +34,9 @@ pub const ID: &str = "secrets.path";
 
 /// Why the guardrail's own state directory is protected.
 const STATE: &str = "the guardrail's own state: the approvals file with the socket token that authenticates approvals, the socket and the audit log";
+
+/// Why shell and REPL histories are protected.
+const HISTORY: &str = "command history, which holds tokens and passwords typed on command lines";
 
 /// Credential stores under the home directory: the path, what it holds,
 /// and the file names directly inside it that hold nothing secret.
@@ -62,6 +68,12 @@ const HOME_ROWS: &[(&str, &str, &[&str])] = &[
     (".cargo/credentials.toml", "crates.io tokens", &[]),
     (".password-store", "the pass password store", &[]),
     (".local/share/keyrings", "the desktop keyring", &[]),
+    (".bash_history", HISTORY, &[]),
+    (".zsh_history", HISTORY, &[]),
+    (".local/share/fish/fish_history", HISTORY, &[]),
+    (".python_history", HISTORY, &[]),
+    (".psql_history", HISTORY, &[]),
+    (".mysql_history", HISTORY, &[]),
 ];
 
 /// Why a process's directory in `/proc` is protected.
@@ -177,35 +189,90 @@ impl Secrets {
         // most directories neither.
         let near = in_protected || self.above.contains(cwd_bytes);
         for arg in argv.iter().skip(1) {
-            if !near && !arg.contains('/') {
-                continue;
+            if let Some(hit) = self.spelled(arg, cwd, near, in_protected) {
+                return Some(hit);
             }
-            let named = self.may_name(arg.as_bytes());
-            // In a protected directory, any relative name is inside it.
-            let relative_inside = in_protected && !arg.starts_with('/');
-            if !(named || relative_inside) {
-                continue;
-            }
-            for candidate in candidates(arg) {
-                let path = normalize(&cwd.join(candidate));
-                if let Some(row) = self.row_of(&path) {
-                    let shown = if Path::new(arg) == path {
-                        arg.to_owned()
-                    } else {
-                        format!("{arg} ({})", path.display())
-                    };
-                    return Some(GuardHit {
-                        id: ID,
-                        reason: format!(
-                            "{shown} is in {}, which holds {}; what a command reads there goes back to the agent",
-                            row.path.display(),
-                            row.what
-                        ),
-                    });
-                }
+            if let Some(hit) = self.through_link(arg, cwd) {
+                return Some(hit);
             }
         }
         None
+    }
+
+    /// The hit for `arg` when its spelling, read lexically against `cwd`,
+    /// names a protected path. `near`: `cwd` is in or just above one, so a
+    /// bare name can name one; `in_protected`: `cwd` is inside one.
+    fn spelled(&self, arg: &str, cwd: &Path, near: bool, in_protected: bool) -> Option<GuardHit> {
+        if !near && !arg.contains('/') {
+            return None;
+        }
+        let named = self.may_name(arg.as_bytes());
+        // In a protected directory, any relative name is inside it.
+        let relative_inside = in_protected && !arg.starts_with('/');
+        if !(named || relative_inside) {
+            return None;
+        }
+        for candidate in candidates(arg) {
+            let path = normalize(&cwd.join(candidate));
+            if let Some(row) = self.row_of(&path) {
+                let shown = if Path::new(arg) == path {
+                    arg.to_owned()
+                } else {
+                    format!("{arg} ({})", path.display())
+                };
+                return Some(GuardHit {
+                    id: ID,
+                    reason: format!(
+                        "{shown} is in {}, which holds {}; what a command reads there goes back to the agent",
+                        row.path.display(),
+                        row.what
+                    ),
+                });
+            }
+        }
+        None
+    }
+
+    /// The hit for `arg` when it names, through a link that already exists
+    /// on disk, a protected path that its spelling does not show: a link
+    /// itself (`x` → `~/.ssh/id_rsa`) or a path through a linked directory
+    /// (`home/.netrc` with `home` → `~`). The whole word and an option's or
+    /// an operand's `=value` are read. A bare
+    /// name costs one `lstat` (and is followed only when it is a link); a
+    /// path with a `/` is resolved as the kernel would, its last component
+    /// allowed to be missing (a file about to be written through a linked
+    /// directory).
+    fn through_link(&self, arg: &str, cwd: &Path) -> Option<GuardHit> {
+        let after_eq = arg.split_once('=').map(|(_, v)| v);
+        std::iter::once(arg)
+            .chain(after_eq)
+            // A word spelled like an option is a file after `--` (`cat --
+            // -k`), so it is followed too.
+            .filter(|c| !c.is_empty())
+            .find_map(|candidate| {
+                let path = cwd.join(candidate);
+                // `/dev/stdin`, `/dev/fd/N`: this process's own streams,
+                // whose links into `/proc/self` say nothing of the command.
+                if normalize(&path).starts_with("/dev") {
+                    return None;
+                }
+                if !candidate.contains('/')
+                    && !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
+                {
+                    return None;
+                }
+                let real = resolve(&path)?;
+                let row = self.row_of(&real)?;
+                Some(GuardHit {
+                    id: ID,
+                    reason: format!(
+                        "{arg} leads through a link to {}, which is in {} and holds {}; what a command reads there goes back to the agent",
+                        real.display(),
+                        row.path.display(),
+                        row.what
+                    ),
+                })
+            })
     }
 
     /// Whether `dir` (absolute, normalized) or a directory above it is a
@@ -257,6 +324,28 @@ impl Secrets {
             ),
         })
     }
+}
+
+/// Where `path` leads once every link in it is followed: the real path of
+/// the file; when it does not exist, the real path of its directory joined
+/// with its last component, after following that component while it is a
+/// dangling link (a file about to be written through one). `None` when the
+/// directory does not exist either, or after as many links as the kernel
+/// follows.
+fn resolve(path: &Path) -> Option<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..40 {
+        if let Ok(real) = std::fs::canonicalize(&path) {
+            return Some(real);
+        }
+        let dir = std::fs::canonicalize(path.parent()?).ok()?;
+        let last = dir.join(path.file_name()?);
+        match std::fs::read_link(&last) {
+            Ok(target) => path = dir.join(target),
+            Err(_) => return Some(last),
+        }
+    }
+    None
 }
 
 /// A per-process directory of `/proc`: a pid, `self` or `thread-self`.

@@ -63,10 +63,13 @@ pub fn all() -> &'static [&'static Spec] {
 }
 
 /// The spec for `program` (a basename or path as invoked), by its exact
-/// executable name, else by its family (`python3.11` is `python`).
+/// executable name, else by its family (`python3.11` is `python`), else by
+/// the program a Debian name is a versioned copy of (`gem3.1`).
 pub fn lookup(program: &str) -> Option<&'static Spec> {
     let name = programs::executable_name(program);
-    families::by_name(name).or_else(|| families::by_name(&programs::family(program)))
+    families::by_name(name)
+        .or_else(|| families::by_name(&programs::family(program)))
+        .or_else(|| families::by_name(&programs::debian_base(program)?))
 }
 
 /// The guards `args` (argv without argv[0]) trips for `program`, or `None`

@@ -19,12 +19,19 @@ mod sed;
 /// Runs the inspection `which` names on `inv`: what it found, or `None`.
 pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String> {
     match which {
+        Inspection::AnyOption => inv.opts.first().map(|o| o.shown()),
+        Inspection::ArgPrefix(prefixes) => inv
+            .args
+            .iter()
+            .find(|a| prefixes.iter().any(|p| a.starts_with(p)))
+            .cloned(),
         Inspection::AwkProgram => awk_program(inv),
         Inspection::CompilerDriver => compiler_driver(inv),
         Inspection::CurlFileData => curl_file_data(inv),
         Inspection::GitConfig => git::git_config(inv),
         Inspection::GitConfigOverride => git::config_override(inv),
         Inspection::GitRunsCommand => git_runs_command(inv),
+        Inspection::ExactLong(names) => exact_long(inv, names),
         Inspection::LongOnly(names) => long_only(inv, names),
         Inspection::MakeAssignment => make_assignment(inv),
         Inspection::PwshCommand => pwsh_command(inv),
@@ -32,7 +39,11 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::PerlModuleCode => perl_module_code(inv),
         Inspection::PhpIniCode => php_ini_code(inv),
         Inspection::ScriptSource => script_source(inv),
+        Inspection::RustcCodegen => rustc_codegen(inv),
         Inspection::SedScripts => sed_scripts(inv),
+        Inspection::StdinCommands => inv
+            .stdin_is_input
+            .then(|| "with commands on stdin".to_owned()),
     }
 }
 
@@ -93,6 +104,62 @@ fn long_only(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
                 .any(|guarded| name == *guarded || (name.len() >= 3 && guarded.starts_with(name)))
         })
         .cloned()
+}
+
+/// The first option among `names`, spelled with one dash or two, its name
+/// before any `=` exactly one of them (the program does not abbreviate); a
+/// name listed with a trailing `=` only with a value (`-pdflatex=CMD`, not
+/// the flag `-pdflatex`).
+fn exact_long(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
+    inv.args
+        .iter()
+        .take_while(|arg| *arg != "--")
+        .find(|arg| {
+            let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
+                return false;
+            };
+            let (name, valued) = body
+                .split_once('=')
+                .map_or((body, false), |(n, _)| (n, true));
+            names.iter().any(|n| match n.strip_suffix('=') {
+                Some(n) => valued && n == name,
+                None => *n == name,
+            })
+        })
+        .cloned()
+}
+
+/// rustc's and rustdoc's codegen keys that name a program to run, or
+/// arguments handed to one (`-C link-arg=-fuse-ld=/tmp/x`), or code to load
+/// (`-C llvm-args=-load=…`): `rustc -C linker=sh x.rs` runs `sh` as the
+/// linker, whatever compiles.
+const RUSTC_RUNS: &[&str] = &[
+    "link-arg",
+    "link-args",
+    "linker",
+    "linker-flavor",
+    "llvm-args",
+    "passes",
+    "pre-link-arg",
+    "pre-link-args",
+];
+
+/// The first `-C`/`--codegen` option whose key is in [`RUSTC_RUNS`] (or
+/// cannot be read: no value).
+fn rustc_codegen(inv: &Invocation<'_>) -> Option<String> {
+    inv.opts
+        .iter()
+        .filter(|o| match o.name {
+            OptName::Short(c) => c == 'C',
+            OptName::Long(name) => !name.is_empty() && "codegen".starts_with(name),
+        })
+        .find(|o| {
+            o.value.is_none_or(|v| {
+                let key = v.split_once('=').map_or(v, |(key, _)| key);
+                RUSTC_RUNS.contains(&key.replace('_', "-").as_str())
+            })
+        })
+        .map(|o| o.shown())
 }
 
 /// The first `@file` argument (a response file of more arguments).

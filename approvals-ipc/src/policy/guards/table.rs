@@ -59,6 +59,24 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    spec(
+        "aria2c",
+        &["aria2c"],
+        Layout::Permuted,
+        "dio",
+        &[
+            "--conf-path",
+            "--dir",
+            "--input-file",
+            "--on-bt-download-complete",
+            "--on-download-complete",
+            "--on-download-error",
+            "--on-download-pause",
+            "--on-download-start",
+            "--on-download-stop",
+            "--out",
+        ],
+    ),
     ProgramSpec {
         versioned: false,
         program_opts: &[
@@ -94,6 +112,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "ep",
         &["--cwd", "--eval", "--preload", "--print"],
     ),
+    spec(
+        "bundle",
+        &["bundle", "bundler"],
+        Layout::SubcommandAnywhere,
+        "",
+        &["--gemfile"],
+    ),
     spec("cargo", &["cargo"], Layout::Permuted, "", &["--config"]),
     spec(
         "cc",
@@ -109,6 +134,31 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "gcc",
             "x86_64-linux-gnu-g++",
             "x86_64-linux-gnu-gcc",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec("cmake", &["cmake"], Layout::Permuted, "ABCDGPSTUW", &[]),
+    spec(
+        "credentials",
+        &[
+            "aws-iam-authenticator",
+            "docker-credential-desktop",
+            "docker-credential-ecr-login",
+            "docker-credential-gcloud",
+            "docker-credential-osxkeychain",
+            "docker-credential-pass",
+            "docker-credential-secretservice",
+            "git-credential-cache",
+            "git-credential-gcloud.sh",
+            "git-credential-libsecret",
+            "git-credential-manager",
+            "git-credential-osxkeychain",
+            "git-credential-store",
+            "gke-gcloud-auth-plugin",
+            "secret-tool",
+            "systemd-creds",
         ],
         Layout::Permuted,
         "",
@@ -160,7 +210,50 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--write-out",
         ],
     ),
+    spec(
+        "dbclient",
+        &["mariadb", "mysql", "pg_wrapper", "psql"],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
+        "dbserver",
+        &[
+            "mariadbd",
+            "mysqld",
+            "mysqld_safe",
+            "pg_ctl",
+            "pg_ctlcluster",
+            "postgres",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    interpreter(
+        "dc",
+        &["dc"],
+        "ef",
+        &["--expression", "--file"],
+        &["--expression", "--file", "-e", "-f"],
+    ),
     spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
+    spec(
+        "desktop",
+        &[
+            "dbus-send",
+            "gdbus",
+            "gio",
+            "gtk-launch",
+            "kioclient",
+            "kioclient5",
+            "qdbus",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
     // GNU find and gfind have a spec (`specs/families/find.rs`); bfs keeps these.
     spec(
         "diff3",
@@ -168,6 +261,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "o",
         &["--diff-program", "--output"],
+    ),
+    spec(
+        "dpkg-architecture",
+        &["dpkg-architecture"],
+        Layout::Permuted,
+        "aAeqtT",
+        &["--command"],
     ),
     spec(
         "editor",
@@ -197,7 +297,9 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    interpreter("expect", &["expect"], "cDf", &[], &["-c", "-f"]),
     spec("find", &["bfs"], Layout::Permuted, "", &[]),
+    spec("gcloud", &["gcloud"], Layout::Permuted, "", &[]),
     spec(
         "git",
         &["git"],
@@ -238,6 +340,70 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &[],
     ),
     spec(
+        "imagemagick",
+        &[
+            "animate",
+            "compare",
+            "composite",
+            "conjure",
+            "convert",
+            "display",
+            "identify",
+            "import",
+            "magick",
+            "mogrify",
+            "montage",
+            "stream",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
+        "ip",
+        &["ip"],
+        Layout::Permuted,
+        "fbn",
+        &["--batch", "--netns"],
+    ),
+    spec(
+        "java",
+        &[
+            "jar",
+            "jarsigner",
+            "java",
+            "javac",
+            "javadoc",
+            "javap",
+            "jdb",
+            "jdeps",
+            "jlink",
+            "jpackage",
+            "jrunscript",
+            "jshell",
+            "keytool",
+            "serialver",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    interpreter(
+        "julia",
+        &["julia"],
+        "eEJLpt",
+        &[
+            "--eval",
+            "--load",
+            "--print",
+            "--project",
+            "--sysimage",
+            "--threads",
+        ],
+        &["--eval", "--print", "-E", "-e"],
+    ),
+    spec("latexmk", &["latexmk"], Layout::Permuted, "er", &[]),
+    spec(
         "ld",
         &[
             "gold",
@@ -256,6 +422,14 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    spec(
+        "lftp",
+        &["lftp"],
+        Layout::Permuted,
+        "cefpu",
+        &["--env-password", "--norc", "--rcfile"],
+    ),
+    spec("llvm", &["llc", "lli", "opt"], Layout::Permuted, "", &[]),
     interpreter("lua", &["lua", "luajit"], "el", &[], &["-e"]),
     spec(
         "make",
@@ -281,6 +455,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "CEKLMmPpRrSs",
         &["--config-file", "--pager"],
+    ),
+    spec(
+        "ninja",
+        &["ninja", "samu"],
+        Layout::Permuted,
+        "Cdfjklt",
+        &[],
     ),
     interpreter(
         "node",
@@ -326,6 +507,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "dpkg-statoverride",
             "flatpak",
             "gem",
+            "pkcon",
             "snap",
             "ucf",
             "ucfr",
@@ -337,10 +519,30 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec(
         "pager",
-        &["less", "more", "most", "pg"],
+        &["less", "more", "most", "pager", "pg", "sensible-pager"],
         Layout::Permuted,
         "",
         &[],
+    ),
+    spec(
+        "pandoc",
+        &["pandoc"],
+        Layout::Permuted,
+        "ABcdDfFHLMortVw",
+        &[
+            "--defaults",
+            "--filter",
+            "--from",
+            "--lua-filter",
+            "--metadata",
+            "--output",
+            "--pdf-engine",
+            "--pdf-engine-opt",
+            "--read",
+            "--to",
+            "--variable",
+            "--write",
+        ],
     ),
     spec(
         "patch",
@@ -392,6 +594,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--dir", "--filter", "--workspace"],
     ),
     spec("pwsh", &["powershell", "pwsh"], Layout::Permuted, "", &[]),
+    spec(
+        "pygmentize",
+        &["pygmentize"],
+        Layout::Permuted,
+        "aFfloOPS",
+        &[],
+    ),
     ProgramSpec {
         ending_opts: &["-c", "-m"],
         ..interpreter(
@@ -402,6 +611,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             &["-c", "-m"],
         )
     },
+    interpreter("r", &["R"], "edfg", &["--file"], &["--file", "-e", "-f"]),
     spec(
         "remote-keys",
         &["ssh-copy-id", "ssh-import-id"],
@@ -419,11 +629,54 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     interpreter("rscript", &["Rscript"], "e", &[], &["-e"]),
     interpreter("ruby", &["ruby"], "CEeFIr", &[], &["-e"]),
     spec(
+        "rustc",
+        &["rustc", "rustdoc"],
+        Layout::Permuted,
+        "ACDFLloWZ",
+        &[
+            "--cap-lints",
+            "--cfg",
+            "--check-cfg",
+            "--codegen",
+            "--crate-name",
+            "--crate-type",
+            "--edition",
+            "--emit",
+            "--error-format",
+            "--explain",
+            "--extern",
+            "--json",
+            "--out-dir",
+            "--print",
+            "--remap-path-prefix",
+            "--runtool",
+            "--runtool-arg",
+            "--sysroot",
+            "--target",
+            "--test-builder",
+            "--test-builder-wrapper",
+        ],
+    ),
+    spec(
         "sed",
         &["gsed", "sed"],
         Layout::Permuted,
         "efl",
         &["--expression", "--file", "--line-length"],
+    ),
+    spec(
+        "sevenzip",
+        &["7z", "7za", "7zr", "7zz"],
+        Layout::Permuted,
+        "o",
+        &[],
+    ),
+    spec(
+        "shell",
+        &["csh", "elvish", "fish", "nu", "tcsh", "xonsh"],
+        Layout::OptionsFirst,
+        "",
+        &[],
     ),
     spec("sqlite", &["sqlite3"], Layout::Permuted, "", &[]),
     spec(
@@ -441,11 +694,29 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &[],
     ),
     spec(
+        "stdin-commands",
+        &[
+            "cadaver",
+            "ftp",
+            "ncftp",
+            "netkit-ftp",
+            "pftp",
+            "smbclient",
+            "telnet",
+            "tftp",
+        ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "system",
         &[
             "busctl",
             "chattr",
             "dconf",
+            "deb-systemd-helper",
+            "deb-systemd-invoke",
             "gsettings",
             "hostnamectl",
             "kernel-install",
@@ -455,6 +726,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "networkctl",
             "service",
             "systemctl",
+            "systemd",
             "systemd-cryptenroll",
             "systemd-firstboot",
             "systemd-machine-id-setup",
@@ -577,6 +849,23 @@ pub(crate) const GUARDS: &[Guard] = &[
         Always,
         "changes user accounts, passwords or groups, which every login on this machine depends on",
     ),
+    g(
+        "aria2c.config",
+        Opt(&["--conf-path"]),
+        "reads options from a file the prompt does not show, which can name programs to run",
+    ),
+    g(
+        "aria2c.runs-program",
+        Opt(&[
+            "--on-bt-download-complete",
+            "--on-download-complete",
+            "--on-download-error",
+            "--on-download-pause",
+            "--on-download-start",
+            "--on-download-stop",
+        ]),
+        "runs a program of the caller's choosing when a download starts, pauses, stops, fails or completes",
+    ),
     g("awk.code-on-stdin", CodeOnStdin, STDIN),
     g(
         "awk.load",
@@ -627,6 +916,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g("bun.stdin-script", Word(&["-"]), STDIN),
     g(
+        "bundle.exec",
+        Subcommand(&["exec"]),
+        "runs the command it is given, found on a PATH with the bundle's gem executables first",
+    ),
+    g(
         "cargo.config",
         Opt(&["--config"]),
         "sets any cargo config value, including `build.rustc-wrapper` and `target.<triple>.runner`, which run programs",
@@ -635,6 +929,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "cc.runs-program",
         Inspect(Inspection::CompilerDriver),
         "makes the compiler run or load a program of the caller's choosing (a wrapper, a plugin, another tool directory, a spec or response file)",
+    ),
+    g(
+        "cmake.command-mode",
+        Opt(&["-E"]),
+        "command mode runs the command it is given (`-E env`, `-E time`, `-E chdir`) and copies, links and removes files, with no spec for each tool",
+    ),
+    g(
+        "credentials.always",
+        Always,
+        "a credential helper or secret store: prints or hands out stored tokens and passwords, which go back to the agent",
     ),
     g(
         "curl.config",
@@ -672,6 +976,22 @@ pub(crate) const GUARDS: &[Guard] = &[
         Opt(&["--upload-file", "-T"]),
         "uploads a local file",
     ),
+    g(
+        "dbclient.always",
+        Always,
+        "a database client runs client commands that start programs (`\\!`, `system`), read and write local files (`\\copy`, `\\o`, `\\i`, `LOAD DATA LOCAL`) and send what it reads to a server",
+    ),
+    g(
+        "dbserver.always",
+        Always,
+        "starts or controls a database server, which runs the shell commands its settings name (`archive_command`, `restore_command`) and listens for connections",
+    ),
+    g("dc.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "dc.inline-code",
+        Opt(&["--expression", "-e"]),
+        "runs inline code that no allowlist entry covers; `!` in dc code runs a shell command",
+    ),
     g("deno.eval", Subcommand(&["eval", "repl"]), INLINE),
     g(
         "deno.script-source",
@@ -680,15 +1000,27 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g("deno.stdin-script", Word(&["-"]), STDIN),
     g(
+        "desktop.always",
+        Always,
+        "asks session services over D-Bus or GIO to act outside this request: they start units and applications (`org.freedesktop.systemd1`), open files and URLs with other programs, and change settings",
+    ),
+    g(
         "diff3.program",
         Opt(&["--diff-program"]),
         "runs the program it names in place of diff",
+    ),
+    g(
+        "dpkg-architecture.command",
+        Opt(&["--command", "-c"]),
+        "runs the command it is given with the build architecture's variables set",
     ),
     g(
         "editor.always",
         Always,
         "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
     ),
+    g("expect.code-on-stdin", CodeOnStdin, STDIN),
+    g("expect.inline-code", Opt(&["-c"]), INLINE),
     g("find.delete", Word(&["-delete"]), "deletes every match"),
     g(
         "find.exec",
@@ -699,6 +1031,15 @@ pub(crate) const GUARDS: &[Guard] = &[
         "find.write-file",
         Word(&["-fls", "-fprint", "-fprint0", "-fprintf"]),
         "writes a file named in the expression",
+    ),
+    g(
+        "gcloud.token",
+        Word(&[
+            "print-access-token",
+            "print-identity-token",
+            "print-refresh-token",
+        ]),
+        "prints a Google Cloud access token, which goes back to the agent",
     ),
     g(
         "git.clone-config",
@@ -781,6 +1122,81 @@ pub(crate) const GUARDS: &[Guard] = &[
         "turns off groff's safer mode: the document can then run shell commands (`.sy`, `.pso`, pipes)",
     ),
     g(
+        "imagemagick.runs-code",
+        Inspect(Inspection::ArgPrefix(&[
+            "@",
+            "EPHEMERAL:",
+            "MSL:",
+            "ephemeral:",
+            "msl:",
+            "|",
+        ])),
+        "reads a pipe from a command (`|cmd`), a script (`msl:`) or a list of files (`@file`), or deletes its input (`ephemeral:`)",
+    ),
+    g(
+        "ip.batch",
+        // iproute2 reads `-batch` by any prefix (`-b`), `-br` is `-brief`.
+        Inspect(Inspection::ExactLong(&["b", "ba", "bat", "batc", "batch"])),
+        "runs the ip commands in a file the prompt does not show",
+    ),
+    g(
+        "ip.changes-network",
+        Word(&[
+            "add", "append", "change", "del", "delete", "exec", "flush", "prepend", "replace",
+            "restore", "set",
+        ]),
+        "changes the network configuration other programs depend on, or runs a command in another network namespace (`ip netns exec`)",
+    ),
+    g(
+        "java.inline-code",
+        Inspect(Inspection::ExactLong(&["e"])),
+        INLINE,
+    ),
+    g(
+        "java.loads-code",
+        Inspect(Inspection::ArgPrefix(&[
+            "-J-XX:OnError",
+            "-J-XX:OnOutOfMemoryError",
+            "-J-agentlib:",
+            "-J-agentpath:",
+            "-J-javaagent:",
+            "-XX:OnError",
+            "-XX:OnOutOfMemoryError",
+            "-agentlib:",
+            "-agentpath:",
+            "-javaagent:",
+        ])),
+        "loads a native or Java agent into the JVM, or names a command the JVM runs on an error",
+    ),
+    g("julia.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "julia.inline-code",
+        Opt(&["--eval", "--print", "-E", "-e"]),
+        INLINE,
+    ),
+    g(
+        "julia.preload",
+        Opt(&["--load", "--sysimage", "-J", "-L"]),
+        "loads code (a file or a system image) before the script, which the prompt does not show",
+    ),
+    g(
+        "latexmk.runs-code",
+        Inspect(Inspection::ExactLong(&[
+            "dvilualatex=",
+            "e",
+            "latex=",
+            "latexoption=",
+            "lualatex=",
+            "pdflatex=",
+            "r",
+            "shell-escape",
+            "usepretex",
+            "usepretex=",
+            "xelatex=",
+        ])),
+        "runs Perl code (`-e`, an rc file with `-r`), the TeX command of the caller's choosing (`-pdflatex=CMD`) or TeX with shell escape on",
+    ),
+    g(
         "ld.loads-code",
         Inspect(Inspection::LongOnly(&[
             "load-pass-plugin",
@@ -793,6 +1209,25 @@ pub(crate) const GUARDS: &[Guard] = &[
         "ld.response-file",
         Inspect(Inspection::ResponseFile),
         "reads more arguments from a file the prompt does not show",
+    ),
+    g(
+        "lftp.commands",
+        Opt(&["-c", "-e", "-f"]),
+        "runs lftp commands, among them `!` shell commands and local file reads and writes",
+    ),
+    g(
+        "lftp.stdin-commands",
+        Inspect(Inspection::StdinCommands),
+        "reads lftp commands from stdin, among them `!` shell commands and local file reads and writes",
+    ),
+    g(
+        "llvm.loads-code",
+        Inspect(Inspection::ExactLong(&[
+            "fpass-plugin",
+            "load",
+            "load-pass-plugin",
+        ])),
+        "loads a plugin library into the LLVM tool, which runs its code",
     ),
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
@@ -825,6 +1260,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "man.pager",
         Opt(&["--pager", "-P"]),
         "runs a pager program of the caller's choosing",
+    ),
+    g(
+        "ninja.other-dir",
+        OptOutsideCwd(&["-C", "-f"]),
+        "builds from another directory's build file, which runs commands nobody here chose",
     ),
     g("node.code-on-stdin", CodeOnStdin, STDIN),
     g(
@@ -892,6 +1332,23 @@ pub(crate) const GUARDS: &[Guard] = &[
         "a pager can run shell commands (`!cmd`) and open other files",
     ),
     g(
+        "pandoc.defaults",
+        Opt(&["--defaults", "-d"]),
+        "reads options from a defaults file the prompt does not show, which can name filters and engines to run",
+    ),
+    g(
+        "pandoc.runs-program",
+        Opt(&[
+            "--filter",
+            "--lua-filter",
+            "--pdf-engine",
+            "--pdf-engine-opt",
+            "-F",
+            "-L",
+        ]),
+        "runs a program or Lua code on the document (`--filter`, `--lua-filter`) or a PDF engine, with options, of the caller's choosing",
+    ),
+    g(
         "patch.always",
         Always,
         "writes the files the patch names, which the prompt does not show (a Makefile, .envrc or .git/hooks inside the tree); `git apply` checks the paths it writes",
@@ -944,6 +1401,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "switches to a project outside the working directory",
     ),
     g("pwsh.inline-code", Inspect(Inspection::PwshCommand), INLINE),
+    g(
+        "pygmentize.loads-code",
+        Opt(&["-x"]),
+        "loads a lexer, formatter or filter from a Python file (`-l FILE.py -x`), which runs its code",
+    ),
     g("python.code-on-stdin", CodeOnStdin, STDIN),
     g("python.inline-code", Opt(&["-c"]), INLINE),
     g(
@@ -951,6 +1413,13 @@ pub(crate) const GUARDS: &[Guard] = &[
         Inspect(Inspection::ScriptSource),
         SCRIPT_SOURCE,
     ),
+    g(
+        "r.cmd",
+        Word(&["CMD"]),
+        "`R CMD` runs the tool or program it names in R's environment",
+    ),
+    g("r.code-on-stdin", CodeOnStdin, STDIN),
+    g("r.inline-code", Opt(&["-e"]), INLINE),
     g(
         "remote-keys.always",
         Always,
@@ -971,6 +1440,25 @@ pub(crate) const GUARDS: &[Guard] = &[
         SCRIPT_SOURCE,
     ),
     g(
+        "rustc.runs-program",
+        Inspect(Inspection::RustcCodegen),
+        "names the linker or other program the compiler runs, or arguments and code handed to it",
+    ),
+    g(
+        "rustc.test-runner",
+        Inspect(Inspection::ExactLong(&[
+            "runtool",
+            "test-builder",
+            "test-builder-wrapper",
+        ])),
+        "runs doctests through, or builds them with, a program of the caller's choosing",
+    ),
+    g(
+        "rustc.unstable",
+        Opt(&["-Z"]),
+        "an unstable option, some of which load code (`-Z codegen-backend=x.so`) or run programs",
+    ),
+    g(
         "sed.in-place",
         Opt(&["--in-place", "-i"]),
         "edits files in place",
@@ -986,6 +1474,17 @@ pub(crate) const GUARDS: &[Guard] = &[
         "reads the sed script from a file the prompt does not show",
     ),
     g(
+        "sevenzip.output-outside",
+        OptOutsideCwd(&["-o"]),
+        "extracts into a directory outside the working directory, under names the archive chooses",
+    ),
+    g("shell.code-on-stdin", CodeOnStdin, STDIN),
+    g(
+        "shell.other-language",
+        Inspect(Inspection::AnyOption),
+        "a shell whose language the analysis does not parse: its options (`-c`, `--command`, `--init-command`, `--execute`) run code no allowlist entry covers; only a script file operand is its own job",
+    ),
+    g(
         "sqlite.always",
         Always,
         "runs SQL and dot-commands that can run programs (.shell, .system, .once |cmd), write any file (writefile(), ATTACH, VACUUM INTO, .output) and load code (.load, load_extension())",
@@ -999,6 +1498,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "ssh-keygen.loads-code",
         Opt(&["-D", "-w"]),
         "loads a shared library (a PKCS#11 or FIDO provider) into ssh-keygen: native code the prompt does not show",
+    ),
+    g(
+        "stdin-commands.shell-escape",
+        Inspect(Inspection::StdinCommands),
+        "reads its own commands from stdin, where `!cmd` runs a shell command and `get`/`put` read and write local files",
     ),
     g(
         "system.always",
@@ -1091,16 +1595,28 @@ pub(crate) const GUARDS: &[Guard] = &[
 ];
 
 /// The spec of `program`'s family: by exact name (after the programs
-/// table's `.exe` rule), or for versioned specs by the programs table's
-/// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`).
+/// table's `.exe` rule), for versioned specs by the programs table's
+/// [`family`](crate::policy::programs::family) rule (`python3.11`, `perl5.36`),
+/// and for any spec by the program a Debian name is a versioned copy of
+/// ([`debian_base`](crate::policy::programs::debian_base): `gcc-12`).
 pub(crate) fn program_spec(program: &str) -> Option<&'static ProgramSpec> {
     let name = programs::executable_name(program);
-    SPECS.by_name.get(name).copied().or_else(|| {
-        SPECS
-            .by_family
-            .get(programs::family(program).as_ref())
-            .copied()
-    })
+    SPECS
+        .by_name
+        .get(name)
+        .copied()
+        .or_else(|| {
+            SPECS
+                .by_family
+                .get(programs::family(program).as_ref())
+                .copied()
+        })
+        // `gcc-12`, `x86_64-linux-gnu-g++-12`, `gem3.1`: Debian's names
+        // for a versioned copy are that program.
+        .or_else(|| {
+            let base = programs::debian_base(program)?;
+            SPECS.by_name.get(base.as_str()).copied()
+        })
 }
 
 /// The specs indexed once: by each name, and by the family of each name of

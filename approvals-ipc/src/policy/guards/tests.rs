@@ -1485,3 +1485,397 @@ fn interpreters_running_a_script_file_or_a_plain_module_are_not_guarded() {
         assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
     }
 }
+
+/// Each command trips `id`; the cwd is [`CWD`], stdin carries no data.
+fn assert_all_fire(cases: &[(&[&str], &str)]) {
+    for (cmd, id) in cases {
+        let got = hits(cmd, false);
+        assert!(got.contains(id), "{cmd:?}: expected {id}, got {got:?}");
+    }
+}
+
+/// Each command trips no guard.
+fn assert_none_fire(cases: &[&[&str]]) {
+    for cmd in cases {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+}
+
+#[test]
+fn a_shell_of_another_language_running_code_from_its_options_is_asked() {
+    // fish, csh and the rest were allowed by a `/usr/bin/*` entry with any
+    // `-c` script: their language is not parsed, so `fish -c 'echo (id)'`
+    // ran `id` through fish's own command substitution.
+    assert_all_fire(&[
+        (&["fish", "-c", "echo (id)"], "shell.other-language"),
+        (&["fish", "--command=id"], "shell.other-language"),
+        (&["fish", "-C", "id", "x.fish"], "shell.other-language"),
+        (&["fish", "--init-command", "id"], "shell.other-language"),
+        (&["csh", "-c", "id"], "shell.other-language"),
+        (&["tcsh", "-fc", "id"], "shell.other-language"),
+        (&["nu", "--commands", "^id"], "shell.other-language"),
+        (&["nu", "-e", "^id"], "shell.other-language"),
+        (&["xonsh", "-c", "id"], "shell.other-language"),
+        (&["elvish", "-c", "id"], "shell.other-language"),
+    ]);
+    assert!(hits(&["fish"], true).contains(&"shell.code-on-stdin"));
+    // A script file named as the operand is the shell's own job; its
+    // arguments are the script's.
+    assert_none_fire(&[&["fish", "build.fish"], &["csh", "x.csh", "-c", "x"]]);
+}
+
+#[test]
+fn interpreters_and_tools_running_code_from_their_options_are_asked() {
+    assert_all_fire(&[
+        // R runs inline code and, with `CMD`, any tool it names.
+        (&["R", "-e", "system('id')"], "r.inline-code"),
+        (&["R", "--no-save", "-e", "1"], "r.inline-code"),
+        (&["R", "CMD", "sh", "-c", "id"], "r.cmd"),
+        // julia: inline code and files loaded before the script.
+        (&["julia", "-e", "run(`id`)"], "julia.inline-code"),
+        (&["julia", "-E", "1"], "julia.inline-code"),
+        (&["julia", "--ev", "1"], "julia.inline-code"),
+        (&["julia", "-L", "evil.jl", "x.jl"], "julia.preload"),
+        // dc's `!` runs a shell command.
+        (&["dc", "-e", "!id"], "dc.inline-code"),
+        (&["dc", "--expression=!id"], "dc.inline-code"),
+        // expect is Tcl with `spawn`.
+        (&["expect", "-c", "spawn sh"], "expect.inline-code"),
+        // latexmk runs Perl and the TeX command line it is given.
+        (
+            &["latexmk", "-e", "system('id')", "x.tex"],
+            "latexmk.runs-code",
+        ),
+        (&["latexmk", "-r", "evil.rc", "x.tex"], "latexmk.runs-code"),
+        (
+            &["latexmk", "-pdflatex=sh -c id", "x.tex"],
+            "latexmk.runs-code",
+        ),
+        (&["latexmk", "--lualatex=sh", "x.tex"], "latexmk.runs-code"),
+        (&["latexmk", "-shell-escape", "x.tex"], "latexmk.runs-code"),
+        (
+            &["latexmk", "-latexoption=-shell-escape", "x.tex"],
+            "latexmk.runs-code",
+        ),
+        // pandoc's filters are programs; its PDF engine is chosen by name.
+        (
+            &["pandoc", "--filter", "./evil", "x.md"],
+            "pandoc.runs-program",
+        ),
+        (&["pandoc", "-F./evil", "x.md"], "pandoc.runs-program"),
+        (
+            &["pandoc", "--lua-f=evil.lua", "x.md"],
+            "pandoc.runs-program",
+        ),
+        (&["pandoc", "-L", "evil.lua", "x.md"], "pandoc.runs-program"),
+        (
+            &["pandoc", "--pdf-engine=./evil", "x.md"],
+            "pandoc.runs-program",
+        ),
+        (&["pandoc", "-d", "evil.yaml", "x.md"], "pandoc.defaults"),
+        // cmake's command mode runs any program.
+        (
+            &["cmake", "-E", "env", "sh", "-c", "id"],
+            "cmake.command-mode",
+        ),
+        (&["cmake", "-E", "copy", "x", "y"], "cmake.command-mode"),
+        // aria2c runs hooks on download events.
+        (
+            &["aria2c", "--on-download-complete=./x", "http://e/x"],
+            "aria2c.runs-program",
+        ),
+        (
+            &["aria2c", "--on-download-c", "./x", "http://e/x"],
+            "aria2c.runs-program",
+        ),
+        (
+            &["aria2c", "--conf-path=evil.conf", "http://e/x"],
+            "aria2c.config",
+        ),
+        // lftp's command language has `!`.
+        (&["lftp", "-c", "!id"], "lftp.commands"),
+        (&["lftp", "-e", "!id", "host"], "lftp.commands"),
+        // ninja building another directory's build file.
+        (&["ninja", "-C", "/tmp/other"], "ninja.other-dir"),
+        (
+            &["ninja", "-f", "/tmp/other/build.ninja"],
+            "ninja.other-dir",
+        ),
+        // 7-Zip extracting outside the tree (its `-o` is attached).
+        (&["7z", "x", "a.7z", "-o/home/u"], "sevenzip.output-outside"),
+        (&["7za", "x", "a.7z", "-o../.."], "sevenzip.output-outside"),
+    ]);
+}
+
+#[test]
+fn database_clients_desktop_services_and_pager_wrappers_are_always_asked() {
+    // psql's and mysql's `\!` run shell commands, whatever the option.
+    assert_all_fire(&[
+        (&["psql", "-c", "\\! id"], "dbclient.always"),
+        (&["mysql", "-e", "\\! id"], "dbclient.always"),
+        (&["mariadb", "db"], "dbclient.always"),
+        (&["pg_wrapper"], "dbclient.always"),
+        // D-Bus and GIO reach systemd and the desktop.
+        (
+            &[
+                "dbus-send",
+                "--session",
+                "--dest=org.freedesktop.systemd1",
+                "/org/freedesktop/systemd1",
+                "org.freedesktop.systemd1.Manager.StartUnit",
+            ],
+            "desktop.always",
+        ),
+        (&["gdbus", "call", "--session"], "desktop.always"),
+        (&["gio", "open", "x.desktop"], "desktop.always"),
+        (&["gtk-launch", "x"], "desktop.always"),
+        // Debian's sensible-pager runs $PAGER, a pager with `!cmd`.
+        (&["sensible-pager", "x"], "pager.always"),
+    ]);
+}
+
+#[test]
+fn everyday_uses_of_the_programs_guarded_by_the_sweep_trip_nothing() {
+    assert_none_fire(&[
+        &["R", "--no-save", "-f", "x.R"],
+        &["R", "--vanilla", "x.R"],
+        &["julia", "--project=.", "x.jl"],
+        &["julia", "-t", "4", "x.jl"],
+        &["dc", "calc.dc"],
+        &["expect", "login.exp"],
+        &["latexmk", "-pdf", "x.tex"],
+        &["latexmk", "-lualatex", "x.tex"],
+        &["latexmk", "-xelatex", "-outdir=build", "x.tex"],
+        &["latexmk", "-c"],
+        &["pandoc", "-o", "out.html", "x.md"],
+        &["pandoc", "-f", "markdown", "-t", "html", "-s", "x.md"],
+        &["pandoc", "--toc", "-V", "geometry:margin=1in", "x.md"],
+        &["cmake", "-S", ".", "-B", "build"],
+        &["cmake", "-DCMAKE_BUILD_TYPE=Release", "-GNinja", ".."],
+        &["cmake", "--build", "build", "-j", "4"],
+        &["cmake", "-P", "script.cmake"],
+        &["ninja"],
+        &["ninja", "-C", "build"],
+        &["ninja", "-t", "commands"],
+        &["7z", "x", "a.7z", "-obuild"],
+        &["7z", "a", "out.7z", "src"],
+        &["7z", "l", "a.7z"],
+        &["aria2c", "-x", "4", "https://e/x.iso"],
+        &["aria2c", "-d", "downloads", "https://e/x"],
+    ]);
+}
+
+#[test]
+fn a_debian_versioned_name_is_the_program_it_is_a_copy_of() {
+    // `/usr/bin/gcc` is a link to `gcc-12`: allowlisting `/usr/bin/*`
+    // allowed `gcc-12 -wrapper sh,-c,id`, since no family named it.
+    assert_all_fire(&[
+        (
+            &["gcc-12", "-wrapper", "sh,-c,id", "x.c"],
+            "cc.runs-program",
+        ),
+        (&["g++-12", "-fplugin=./x.so", "x.cc"], "cc.runs-program"),
+        (&["cpp-12", "-specs=evil", "x.c"], "cc.runs-program"),
+        (
+            &["x86_64-linux-gnu-gcc-12", "-wrapper", "sh", "x.c"],
+            "cc.runs-program",
+        ),
+        (&["gem3.1", "install", "x"], "packages.always"),
+        (&["cpan5.36-x86_64-linux-gnu", "X"], "packages.always"),
+        (&["ld.gold-14", "-plugin", "./x.so"], "ld.loads-code"),
+        (&["bundle3.1", "exec", "sh", "-c", "id"], "bundle.exec"),
+        (&["bundler", "exec", "rake"], "bundle.exec"),
+    ]);
+    assert_none_fire(&[
+        &["gcc-12", "-O2", "-o", "x", "x.c"],
+        &["bundle3.1", "install"],
+        &["bundle", "config", "list"],
+    ]);
+}
+
+#[test]
+fn rustc_and_rustdoc_running_a_program_of_the_callers_choosing_are_asked() {
+    // `/root/.cargo/bin/*` allowlisted: `rustc -C linker=sh` ran `sh`.
+    assert_all_fire(&[
+        (
+            &["rustc", "-C", "linker=./evil", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (&["rustc", "-Clinker=./evil", "x.rs"], "rustc.runs-program"),
+        (
+            &["rustc", "--codegen", "linker=sh", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "--codegen=link-args=-fuse-ld=/tmp/x", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "-C", "llvm_args=-load=./x.so", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "-Z", "codegen-backend=./x.so", "x.rs"],
+            "rustc.unstable",
+        ),
+        (
+            &["rustdoc", "--test", "--runtool", "sh", "x.rs"],
+            "rustc.test-runner",
+        ),
+        (
+            &["rustdoc", "--test", "--test-builder=./evil", "x.rs"],
+            "rustc.test-runner",
+        ),
+        (
+            &["rustdoc", "-C", "linker=./evil", "--test", "x.rs"],
+            "rustc.runs-program",
+        ),
+        (
+            &["rustc", "+nightly", "-C", "linker=sh", "x.rs"],
+            "rustc.runs-program",
+        ),
+    ]);
+    assert_none_fire(&[
+        &["rustc", "--version"],
+        &[
+            "rustc",
+            "-O",
+            "-C",
+            "opt-level=3",
+            "--edition",
+            "2021",
+            "x.rs",
+        ],
+        &["rustc", "-C", "debuginfo=2", "-o", "x", "x.rs"],
+        &["rustc", "--crate-type", "lib", "--emit=metadata", "x.rs"],
+        &["rustdoc", "--test", "src/lib.rs"],
+        &[
+            "rustc",
+            "-L",
+            "target/debug/deps",
+            "--extern",
+            "a=liba.rlib",
+            "x.rs",
+        ],
+    ]);
+}
+
+#[test]
+fn loaders_plugins_agents_and_command_options_of_toolchains_are_asked() {
+    assert_all_fire(&[
+        // LLVM tools load plugin libraries (`-14` is Debian's copy).
+        (&["opt", "-load=./x.so", "x.ll"], "llvm.loads-code"),
+        (
+            &["opt-14", "--load-pass-plugin", "./x.so", "x.ll"],
+            "llvm.loads-code",
+        ),
+        (&["llc", "-load", "./x.so", "x.ll"], "llvm.loads-code"),
+        (&["lli", "-load=./x.so", "x.ll"], "llvm.loads-code"),
+        // The JVM loads agents and runs commands on errors.
+        (
+            &["java", "-agentpath:./x.so", "-version"],
+            "java.loads-code",
+        ),
+        (
+            &["java", "-javaagent:x.jar", "-jar", "y.jar"],
+            "java.loads-code",
+        ),
+        (
+            &["java", "-XX:OnOutOfMemoryError=sh", "-jar", "y.jar"],
+            "java.loads-code",
+        ),
+        (
+            &["javac", "-J-agentpath:./x.so", "X.java"],
+            "java.loads-code",
+        ),
+        (&["jrunscript", "-e", "exec('id')"], "java.inline-code"),
+        // pygmentize runs Python from a lexer file.
+        (
+            &["pygmentize", "-l", "./evil.py:L", "-x", "x.txt"],
+            "pygmentize.loads-code",
+        ),
+        // ip changes the network or runs a command in a namespace.
+        (&["ip", "netns", "exec", "x", "sh"], "ip.changes-network"),
+        (&["ip", "link", "set", "lo", "down"], "ip.changes-network"),
+        (&["ip", "-b", "cmds"], "ip.batch"),
+        // dpkg-architecture -c runs a command.
+        (
+            &["dpkg-architecture", "-c", "sh", "-c", "id"],
+            "dpkg-architecture.command",
+        ),
+        // systemd run by hand starts a manager and all its units.
+        (&["systemd", "--user"], "system.always"),
+    ]);
+    assert_none_fire(&[
+        &["opt", "-O2", "x.ll", "-o", "y.bc"],
+        &["lli", "x.ll"],
+        &["java", "-ea", "-jar", "x.jar"],
+        &["java", "-cp", "lib/*", "Main"],
+        &["javac", "-d", "out", "X.java"],
+        &["pygmentize", "-l", "rust", "src/main.rs"],
+        &["ip", "addr"],
+        &["ip", "-br", "a"],
+        &["ip", "route", "show"],
+        &["dpkg-architecture", "-qDEB_HOST_MULTIARCH"],
+    ]);
+}
+
+#[test]
+fn credential_helpers_token_printers_database_servers_and_image_pipes_are_asked() {
+    assert_all_fire(&[
+        (&["docker-credential-gcloud", "get"], "credentials.always"),
+        (&["git-credential-store", "get"], "credentials.always"),
+        (&["gke-gcloud-auth-plugin"], "credentials.always"),
+        (&["secret-tool", "lookup", "x", "y"], "credentials.always"),
+        (&["systemd-creds", "decrypt", "x"], "credentials.always"),
+        (&["gcloud", "auth", "print-access-token"], "gcloud.token"),
+        (
+            &[
+                "gcloud",
+                "auth",
+                "application-default",
+                "print-access-token",
+            ],
+            "gcloud.token",
+        ),
+        (&["postgres", "-c", "archive_command=id"], "dbserver.always"),
+        (
+            &["pg_ctl", "-o", "-c archive_command=id", "start"],
+            "dbserver.always",
+        ),
+        (&["convert", "|id", "x.png"], "imagemagick.runs-code"),
+        (&["convert", "msl:evil.msl", "x"], "imagemagick.runs-code"),
+        (
+            &["magick", "@files.txt", "out.pdf"],
+            "imagemagick.runs-code",
+        ),
+        // Debian's other names of guarded programs.
+        (&["pkcon", "install", "x"], "packages.always"),
+        (&["deb-systemd-invoke", "start", "x"], "system.always"),
+        (&["pager", "x"], "pager.always"),
+    ]);
+    // slogin is ssh: its spec reads `-o ProxyCommand`.
+    assert!(!hits(&["slogin", "-o", "ProxyCommand=sh -c id", "host"], false).is_empty());
+    assert_none_fire(&[
+        &["gcloud", "config", "list"],
+        &["convert", "x.png", "-resize", "50%", "y.jpg"],
+        &["identify", "x.png"],
+    ]);
+}
+
+#[test]
+fn commands_piped_into_a_client_that_reads_them_from_stdin_are_asked() {
+    // `printf '!id\n' | ftp host`: ftp's `!` runs a shell command, and the
+    // pipe is the agent's to fill.
+    for (cmd, id) in [
+        (&["ftp", "host"][..], "stdin-commands.shell-escape"),
+        (&["telnet", "host", "80"], "stdin-commands.shell-escape"),
+        (&["smbclient", "//h/s"], "stdin-commands.shell-escape"),
+        (&["lftp", "host"], "lftp.stdin-commands"),
+    ] {
+        assert!(hits(cmd, true).contains(&id), "{cmd:?}");
+        // Without data on stdin (not a terminal under the executor) there
+        // are no commands to read.
+        assert!(!hits(cmd, false).contains(&id), "{cmd:?}");
+    }
+}

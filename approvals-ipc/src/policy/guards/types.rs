@@ -72,6 +72,13 @@ pub(crate) enum Trigger {
 /// function in `scripts`, chosen by `scripts::inspect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Inspection {
+    /// Any option before the first operand: a program whose options we do
+    /// not read one by one (a shell of another language).
+    AnyOption,
+    /// An argument starting with one of these (the JVM's
+    /// `-agentpath:LIB`, `-XX:OnError=CMD`, and the same passed on with
+    /// `-J`).
+    ArgPrefix(&'static [&'static str]),
     /// An awk program that can run commands, read or write files, or read
     /// the environment.
     AwkProgram,
@@ -92,6 +99,11 @@ pub(crate) enum Inspection {
     /// name is one of these, or an abbreviation of one (three letters or
     /// more), with or without `=value`.
     LongOnly(&'static [&'static str]),
+    /// An option of a program that reads long options with one dash or two
+    /// and never abbreviates them (latexmk's `-e`, `-pdflatex=CMD`): the
+    /// name before any `=` is exactly one of these; a name written with a
+    /// trailing `=` matches only when the argument has a value.
+    ExactLong(&'static [&'static str]),
     /// A make variable override that can replace the commands make runs.
     MakeAssignment,
     /// PowerShell given a command or encoded command to run.
@@ -108,8 +120,15 @@ pub(crate) enum Inspection {
     /// The script operand of an interpreter is stdin under a path name
     /// (`/dev/stdin`, `/dev/fd/0`) or a URL (`data:`, `http(s)://`).
     ScriptSource,
+    /// A rustc or rustdoc codegen option (`-C KEY=VALUE`, `--codegen`)
+    /// whose key names a program to run or arguments for it (`linker`,
+    /// `link-arg`, `llvm-args` …).
+    RustcCodegen,
     /// A sed script that can run commands, or read or write files.
     SedScripts,
+    /// Stdin carries data (a pipe or a heredoc) into a program that reads
+    /// its own commands from stdin whatever its operands (`ftp HOST`).
+    StdinCommands,
 }
 
 /// One built-in guard.

@@ -101,6 +101,13 @@ fn sensitive(target: &Path, cwd: &Path, home: Option<&Path>) -> Option<&'static 
     }
     if let Some(below) = home.and_then(|h| target.strip_prefix(h).ok()) {
         match below.components().next() {
+            // `gpgtar -C ~`, `dpkg-deb -x a.deb ~`: a program that fills a
+            // directory chooses the names, start-up dot-files among them.
+            None => {
+                return Some(
+                    "the home directory itself, where a program that writes into a directory can plant start-up dot-files",
+                );
+            }
             Some(Component::Normal(first))
                 if first.to_str().is_some_and(|f| f.starts_with('.')) =>
             {

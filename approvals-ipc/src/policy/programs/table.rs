@@ -65,6 +65,12 @@ pub const PROGRAMS: &[Program] = &[
         "schedules the commands it reads (stdin or `-f FILE`) to run later, outside this request",
     ),
     p(
+        "bugpoint",
+        &[SemanticWrapper],
+        "",
+        "LLVM's bug reducer: runs the programs and commands it is told to test with",
+    ),
+    p(
         "builtin",
         &[TransparentWrapper],
         "",
@@ -131,6 +137,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command in another control group",
     ),
     p(
+        "choom",
+        &[SemanticWrapper],
+        "np",
+        "runs the command it is given with another out-of-memory score, or changes a running process's",
+    ),
+    p(
         "chpst",
         &[SemanticWrapper],
         "u",
@@ -167,10 +179,22 @@ pub const PROGRAMS: &[Program] = &[
         "a shell builtin that runs its operand as a command, skipping functions",
     ),
     p(
+        "corepack",
+        &[SemanticWrapper],
+        "",
+        "runs the package manager it names (pnpm, yarn, npm), at a version it downloads, with the arguments it is given",
+    ),
+    p(
         "coreutils",
         &[MultiCall],
         "",
         "a single-binary coreutils (uutils, or GNU built multi-call): installed as ls, cat … and acting by invoked name",
+    ),
+    p(
+        "cpulimit",
+        &[SemanticWrapper],
+        "lpe",
+        "runs the command it is given under a CPU limit, or limits another running process",
     ),
     p(
         "crontab",
@@ -207,6 +231,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command inside a new D-Bus session",
+    ),
+    p(
+        "dc",
+        &[Interpreter, CodeOnStdin],
+        "",
+        "runs the dc program it is given; `!` in it runs a shell command",
     ),
     p(
         "deno",
@@ -329,6 +359,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command under a debugger that can change it",
     ),
     p(
+        "gdbtui",
+        &[SemanticWrapper],
+        "",
+        "gdb with its text interface: runs the program it is given and any shell command (`shell`, `!`)",
+    ),
+    p(
         "ghci",
         &[Interpreter, CodeOnStdin],
         "",
@@ -345,6 +381,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "a web browser: opens any URL or local file, runs extensions, and with a debugging port lets any local program drive it",
+    ),
+    p(
+        "gp-collect-app",
+        &[SemanticWrapper],
+        "",
+        "runs the program it is given under the GNU profiler",
     ),
     p(
         "guile",
@@ -407,6 +449,30 @@ pub const PROGRAMS: &[Program] = &[
         "loads and starts launchd jobs, which run programs outside this request",
     ),
     p(
+        "ld-linux-aarch64.so.1",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
+        "ld-linux-x86-64.so.2",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
+        "ld-linux.so.2",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
+        "ld.so",
+        &[SemanticWrapper],
+        "",
+        "the dynamic loader run as a program: runs the program it is given, with the libraries and preloads it is told to load",
+    ),
+    p(
         "linux32",
         &[SemanticWrapper],
         "",
@@ -441,6 +507,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs Lua code from `-e`, files or stdin",
+    ),
+    p(
+        "luit",
+        &[SemanticWrapper],
+        "",
+        "runs the command it is given (a shell by default) behind a terminal encoding filter",
     ),
     p(
         "make-first-existing-target",
@@ -513,6 +585,12 @@ pub const PROGRAMS: &[Program] = &[
         &[TransparentWrapper],
         "",
         "runs its operand immune to hangups; what runs is unchanged",
+    ),
+    p(
+        "not",
+        &[SemanticWrapper],
+        "",
+        "LLVM's test utility: runs the command it is given and inverts its exit status",
     ),
     p(
         "nsenter",
@@ -629,6 +707,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs R code read from stdin or files",
     ),
     p(
+        "rdbg",
+        &[SemanticWrapper],
+        "",
+        "runs the command or script it is given under the Ruby debugger, whose commands run code",
+    ),
+    p(
         "rlwrap",
         &[SemanticWrapper],
         "",
@@ -678,21 +762,21 @@ pub const PROGRAMS: &[Program] = &[
     ),
     p(
         "rust-gdb",
-        &[MultiCall, RustupProxy],
+        &[MultiCall, RustupProxy, SemanticWrapper],
         "",
-        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
+        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs, and the debugger runs the program and any shell command it is told",
     ),
     p(
         "rust-gdbgui",
-        &[MultiCall, RustupProxy],
+        &[MultiCall, RustupProxy, SemanticWrapper],
         "",
-        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
+        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs, and the debugger runs the program and any shell command it is told",
     ),
     p(
         "rust-lldb",
-        &[MultiCall, RustupProxy],
+        &[MultiCall, RustupProxy, SemanticWrapper],
         "",
-        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs",
+        "under rustup, the rustup binary by this name: the toolchain picks which debugger script runs, and the debugger runs the program and any shell command it is told",
     ),
     p(
         "rustc",
@@ -803,6 +887,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs a command or image in a container, which can mount host paths",
     ),
     p(
+        "socat",
+        &[SemanticWrapper],
+        "",
+        "relays data between two addresses, which run programs (`EXEC:`, `SYSTEM:`), open or create files and listen for connections",
+    ),
+    p(
         "sotruss",
         &[SemanticWrapper],
         "",
@@ -867,6 +957,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "runs the command it is given while holding a system inhibitor lock",
+    ),
+    p(
+        "systemd-nspawn",
+        &[SemanticWrapper],
+        "",
+        "runs a command or boots a system in a container, which can bind host paths",
     ),
     p(
         "systemd-run",

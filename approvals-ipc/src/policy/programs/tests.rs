@@ -552,8 +552,51 @@ fn programs_that_run_another_program_are_semantic_wrappers() {
         "x-www-browser",
         "chromium",
         "gcore",
+        // Found by the red-team sweep of helper H19 (issue 11): a CPU
+        // limiter, a socket relay whose `EXEC:`/`SYSTEM:` addresses run
+        // programs, and a container runner.
+        "cpulimit",
+        "socat",
+        "systemd-nspawn",
+        "choom",
+        "gdbtui",
+        "gp-collect-app",
+        "luit",
+        "rdbg3.1",
     ] {
         assert!(has(name, Kind::SemanticWrapper), "{name}");
         assert!(runs_other_code(name), "{name}");
     }
+}
+
+#[test]
+fn debian_names_of_a_versioned_copy_are_that_program() {
+    for (name, base) in [
+        ("gcc-12", Some("gcc")),
+        ("clang-14", Some("clang")),
+        ("ld.lld-14", Some("ld.lld")),
+        ("x86_64-linux-gnu-gcc-12", Some("gcc")),
+        ("arm-linux-gnueabihf-g++", Some("g++")),
+        ("cpan5.36-x86_64-linux-gnu", Some("cpan")),
+        ("perl5.36-x86_64-linux-gnu", Some("perl")),
+        ("gem3.1", Some("gem")),
+        ("irb3.1", Some("irb")),
+        ("/usr/bin/pydoc3.11", Some("pydoc")),
+        // Plain names, and digits that are part of the name.
+        ("gcc", None),
+        ("bzip2", None),
+        ("c99", None),
+        ("awk2", None),
+        ("base64", None),
+        ("pkg-config", None),
+        ("python3", None),
+        ("run0", None),
+        ("-12", None),
+        ("x86_64-linux-gnu", None),
+    ] {
+        assert_eq!(debian_base(name).as_deref(), base, "{name}");
+    }
+    // Rows of the programs table are found under those names too.
+    assert!(has("x86_64-linux-gnu-gdb-12", Kind::SemanticWrapper));
+    assert!(has("perl5.36-x86_64-linux-gnu", Kind::Interpreter));
 }

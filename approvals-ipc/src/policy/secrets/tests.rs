@@ -51,6 +51,10 @@ fn the_guardrails_own_state_and_credential_stores_are_named_in_any_spelling() {
         (&["cat", "/home/u/.kube/config"], "/tmp"),
         (&["cat", "/etc/shadow"], "/tmp"),
         (&["cat", "/home/u//.ssh/./id_rsa"], "/tmp"),
+        // Histories hold tokens typed on command lines.
+        (&["cat", "/home/u/.bash_history"], "/tmp"),
+        (&["grep", "TOKEN", ".zsh_history"], "/home/u"),
+        (&["tail", "/home/u/.local/share/fish/fish_history"], "/tmp"),
     ] {
         assert!(named(argv, cwd).is_some(), "{argv:?} in {cwd}");
     }
@@ -202,5 +206,95 @@ fn whole_trees_that_hold_no_protected_path_and_plain_reads_stay_allowed() {
         (&["du", "-sh", "/home/u"], "/tmp"),
     ] {
         assert!(!read_whole(argv, cwd), "{argv:?} in {cwd}");
+    }
+}
+
+/// A home directory with a key, a state file and a project, made on disk
+/// so links can point into it.
+fn linked_home() -> (tempfile::TempDir, PathBuf, Secrets) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = std::fs::canonicalize(dir.path()).expect("canonical tempdir");
+    for (path, text) in [
+        (
+            ".clawdbot/exec-approvals.json",
+            "{\"socket\":{\"token\":\"t\"}}",
+        ),
+        (".ssh/id_ed25519", "KEY"),
+        (".ssh/id_ed25519.pub", "PUB"),
+        ("p/README.md", "hi"),
+        ("notes.txt", "n"),
+    ] {
+        let file = home.join(path);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&file, text).expect("write");
+    }
+    let secrets = Secrets::for_host(Some(&home), &[]);
+    (dir, home, secrets)
+}
+
+fn named_in(secrets: &Secrets, argv: &[&str], cwd: &Path) -> Option<String> {
+    let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+    secrets.named_by(&argv, cwd).map(|hit| hit.reason)
+}
+
+#[test]
+fn a_link_made_by_an_earlier_request_does_not_hide_the_token_or_a_key() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    let link = |name: &str, target: &Path| {
+        std::os::unix::fs::symlink(target, project.join(name)).expect("symlink");
+    };
+    link("x", &home.join(".clawdbot/exec-approvals.json"));
+    link("k", &home.join(".ssh/id_ed25519"));
+    link("keys", &home.join(".ssh"));
+    link("h", &home);
+    link("root", Path::new("/"));
+    link("later", &home.join(".ssh/not-yet-there"));
+    link("-k", &home.join(".ssh/id_ed25519"));
+    let root_path = format!("root{}/.ssh/id_ed25519", home.display());
+    for argv in [
+        &["cat", "x"][..],
+        &["cat", "./x"],
+        &["cp", "k", "copy"],
+        &["cat", "keys/id_ed25519"],
+        &["tar", "czf", "k.tgz", "keys"],
+        &["cat", "h/.clawdbot/exec-approvals.json"],
+        &["dd", "if=k"],
+        &["tee", "later"],
+        // After `--`, a word spelled like an option is a file.
+        &["cat", "--", "-k"],
+    ] {
+        let reason = named_in(&secrets, argv, &project);
+        assert!(
+            reason
+                .as_deref()
+                .is_some_and(|r| r.contains("leads through a link")),
+            "{argv:?}: {reason:?}"
+        );
+    }
+    // Through a link to `/`, the spelling already holds the path.
+    assert!(named_in(&secrets, &["cat", &root_path], &project).is_some());
+    let reason = named_in(&secrets, &["cat", "x"], &project).expect("named");
+    assert!(reason.contains("socket token"), "{reason}");
+}
+
+#[test]
+fn links_to_public_files_and_plain_files_are_not_named() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::os::unix::fs::symlink(home.join(".ssh/id_ed25519.pub"), project.join("pub"))
+        .expect("symlink");
+    std::os::unix::fs::symlink(home.join("notes.txt"), project.join("notes")).expect("symlink");
+    std::os::unix::fs::symlink(&home, project.join("h")).expect("symlink");
+    for argv in [
+        &["cat", "pub"][..],
+        &["cat", "notes"],
+        &["cat", "h/notes.txt"],
+        &["cat", "README.md"],
+        &["cat", "/dev/stdin"],
+        &["grep", "-r", "x", "src/missing/dir"],
+        &["curl", "https://example.com/a/b"],
+    ] {
+        assert_eq!(named_in(&secrets, argv, &project), None, "{argv:?}");
     }
 }

@@ -38,6 +38,31 @@ fn an_unknown_program_writing_a_start_up_file_or_a_key_file_is_asked() {
 }
 
 #[test]
+fn an_unknown_program_filling_the_home_directory_itself_is_asked() {
+    // `gpgtar -C ~ -d a.gpg`, `dpkg-deb -x a.deb ~`: the archive chooses
+    // the names, `.bashrc` among them.
+    let tree = tempfile::tempdir().expect("tempdir");
+    let h = home().display().to_string();
+    let attached = format!("-o{h}");
+    for (program, words) in [
+        (
+            "gpgtar",
+            vec!["--extract", "--directory", h.as_str(), "a.gpg"],
+        ),
+        ("dpkg-deb", vec!["-x", "a.deb", h.as_str()]),
+        ("7zr", vec!["x", "a.7z", attached.as_str()]),
+    ] {
+        let hit = check(program, &args(&words), tree.path())
+            .unwrap_or_else(|| panic!("{program} {words:?} not asked"));
+        assert!(
+            hit.reason.contains("home directory itself"),
+            "{}",
+            hit.reason
+        );
+    }
+}
+
+#[test]
 fn everyday_paths_given_to_an_unknown_program_stay_allowed() {
     let tree = tempfile::tempdir().expect("tempdir");
     for words in [

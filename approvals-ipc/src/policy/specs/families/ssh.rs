@@ -138,7 +138,7 @@ const SSH_OPTS: &[Opt] = &[
 /// `ssh`.
 pub(crate) const SSH: Spec = Spec {
     family: "ssh",
-    names: &["ssh"],
+    names: &["slogin", "ssh"],
     ids: ids!("ssh"),
     grammar: Grammar::Ssh,
     opts: &[COMMON, SSH_OPTS],

@@ -1,0 +1,160 @@
+//! The red-team corpus of issue 11 (`tests/red-team/broad-allowlist.txt`)
+//! against the real `node-host explain --batch`, with an allowlist as broad
+//! as a user's `/usr/bin/*`: every program the corpus names is allowlisted.
+//!
+//! Hermetic: each program word of the corpus is a stand-in executable in
+//! the test home's `bin/`, the only directory on `PATH` and in the
+//! allowlist, so the decision depends on names and arguments only (the
+//! policy judges a program by its name), never on what this host has
+//! installed. The working directory is a project with a `.git` and links an
+//! earlier request could have made: `link-to-token` to the approvals file
+//! and `home` to the home directory.
+//!
+//! A line `ask|CMD` must not be auto-allowed (ask or deny); `allow|CMD` is
+//! an everyday command that must stay allowed (a false refusal makes users
+//! turn the guardrail off). A failure lists every line that disagrees.
+
+use std::collections::BTreeSet;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use approvals_tests::{TestHome, output, workspace_root};
+use serde_json::{Value, json};
+
+/// One corpus line: whether it must stay allowed, and the shell text.
+struct Case {
+    allow: bool,
+    shell: String,
+}
+
+fn corpus() -> Vec<Case> {
+    let path = workspace_root().join("tests/red-team/broad-allowlist.txt");
+    let text = std::fs::read_to_string(&path).expect("read the red-team corpus");
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (label, shell) = l.split_once('|').expect("LABEL|COMMAND");
+            assert!(
+                label == "ask" || label == "allow",
+                "unknown label {label:?}"
+            );
+            Case {
+                allow: label == "allow",
+                shell: shell.to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// Every word of the corpus that could be a program's name: each gets a
+/// stand-in executable, so whatever the analysis resolves is found.
+fn program_words(cases: &[Case]) -> BTreeSet<String> {
+    cases
+        .iter()
+        .flat_map(|c| {
+            c.shell
+                .split(|ch: char| ch.is_whitespace() || ch == '\'' || ch == '"')
+        })
+        .filter(|w| {
+            w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+fn stand_ins(home: &TestHome, words: &BTreeSet<String>) -> std::path::PathBuf {
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    for word in words {
+        let file = bin.join(word);
+        std::fs::write(&file, "#!/bin/sh\nexit 0\n").expect("stand-in");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    bin
+}
+
+fn project(home: &TestHome) -> std::path::PathBuf {
+    let proj = home.path().join("proj");
+    for dir in [".git/hooks", "src", "build"] {
+        std::fs::create_dir_all(proj.join(dir)).expect("mkdir");
+    }
+    for (file, text) in [
+        ("README.md", "hi\n"),
+        ("Makefile", "all:\n\techo hi\n"),
+        ("package.json", "{}\n"),
+        ("src/main.rs", "fn main() {}\n"),
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("x", "x\n"),
+    ] {
+        std::fs::write(proj.join(file), text).expect("write");
+    }
+    std::os::unix::fs::symlink(home.approvals(), proj.join("link-to-token")).expect("link");
+    std::os::unix::fs::symlink(home.path(), proj.join("home")).expect("link");
+    proj
+}
+
+fn decisions(home: &TestHome, bin: &Path, cwd: &Path, cases: &[Case]) -> Vec<Value> {
+    let input: String = cases
+        .iter()
+        .map(|c| format!("{}\n", json!({ "shell": c.shell })))
+        .collect();
+    let batch = home.path().join("corpus.jsonl");
+    std::fs::write(&batch, input).expect("write batch");
+    let out = output(
+        home.command("node-host")
+            .env("PATH", bin)
+            .args(["explain", "--cwd"])
+            .arg(cwd)
+            .arg("--batch")
+            .arg(&batch),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
+
+#[test]
+fn a_broad_allowlist_asks_every_red_team_command_and_allows_everyday_ones() {
+    let cases = corpus();
+    assert!(cases.len() >= 300, "the corpus shrank to {}", cases.len());
+    let home = TestHome::new();
+    let bin = stand_ins(&home, &program_words(&cases));
+    home.write_approvals(&json!({
+        "version": 1,
+        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+        "agents": {"*": {"allowlist": [{"pattern": format!("{}/*", bin.display())}]}}
+    }));
+    let cwd = project(&home);
+    let got = decisions(&home, &bin, &cwd, &cases);
+    assert_eq!(got.len(), cases.len(), "one decision per line");
+    let wrong: Vec<String> = cases
+        .iter()
+        .zip(&got)
+        .filter(|(case, v)| (v["decision"] == "allow") != case.allow)
+        .map(|(case, v)| {
+            format!(
+                "{} {:?}: {} {}",
+                if case.allow { "allow" } else { "ask" },
+                case.shell,
+                v["decision"],
+                v["reason"]["message"]
+            )
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} lines disagree:\n{}",
+        wrong.len(),
+        cases.len(),
+        wrong.join("\n")
+    );
+}
