@@ -12,7 +12,8 @@ use crate::policy::compiled::CompiledPolicy;
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
 use crate::policy::reason::Refusal;
 use crate::policy::resolve::Resolution;
-use crate::policy::shell::{self, ChainItem, ShellScript, SimpleCommand};
+use crate::policy::risk::{self, Risk};
+use crate::policy::shell::{self, ChainItem, GlobWord, ShellScript, SimpleCommand};
 use crate::policy::wrappers::{self, Unwrapped};
 use crate::policy::{env, expand, find_exec, unicode};
 
@@ -59,8 +60,9 @@ pub struct Analysis {
     pub refusal: Option<Refusal>,
     /// The shell script, for shell-wrapper requests.
     pub script: Option<String>,
-    /// argv of every command per pipeline, for the risk rules.
-    pub pipelines: Vec<Vec<Vec<String>>>,
+    /// The risk the rules find in the exact pipelines (none when the
+    /// analysis stopped: the decision then reads the raw text instead).
+    pub risk: Risk,
 }
 
 impl Analysis {
@@ -70,7 +72,7 @@ impl Analysis {
             plan: None,
             refusal: Some(reason),
             script,
-            pipelines: Vec::new(),
+            risk: Risk::default(),
         }
     }
 }
@@ -120,7 +122,7 @@ pub fn analyze_with(
                     pipeline: vec![command],
                 }],
             };
-            plan_script(compiled, &script, cwd, None)
+            plan_script(compiled, script, cwd, None)
         }
         Ok(Unwrapped::Shell { script, .. }) => {
             let home = compiled.home().and_then(Path::to_str);
@@ -128,7 +130,7 @@ pub fn analyze_with(
                 .map_err(Refusal::from)
                 .and_then(|parsed| inline_nested_shells(parsed, home, vars))
             {
-                Ok(parsed) => plan_script(compiled, &parsed, cwd, Some(script.to_owned())),
+                Ok(parsed) => plan_script(compiled, parsed, cwd, Some(script.to_owned())),
                 Err(err) => {
                     let segment = whole_argv_segment(compiled, argv, cwd);
                     Analysis::refused(err, vec![segment], Some(script.to_owned()))
@@ -215,30 +217,33 @@ fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) ->
 
 fn plan_script(
     compiled: &CompiledPolicy,
-    script: &ShellScript,
+    script: ShellScript,
     cwd: &Path,
     text: Option<String>,
 ) -> Analysis {
     let mut cwd = cwd.to_owned();
     let mut segments = Vec::new();
     let mut steps = Vec::with_capacity(script.items.len());
-    let mut pipelines = Vec::with_capacity(script.items.len());
+    let mut risk = Risk::default();
     let mut changed_dir = false;
-    for (step_index, item) in script.items.iter().enumerate() {
+    for (step_index, item) in script.items.into_iter().enumerate() {
         if changed_dir && item.op != ChainOp::And {
             return Analysis::refused(Refusal::CdChain, segments, text);
         }
-        let mut pipeline = Vec::with_capacity(item.pipeline.len());
-        let mut argvs = Vec::with_capacity(item.pipeline.len());
-        for (position, command) in item.pipeline.iter().enumerate() {
-            let planned = match plan_command(compiled, command, &cwd, item.pipeline.len()) {
+        let pipeline_len = item.pipeline.len();
+        let mut pipeline = Vec::with_capacity(pipeline_len);
+        // A `cd` is alone in its pipeline: its words as written are what
+        // the risk rules read of it.
+        let mut cd_words = None;
+        for (position, command) in item.pipeline.into_iter().enumerate() {
+            let planned = match plan_command(compiled, command, &cwd, pipeline_len) {
                 Ok(p) => p,
                 Err(reason) => return Analysis::refused(reason, segments, text),
             };
             match planned {
-                Planned::Cd(dir) => {
+                Planned::Cd { dir, words } => {
                     pipeline.push(PlannedCommand::Cd { dir: dir.clone() });
-                    argvs.push(command.argv.clone());
+                    cd_words = Some(words);
                     cwd = dir;
                     changed_dir = true;
                 }
@@ -271,12 +276,23 @@ fn plan_script(
                         position: (step_index, position),
                         runs_checked: false,
                     }));
-                    argvs.push(exec.argv.clone());
                     pipeline.push(PlannedCommand::Exec(exec));
                 }
             }
         }
-        pipelines.push(argvs);
+        match &cd_words {
+            Some(words) => risk::assess_pipeline(std::slice::from_ref(words), &mut risk),
+            None => {
+                let argvs: Vec<&[String]> = pipeline
+                    .iter()
+                    .filter_map(|command| match command {
+                        PlannedCommand::Exec(exec) => Some(exec.argv.as_slice()),
+                        PlannedCommand::Cd { .. } => None,
+                    })
+                    .collect();
+                risk::assess_pipeline(&argvs, &mut risk);
+            }
+        }
         steps.push(PlanStep {
             op: item.op,
             pipeline,
@@ -299,12 +315,13 @@ fn plan_script(
         plan,
         refusal: None,
         script: text,
-        pipelines,
+        risk,
     }
 }
 
 enum Planned {
-    Cd(PathBuf),
+    /// A `cd` to `dir`, written as `words`.
+    Cd { dir: PathBuf, words: Vec<String> },
     Exec {
         exec: PlannedExec,
         resolution: Resolution,
@@ -315,7 +332,7 @@ enum Planned {
 
 fn plan_command(
     compiled: &CompiledPolicy,
-    command: &SimpleCommand,
+    command: SimpleCommand,
     cwd: &Path,
     pipeline_len: usize,
 ) -> Result<Planned, Refusal> {
@@ -328,8 +345,16 @@ fn plan_command(
             });
         }
     }
-    let expanded = expand_globs(command, cwd)?;
-    let argv = expanded.as_ref().unwrap_or(&command.argv);
+    let SimpleCommand {
+        assignments,
+        argv: written,
+        globs,
+        stdin,
+        stdout,
+        stderr,
+    } = command;
+    let expanded = expand_globs(&written, &globs, cwd)?;
+    let argv = expanded.as_ref().unwrap_or(&written);
     let start = match wrappers::unwrap(argv)? {
         Unwrapped::Target { start, .. } => start,
         Unwrapped::Shell { shell, .. } => {
@@ -344,10 +369,14 @@ fn plan_command(
     };
     unicode::check_command_word(word)?;
     if word == "cd" {
-        if pipeline_len > 1 || !command.assignments.is_empty() || command.stdin.is_some() {
+        if pipeline_len > 1 || !assignments.is_empty() || stdin.is_some() {
             return Err(Refusal::CdInPipeline);
         }
-        return cd_target(compiled, &target[1..], cwd).map(Planned::Cd);
+        let dir = cd_target(compiled, &target[1..], cwd)?;
+        return Ok(Planned::Cd {
+            dir,
+            words: written,
+        });
     }
     if crate::policy::programs::builtins::is_shell_only(word) {
         return Err(Refusal::ShellBuiltin { word: word.clone() });
@@ -370,21 +399,24 @@ fn plan_command(
             real_name: real_name.to_owned(),
         });
     }
-    let mut argv = target.to_vec();
+    // The real path: what was matched is what runs, whatever happens to
+    // links later.
+    let program = match &resolution.real {
+        Some(real) => real.clone(),
+        None => PathBuf::from(word),
+    };
+    // The words from the target on, without the dispatch wrappers.
+    let mut argv = expanded.unwrap_or(written);
+    argv.drain(..start);
     let nested = find_commands(compiled, &resolution, &mut argv, cwd);
     let exec = PlannedExec {
-        // The real path: what was matched is what runs, whatever happens to
-        // links later.
-        program: resolution
-            .real
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(word)),
+        program,
         argv,
-        env: command.assignments.clone(),
+        env: assignments,
         cwd: cwd.to_owned(),
-        stdin: command.stdin.clone(),
-        stdout: command.stdout,
-        stderr: command.stderr,
+        stdin,
+        stdout,
+        stderr,
     };
     Ok(Planned::Exec {
         exec,
@@ -452,21 +484,26 @@ fn find_commands(
     nested
 }
 
-/// `command`'s argv with every glob expanded in `cwd`, as bash would
-/// expand it there; `None` when it has no glob.
-fn expand_globs(command: &SimpleCommand, cwd: &Path) -> Result<Option<Vec<String>>, Refusal> {
-    if command.globs.is_empty() {
+/// `argv` (a command's words, whose words `globs` hold unquoted globs)
+/// with every glob expanded in `cwd`, as bash would expand it there;
+/// `None` when it has no glob.
+fn expand_globs(
+    argv: &[String],
+    globs: &[GlobWord],
+    cwd: &Path,
+) -> Result<Option<Vec<String>>, Refusal> {
+    if globs.is_empty() {
         return Ok(None);
     }
-    let mut argv = Vec::with_capacity(command.argv.len() + 8);
-    let mut globs = command.globs.iter().peekable();
-    for (index, word) in command.argv.iter().enumerate() {
+    let mut expanded = Vec::with_capacity(argv.len() + 8);
+    let mut globs = globs.iter().peekable();
+    for (index, word) in argv.iter().enumerate() {
         match globs.next_if(|g| g.index == index) {
-            Some(glob) => argv.extend(expand::expand(&glob.pattern, word, cwd)?),
-            None => argv.push(word.clone()),
+            Some(glob) => expanded.extend(expand::expand(&glob.pattern, word, cwd)?),
+            None => expanded.push(word.clone()),
         }
     }
-    Ok(Some(argv))
+    Ok(Some(expanded))
 }
 
 /// Whether `word` is an applet link of a multi-call applet runner

@@ -84,6 +84,9 @@ impl Denylist {
         real: Option<&Path>,
         salvaged: bool,
     ) -> Option<DenyHit> {
+        if !self.any() {
+            return None;
+        }
         let by_path = real
             .and_then(|real| self.paths.match_path(real))
             .and_then(|i| Some((i, self.entries.get(i)?.pattern.as_deref()?)))

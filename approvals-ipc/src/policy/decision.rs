@@ -315,7 +315,7 @@ impl CompiledPolicy {
 /// risk, the verdict and what a person may answer.
 fn decide(
     compiled: &CompiledPolicy,
-    analysis: Analysis,
+    mut analysis: Analysis,
     argv: &[String],
     cwd: PathBuf,
     env_refused: bool,
@@ -359,7 +359,7 @@ fn decide(
     let matched_patterns = matched_patterns(policy, &checks, marker);
     let (persist_patterns, persist_prefixes, keepable) =
         persistence(policy, &analysis, &checks, &command_text);
-    let risk = assess_risk(&analysis, salvaged.as_ref());
+    let risk = assess_risk(&mut analysis, salvaged.as_ref());
     let (decision, reason) = verdict(
         policy,
         denied,
@@ -397,7 +397,7 @@ fn decide(
             reason: analysis.refusal,
             segments: analysis
                 .segments
-                .iter()
+                .into_iter()
                 .zip(checks)
                 .map(|(segment, check)| check.report(segment))
                 .collect(),
@@ -561,16 +561,18 @@ fn runs_code(segment: &Segment, real: &Path) -> bool {
     names.iter().any(|name| programs::runs_other_code(name))
 }
 
-/// The risk of the exact pipelines, or for a command that was not
-/// understood, the higher of that and a reading of its raw argv and text.
-fn assess_risk(analysis: &Analysis, salvaged: Option<&salvage::Salvage>) -> Risk {
+/// The risk of the exact pipelines (the analysis read them), or for a
+/// command that was not understood, the higher of that and a reading of
+/// its raw argv and text.
+fn assess_risk(analysis: &mut Analysis, salvaged: Option<&salvage::Salvage>) -> Risk {
+    let mut risk = std::mem::take(&mut analysis.risk);
     // The crude reading of raw text is only needed when the analysis could
     // not read the script itself; otherwise the exact pipelines say it all.
-    let raw_text = analysis
-        .script
-        .as_deref()
-        .filter(|_| analysis.refusal.is_some());
-    let mut risk = risk::assess(&analysis.pipelines, raw_text);
+    if let Some(text) = analysis.script.as_deref()
+        && analysis.refusal.is_some()
+    {
+        risk.merge(risk::assess(&[], Some(text)));
+    }
     if let Some(salvaged) = salvaged {
         risk.merge(risk::assess(&salvaged.pipelines, None));
         if let Some(ch) = salvaged.hidden {
@@ -705,12 +707,12 @@ impl SegmentCheck {
         self.miss.clone().filter(|_| !self.satisfied())
     }
 
-    fn report(self, segment: &Segment) -> SegmentReport {
+    fn report(self, segment: Segment) -> SegmentReport {
         SegmentReport {
             miss: self.unsatisfied(),
-            argv: segment.argv.clone(),
-            resolved_path: path_string(segment.resolution.resolved.as_deref()),
-            real_path: path_string(segment.resolution.real.as_deref()),
+            argv: segment.argv,
+            resolved_path: segment.resolution.resolved.map(path_string),
+            real_path: segment.resolution.real.map(path_string),
             satisfied_by: self.satisfied_by,
             guards: self.guards,
             run_by: segment.run_by.as_ref().map(|r| r.segment),
@@ -920,8 +922,11 @@ fn program_name(segment: &Segment) -> &str {
         .unwrap_or_else(|| wrappers::basename(&segment.argv[0]))
 }
 
-fn path_string(path: Option<&Path>) -> Option<String> {
-    path.map(|p| p.to_string_lossy().into_owned())
+/// `path` as text, lossily where it is not UTF-8.
+fn path_string(path: PathBuf) -> String {
+    path.into_os_string()
+        .into_string()
+        .unwrap_or_else(|raw| raw.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]

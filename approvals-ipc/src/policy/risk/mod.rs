@@ -80,10 +80,9 @@ impl Risk {
 /// `argv` and each argv a privilege or dispatch wrapper in it would run
 /// (`sudo rm -rf /` gives itself and `rm -rf /`), for salvage.
 pub(crate) fn wrapper_layers(argv: &[String]) -> Vec<Vec<String>> {
-    let words: Vec<&str> = argv.iter().map(String::as_str).collect();
-    rules::unwrap_layers(&words)
+    rules::unwrap_layers(argv)
         .into_iter()
-        .map(|layer| layer.iter().map(|w| (*w).to_owned()).collect())
+        .map(<[String]>::to_vec)
         .collect()
 }
 
@@ -114,36 +113,32 @@ pub fn assess(pipelines: &[Vec<Vec<String>>], raw_text: Option<&str>) -> Risk {
     risk
 }
 
-fn assess_pipeline(pipeline: &[Vec<String>], risk: &mut Risk) {
-    // Each command, and what privilege or dispatch wrappers would run.
-    let expanded: Vec<Vec<&str>> = pipeline
-        .iter()
-        .map(|argv| argv.iter().map(String::as_str).collect::<Vec<_>>())
-        .collect();
-    // Each layer with argv[0] reduced to its basename, once for all rules.
-    let named: Vec<Vec<Vec<&str>>> = expanded
+/// Adds to `risk` what the rules find in one pipeline: the argv of each of
+/// its commands, wrappers already unwrapped.
+pub(crate) fn assess_pipeline<A: AsRef<[String]>>(pipeline: &[A], risk: &mut Risk) {
+    // Each command, and what privilege or dispatch wrappers would run, as
+    // layers with argv[0] reduced to its basename, once for all rules.
+    let named: Vec<Vec<Vec<&str>>> = pipeline
         .iter()
         .map(|argv| {
-            rules::unwrap_layers(argv)
+            rules::unwrap_layers(argv.as_ref())
                 .into_iter()
                 .map(|layer| {
-                    let mut layer = layer.to_vec();
-                    if let Some(first) = layer.first_mut() {
-                        *first = rules::base(first);
-                    }
-                    layer
+                    let mut words = layer.iter().map(String::as_str);
+                    words
+                        .next()
+                        .map(rules::base)
+                        .into_iter()
+                        .chain(words)
+                        .collect()
                 })
                 .collect()
         })
         .collect();
-    let views: Vec<Vec<&[&str]>> = named
-        .iter()
-        .map(|layers| layers.iter().map(Vec::as_slice).collect())
-        .collect();
     for rule in rules::RULES {
         let hit = match rule.matcher {
-            rules::Matcher::Command(f) => views.iter().flatten().any(|argv| f(argv)),
-            rules::Matcher::Pipeline(f) => f(&views),
+            rules::Matcher::Command(f) => named.iter().flatten().any(|argv| f(argv)),
+            rules::Matcher::Pipeline(f) => f(&named),
             rules::Matcher::Text(_) => false,
         };
         if hit {

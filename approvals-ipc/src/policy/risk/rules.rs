@@ -12,8 +12,8 @@ pub(crate) enum Matcher {
     /// One command's argv (argv[0] first, reduced to its basename).
     Command(fn(&[&str]) -> bool),
     /// A whole pipeline: per command, its argv and the argv of what its
-    /// wrappers run.
-    Pipeline(fn(&[Vec<&[&str]>]) -> bool),
+    /// wrappers run (each argv[0] reduced to its basename).
+    Pipeline(fn(&[Vec<Vec<&str>>]) -> bool),
     /// The raw shell text.
     Text(fn(&str) -> bool),
 }
@@ -148,7 +148,7 @@ pub(crate) const RULES: &[Rule] = &[
 ];
 
 /// `argv` and every command its wrappers would run, outermost first.
-pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
+pub(crate) fn unwrap_layers<S: AsRef<str>>(argv: &[S]) -> Vec<&[S]> {
     let mut layers = vec![argv];
     let mut cur = argv;
     for _ in 0..4 {
@@ -158,13 +158,13 @@ pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
         // POSIX shells and wrappers of the programs table, each with the
         // short options that take a value; shells are here for the crude
         // text reading, where `sh -c 'a b'` arrives as separate words.
-        let Some(wrapper) = programs::looked_through(base(head)) else {
+        let Some(wrapper) = programs::looked_through(base(head.as_ref())) else {
             break;
         };
         let (name, values) = (&wrapper.name, wrapper.value_shorts);
         let mut i = 0;
-        while let Some(tok) = rest.get(i) {
-            if *tok == "--" {
+        while let Some(tok) = rest.get(i).map(AsRef::as_ref) {
+            if tok == "--" {
                 i += 1;
                 break;
             }
@@ -177,7 +177,7 @@ pub(crate) fn unwrap_layers<'a, 'b>(argv: &'b [&'a str]) -> Vec<&'b [&'a str]> {
                 }
                 continue;
             }
-            if !tok.starts_with('-') || *tok == "-" {
+            if !tok.starts_with('-') || tok == "-" {
                 break;
             }
             let takes_value = tok.len() == 2 && tok[1..].chars().all(|c| values.contains(c));
@@ -256,7 +256,7 @@ fn is_interpreter(name: &str) -> bool {
     programs::has(name, Kind::CodeOnStdin)
 }
 
-fn download_to_interpreter(pipeline: &[Vec<&[&str]>]) -> bool {
+fn download_to_interpreter(pipeline: &[Vec<Vec<&str>>]) -> bool {
     let fetch = pipeline.iter().position(|layers| {
         layers
             .iter()

@@ -4,12 +4,13 @@
 //! running or loading anything, uploading, setting config, and writing where
 //! it matters are asked.
 
+use std::fmt;
 use std::path::{Component, Path};
 
 use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
 use super::operands;
-use super::types::{Effect, FileRef, Keys, Operands, Spec};
+use super::types::{Effect, FileRef, Keys, Operands, Spec, Sub};
 use crate::policy::cwd_config::repository_markers;
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::{enters_other_repository, outside};
@@ -61,13 +62,18 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
     }
     // The whole path of subcommands (`gh pr view`), each judged by its
     // effect (a group's own effect covers every subcommand under it).
-    let mut shown = program.to_owned();
+    let shown = Shown {
+        program,
+        path: &reading.path,
+    };
     let mut judged = Vec::new();
-    for (sub, word) in &reading.path {
-        shown.push(' ');
-        shown.push_str(word);
+    for (depth, (sub, _)) in reading.path.iter().enumerate() {
         if let Some(found) = judge(spec, sub.effect, None, cwd) {
-            judged.push((shown.clone(), found));
+            let at = Shown {
+                program,
+                path: &reading.path[..=depth],
+            };
+            judged.push((at.to_string(), found));
         }
     }
     if let Some(sub) = reading.sub
@@ -89,23 +95,45 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
         if let Some((id, why)) = judge(spec, used.opt.effect, used.value, cwd) {
             // A global option comes before the subcommand: `git -c k=v`,
             // not `git log -c k=v` (`-c` means something else to `log`).
-            let who = if used.global { program } else { shown.as_str() };
-            out.push(GuardHit {
-                id,
-                reason: format!("{who} {}: {why}", written(used)),
-            });
+            let reason = if used.global {
+                format!("{program} {}: {why}", written(used))
+            } else {
+                format!("{shown} {}: {why}", written(used))
+            };
+            out.push(GuardHit { id, reason });
         }
     }
     if let Some(problem) = &reading.problem {
-        out.push(problem_hit(spec, &shown, problem));
+        out.push(problem_hit(spec, shown, problem));
     } else {
-        operands::hits(spec, roles, &shown, reading, cwd, &mut out);
+        operands::hits(spec, roles, shown, reading, cwd, &mut out);
     }
     out
 }
 
+/// The program and the subcommands read (`gh pr view`), as the reasons
+/// name them: written out only when a reason is, since most readings
+/// give none.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Shown<'r> {
+    /// The program's name.
+    pub(super) program: &'r str,
+    /// The subcommands, outermost first, with the words they were written as.
+    pub(super) path: &'r [(&'static Sub, &'r str)],
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.program)?;
+        for (_, word) in self.path {
+            write!(f, " {word}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The hit for a reading that could not be completed.
-fn problem_hit(spec: &Spec, shown: &str, problem: &Problem<'_>) -> GuardHit {
+fn problem_hit(spec: &Spec, shown: Shown<'_>, problem: &Problem<'_>) -> GuardHit {
     let (id, reason) = match problem {
         Problem::UnknownOption(tok) => (
             spec.ids.unknown_option,

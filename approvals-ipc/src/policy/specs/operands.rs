@@ -11,6 +11,7 @@
 
 use std::path::Path;
 
+use super::effects::Shown;
 use super::effects::{EXECUTED, METADATA_DIRS, remote, risky_write};
 use super::grammar::Reading;
 use super::types::{Copying, Effect, Mode, Operands, Spec};
@@ -21,7 +22,7 @@ use crate::policy::guards::parse::{normalize, outside};
 pub(super) fn hits(
     spec: &Spec,
     roles: Operands,
-    shown: &str,
+    shown: Shown<'_>,
     reading: &Reading<'_>,
     cwd: &Path,
     out: &mut Vec<GuardHit>,
@@ -176,7 +177,10 @@ pub(super) fn filled<'a>(
     }
     let judge = Judge {
         spec,
-        shown: "",
+        shown: Shown {
+            program: "",
+            path: &[],
+        },
         cwd,
         reading,
     };
@@ -273,7 +277,7 @@ pub(crate) fn clone_name(source: &str) -> Option<&str> {
 /// One reading being judged.
 struct Judge<'r, 'a> {
     spec: &'r Spec,
-    shown: &'r str,
+    shown: Shown<'r>,
     cwd: &'r Path,
     reading: &'r Reading<'a>,
 }
