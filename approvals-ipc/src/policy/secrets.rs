@@ -188,11 +188,17 @@ impl Secrets {
         // in a protected path or just above one. Most words are that, and
         // most directories neither.
         let near = in_protected || self.above.contains(cwd_bytes);
+        let mut options_end = false;
         for arg in argv.iter().skip(1) {
             if let Some(hit) = self.spelled(arg, cwd, near, in_protected) {
                 return Some(hit);
             }
-            if let Some(hit) = self.through_link(arg, cwd) {
+            // Before `--`, a word spelled like an option is one, and only
+            // its `=value` can name a file; after it, the whole word can
+            // (`cat -- -k`). Each word followed costs a system call.
+            let option = !options_end && arg.starts_with('-');
+            options_end |= arg == "--";
+            if let Some(hit) = self.through_link(arg, cwd, option) {
                 return Some(hit);
             }
         }
@@ -242,23 +248,22 @@ impl Secrets {
     /// path with a `/` is resolved as the kernel would, its last component
     /// allowed to be missing (a file about to be written through a linked
     /// directory).
-    fn through_link(&self, arg: &str, cwd: &Path) -> Option<GuardHit> {
+    fn through_link(&self, arg: &str, cwd: &Path, option: bool) -> Option<GuardHit> {
         let after_eq = arg.split_once('=').map(|(_, v)| v);
         std::iter::once(arg)
+            .filter(|_| !option)
             .chain(after_eq)
-            // A word spelled like an option is a file after `--` (`cat --
-            // -k`), so it is followed too.
-            .filter(|c| !c.is_empty())
+            .filter(|c| !c.is_empty() && *c != "--")
             .find_map(|candidate| {
                 let path = cwd.join(candidate);
-                // `/dev/stdin`, `/dev/fd/N`: this process's own streams,
-                // whose links into `/proc/self` say nothing of the command.
-                if normalize(&path).starts_with("/dev") {
-                    return None;
-                }
                 if !candidate.contains('/')
                     && !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
                 {
+                    return None;
+                }
+                // `/dev/stdin`, `/dev/fd/N`: this process's own streams,
+                // whose links into `/proc/self` say nothing of the command.
+                if normalize(&path).starts_with("/dev") {
                     return None;
                 }
                 let real = resolve(&path)?;
