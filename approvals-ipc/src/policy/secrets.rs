@@ -253,7 +253,7 @@ impl Secrets {
         std::iter::once(arg)
             .filter(|_| !option)
             .chain(after_eq)
-            .filter(|c| !c.is_empty() && *c != "--")
+            .filter(|c| !c.is_empty())
             .find_map(|candidate| {
                 let path = cwd.join(candidate);
                 if !candidate.contains('/')

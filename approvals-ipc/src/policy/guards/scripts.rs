@@ -91,19 +91,11 @@ fn compiler_driver(inv: &Invocation<'_>) -> Option<String> {
 /// would also match options that are not guarded). A word that is an
 /// option's value is read as an option too: over-guarding, never under.
 fn long_only(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
-    inv.args
-        .iter()
-        .take_while(|arg| *arg != "--")
-        .find(|arg| {
-            let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
-                return false;
-            };
-            let name = body.split_once('=').map_or(body, |(name, _)| name);
-            names
-                .iter()
-                .any(|guarded| name == *guarded || (name.len() >= 3 && guarded.starts_with(name)))
-        })
-        .cloned()
+    first_dashed(inv, |name, _| {
+        names
+            .iter()
+            .any(|guarded| name == *guarded || (name.len() >= 3 && guarded.starts_with(name)))
+    })
 }
 
 /// The first option among `names`, spelled with one dash or two, its name
@@ -111,6 +103,17 @@ fn long_only(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
 /// name listed with a trailing `=` only with a value (`-pdflatex=CMD`, not
 /// the flag `-pdflatex`).
 fn exact_long(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
+    first_dashed(inv, |name, valued| {
+        names.iter().any(|n| match n.strip_suffix('=') {
+            Some(n) => valued && n == name,
+            None => *n == name,
+        })
+    })
+}
+
+/// The first word before `--` spelled with one dash or two whose name
+/// (before any `=`) and whether it has an `=value` satisfy `wanted`.
+fn first_dashed(inv: &Invocation<'_>, wanted: impl Fn(&str, bool) -> bool) -> Option<String> {
     inv.args
         .iter()
         .take_while(|arg| *arg != "--")
@@ -118,13 +121,10 @@ fn exact_long(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
             let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
                 return false;
             };
-            let (name, valued) = body
-                .split_once('=')
-                .map_or((body, false), |(n, _)| (n, true));
-            names.iter().any(|n| match n.strip_suffix('=') {
-                Some(n) => valued && n == name,
-                None => *n == name,
-            })
+            match body.split_once('=') {
+                Some((name, _)) => wanted(name, true),
+                None => wanted(body, false),
+            }
         })
         .cloned()
 }

@@ -602,15 +602,7 @@ mod tests {
             }
         };
         let run = parent.create_run().expect("a run cgroup");
-        let mut child = std::process::Command::new("sleep")
-            .arg("30")
-            .spawn()
-            .expect("spawn sleep");
-        write_file(
-            &run.dir.join("cgroup.procs"),
-            child.id().to_string().as_bytes(),
-        )
-        .expect("move the child in");
+        let mut child = intruder(&run);
         assert!(
             run.remove().is_err(),
             "a populated cgroup cannot be removed"
