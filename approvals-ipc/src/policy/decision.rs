@@ -19,6 +19,7 @@ use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, 
 use crate::policy::reason::{Miss, Reason, Refusal};
 use crate::policy::risk::{self, Risk};
 use crate::policy::runnable::{Grant, NotGranted, Runnable};
+use crate::policy::secrets::Site;
 use crate::policy::{
     cwd_config, env, filled_trees, guards, programs, quote, safe_bins, salvage, wrappers,
 };
@@ -259,9 +260,19 @@ impl Evaluation {
     }
 }
 
+/// The directory a host runs a request in: `dir` with every link on it
+/// resolved, as the bridge and the node host resolve a request's `cwd`
+/// before evaluating it; `dir` itself when it does not exist.
+pub fn real_cwd(dir: &Path) -> PathBuf {
+    std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
 impl CompiledPolicy {
     /// Evaluates one request: `argv` to run in `cwd` with the request's
-    /// environment overrides `env` (empty when it sets none).
+    /// environment overrides `env` (empty when it sets none). `cwd` is the
+    /// real directory the host runs the command in (the hosts canonicalize
+    /// it; [`real_cwd`] for other callers): relative arguments are judged
+    /// there without resolving it again.
     ///
     /// The overrides are decided by the same list of inert variables as
     /// `NAME=value` prefixes ([`env::check_inert`]): the first one that is
@@ -815,7 +826,7 @@ fn check_segment(
         // → busybox is awk); anything else is judged by the file that runs,
         // then by the name it was called.
         let guard_name = if multi_call { name } else { real_name };
-        let hits = guards::check(
+        let (hits, subcommands) = guards::check_words(
             guard_name,
             &segment.argv,
             &segment.cwd,
@@ -828,11 +839,15 @@ fn check_segment(
         };
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
-        hits.extend(compiled.secrets.named_by(&segment.argv, &segment.cwd));
+        // The host resolved the request's directory; one a `cd` moved to
+        // may go through a link. Only the program that runs says which
+        // words are subcommands.
+        let site = Site::new(&segment.cwd, segment.cwd == request_cwd, &subcommands);
+        hits.extend(compiled.secrets.named_by(&segment.argv, &site));
         hits.extend(
             compiled
                 .secrets
-                .read_recursively(guard_name, &segment.argv, &segment.cwd),
+                .read_recursively(guard_name, &segment.argv, &site),
         );
         if let Some(run_by) = &segment.run_by {
             // find hands over every file under its start point.

@@ -46,6 +46,6 @@ pub mod unicode;
 pub mod wrappers;
 
 pub use compiled::{CompiledPolicy, HostContext};
-pub use decision::{ApprovalDecision, Evaluation, SatisfiedBy, Verdict};
+pub use decision::{ApprovalDecision, Evaluation, SatisfiedBy, Verdict, real_cwd};
 pub use reason::{DenyHit, Miss, Reason, Refusal};
 pub use runnable::{Grant, NotGranted, Runnable};

@@ -97,6 +97,41 @@ struct Row {
     per_process: bool,
 }
 
+/// Where an argv runs, and which of its words cannot be files.
+#[derive(Debug, Clone)]
+pub struct Site<'a> {
+    /// The directory it runs in, as the analysis spelled it (absolute,
+    /// normalized).
+    cwd: &'a Path,
+    /// Where `cwd` leads, when a link on it leads elsewhere.
+    moved_to: Option<PathBuf>,
+    /// Words of argv (borrowed from it) that the program's grammar reads as
+    /// subcommand names: never opened, so never followed.
+    not_files: &'a [&'a str],
+}
+
+impl<'a> Site<'a> {
+    /// An argv run in `cwd`. `cwd_is_real`: it is the request's own
+    /// directory, which the host resolved before asking; one a `cd` moved
+    /// to may go through a link, and costs a system call to resolve.
+    pub fn new(cwd: &'a Path, cwd_is_real: bool, not_files: &'a [&'a str]) -> Self {
+        let moved_to = (!cwd_is_real)
+            .then(|| links::real_dir(cwd))
+            .filter(|real| real != cwd);
+        Site {
+            cwd,
+            moved_to,
+            not_files,
+        }
+    }
+
+    /// The directory the program's kernel reads relative names in: the
+    /// real one, which holds no link.
+    fn real_cwd(&self) -> &Path {
+        self.moved_to.as_deref().unwrap_or(self.cwd)
+    }
+}
+
 /// The protected paths of one host, and a quick test for arguments that
 /// could name one.
 #[derive(Debug, Clone)]
@@ -179,26 +214,42 @@ impl Secrets {
         self.needles.as_ref().is_none_or(|n| n.is_match(text))
     }
 
-    /// The hit for the first argument of `argv` (run in `cwd`, absolute)
-    /// that names a protected path, if any.
-    pub fn named_by(&self, argv: &[String], cwd: &Path) -> Option<GuardHit> {
-        let cwd_bytes = cwd.as_os_str().as_encoded_bytes();
-        let in_protected = self.in_or_at_a_path(cwd_bytes) && self.row_of(cwd).is_some();
-        // A word with no `/` names `cwd/word`: protected only when `cwd` is
-        // in a protected path or just above one. Most words are that, and
-        // most directories neither.
-        let near = in_protected || self.above.contains(cwd_bytes);
+    /// The hit for the first argument of `argv`, run at `site`, that names
+    /// a protected path, if any.
+    pub fn named_by<'a>(&self, argv: &[String], site: &'a Site<'_>) -> Option<GuardHit> {
+        // After a `cd` through a link, a relative name is read in the
+        // directory the link leads to, as the program's kernel reads it.
+        let base = |cwd: &'a Path| {
+            let bytes = cwd.as_os_str().as_encoded_bytes();
+            let in_protected = self.in_or_at_a_path(bytes) && self.row_of(cwd).is_some();
+            // A word with no `/` names `cwd/word`: protected only when
+            // `cwd` is in a protected path or just above one. Most words
+            // are that, and most directories neither.
+            let near = in_protected || self.above.contains(bytes);
+            (cwd, near, in_protected)
+        };
+        let bases = [Some(base(site.cwd)), site.moved_to.as_deref().map(base)];
+        let real_cwd = site.real_cwd();
         let mut options_end = false;
         for arg in argv.iter().skip(1) {
-            if let Some(hit) = self.spelled(arg, cwd, near, in_protected) {
-                return Some(hit);
+            for &(cwd, near, in_protected) in bases.iter().flatten() {
+                if let Some(hit) = self.spelled(arg, cwd, near, in_protected) {
+                    return Some(hit);
+                }
             }
             // Before `--`, a word spelled like an option is one, and only
             // its `=value` can name a file; after it, the whole word can
-            // (`cat -- -k`). Each word followed costs a system call.
+            // (`cat -- -k`). A subcommand name is never a file.
             let option = !options_end && arg.starts_with('-');
             options_end |= arg == "--";
-            if let Some(hit) = self.through_link(arg, cwd, option) {
+            if site
+                .not_files
+                .iter()
+                .any(|w| std::ptr::eq(*w, arg.as_str()))
+            {
+                continue;
+            }
+            if let Some(hit) = self.through_link(arg, real_cwd, option) {
                 return Some(hit);
             }
         }
@@ -243,30 +294,26 @@ impl Secrets {
     /// on disk, a protected path that its spelling does not show: a link
     /// itself (`x` → `~/.ssh/id_rsa`) or a path through a linked directory
     /// (`home/.netrc` with `home` → `~`). The whole word and an option's or
-    /// an operand's `=value` are read. A bare
-    /// name costs one `lstat` (and is followed only when it is a link); a
-    /// path with a `/` is resolved as the kernel would, its last component
-    /// allowed to be missing (a file about to be written through a linked
-    /// directory).
-    fn through_link(&self, arg: &str, cwd: &Path, option: bool) -> Option<GuardHit> {
+    /// an operand's `=value` are read, against `real_cwd` (which holds no
+    /// link). A path with no link on it is its own real path, which
+    /// [`Secrets::spelled`] already read; finding that out costs one system
+    /// call ([`links`]).
+    fn through_link(&self, arg: &str, real_cwd: &Path, option: bool) -> Option<GuardHit> {
         let after_eq = arg.split_once('=').map(|(_, v)| v);
         std::iter::once(arg)
             .filter(|_| !option)
             .chain(after_eq)
             .filter(|c| !c.is_empty())
             .find_map(|candidate| {
-                let path = cwd.join(candidate);
-                if !candidate.contains('/')
-                    && !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink())
-                {
+                let path = real_cwd.join(candidate);
+                if own_stream(&path) {
                     return None;
                 }
-                // `/dev/stdin`, `/dev/fd/N`: this process's own streams,
-                // whose links into `/proc/self` say nothing of the command.
-                if normalize(&path).starts_with("/dev") {
-                    return None;
-                }
-                let real = resolve(&path)?;
+                let one_below_real = match candidate.strip_prefix('/') {
+                    Some(rest) => !rest.is_empty() && !rest.contains('/'),
+                    None => !candidate.contains('/'),
+                };
+                let real = links::linked(&path, one_below_real)?;
                 let row = self.row_of(&real)?;
                 Some(GuardHit {
                     id: ID,
@@ -331,26 +378,23 @@ impl Secrets {
     }
 }
 
-/// Where `path` leads once every link in it is followed: the real path of
-/// the file; when it does not exist, the real path of its directory joined
-/// with its last component, after following that component while it is a
-/// dangling link (a file about to be written through one). `None` when the
-/// directory does not exist either, or after as many links as the kernel
-/// follows.
-fn resolve(path: &Path) -> Option<PathBuf> {
-    let mut path = path.to_path_buf();
-    for _ in 0..40 {
-        if let Ok(real) = std::fs::canonicalize(&path) {
-            return Some(real);
-        }
-        let dir = std::fs::canonicalize(path.parent()?).ok()?;
-        let last = dir.join(path.file_name()?);
-        match std::fs::read_link(&last) {
-            Ok(target) => path = dir.join(target),
-            Err(_) => return Some(last),
-        }
+/// `/dev/stdin`, `/dev/fd/N` and the like: the command's own streams,
+/// whose links into `/proc/self` say nothing of the command. Anything else
+/// under `/dev` (`/dev/shm`, which anyone can write) is followed.
+fn own_stream(path: &Path) -> bool {
+    if !path
+        .as_os_str()
+        .as_encoded_bytes()
+        .windows(4)
+        .any(|w| w == b"/dev")
+    {
+        return false;
     }
-    None
+    let path = normalize(path);
+    ["/dev/stdin", "/dev/stdout", "/dev/stderr"]
+        .iter()
+        .any(|s| path == Path::new(s))
+        || path.starts_with("/dev/fd")
 }
 
 /// A per-process directory of `/proc`: a pid, `self` or `thread-self`.
@@ -386,6 +430,8 @@ fn candidates(arg: &str) -> impl Iterator<Item = &str> {
         .filter(|c| !c.is_empty())
 }
 
+#[path = "secrets/links.rs"]
+mod links;
 #[path = "secrets/recursive.rs"]
 mod recursive;
 

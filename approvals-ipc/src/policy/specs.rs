@@ -75,6 +75,17 @@ pub fn lookup(program: &str) -> Option<&'static Spec> {
 /// The guards `args` (argv without argv[0]) trips for `program`, or `None`
 /// when no spec covers the program.
 pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>> {
+    check_reading(program, args, cwd).map(|(hits, _)| hits)
+}
+
+/// [`check`], with the words of `args` the grammar read as subcommand
+/// names (`status` in `git status`): the program never opens them as
+/// files.
+pub fn check_reading<'a>(
+    program: &str,
+    args: &'a [String],
+    cwd: &Path,
+) -> Option<(Vec<GuardHit>, Vec<&'a str>)> {
     let spec = lookup(program)?;
     let reading = grammar::read(spec, args);
     let mut hits = effects::hits(spec, programs::executable_name(program), &reading, cwd);
@@ -93,7 +104,8 @@ pub fn check(program: &str, args: &[String], cwd: &Path) -> Option<Vec<GuardHit>
             cwd,
         ));
     }
-    Some(hits)
+    let subcommands = reading.path.iter().map(|(_, word)| *word).collect();
+    Some((hits, subcommands))
 }
 
 /// The directories (absolute, normalized) that `program` run with `args`

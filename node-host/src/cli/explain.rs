@@ -12,7 +12,7 @@ use anyhow::Context;
 use approvals_ipc::approvals::{ApprovalsFile, ApprovalsStore, PolicySources, ResolvedPath};
 use approvals_ipc::policy::env::{EnvRefusal, check_overrides};
 use approvals_ipc::policy::unicode::escape_for_display;
-use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext};
+use approvals_ipc::policy::{CompiledPolicy, Evaluation, HostContext, real_cwd};
 use serde::Deserialize;
 
 use ui_bridge::exit::{Exit, Failure};
@@ -235,13 +235,16 @@ fn load(path: &Path) -> anyhow::Result<ApprovalsFile> {
     Ok(snapshot.file)
 }
 
+/// `dir` made absolute and resolved as a host resolves a request's `cwd`.
 fn absolute(dir: &Path) -> anyhow::Result<PathBuf> {
     if dir.is_absolute() {
-        Ok(dir.to_owned())
+        Ok(real_cwd(dir))
     } else {
-        Ok(std::env::current_dir()
-            .context("cannot read the current directory")?
-            .join(dir))
+        Ok(real_cwd(
+            &std::env::current_dir()
+                .context("cannot read the current directory")?
+                .join(dir),
+        ))
     }
 }
 
@@ -339,7 +342,7 @@ fn run_batch(
         };
         let cwd = case
             .cwd
-            .map(|c| default_cwd.join(c))
+            .map(|c| real_cwd(&default_cwd.join(c)))
             .unwrap_or_else(|| default_cwd.to_owned());
         let agent = case.agent.as_deref().unwrap_or(default_agent);
         let env = case

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use approvals_ipc::approvals::{ApprovalsError, ApprovalsFile, ApprovalsStore, Snapshot};
-use approvals_ipc::policy::{CompiledPolicy, HostContext};
+use approvals_ipc::policy::{CompiledPolicy, HostContext, real_cwd};
 use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -138,7 +138,7 @@ pub async fn explain(State(state): State<WebState>, Json(body): Json<ExplainBody
             snapshot.file.resolve(Some(&agent)),
             &HostContext::from_process(),
         );
-        let evaluation = compiled.evaluate(&argv, &cwd, &BTreeMap::new());
+        let evaluation = compiled.evaluate(&argv, &real_cwd(&cwd), &BTreeMap::new());
         let (fallback, why) = evaluation.fallback();
         Ok(json!({
             "agent": agent,

@@ -81,13 +81,24 @@ fn path_toolchain_hit(program: &str, selector: &str) -> GuardHit {
 /// path or of argv[0]; `argv` includes argv[0]; `stdin_is_input` says stdin
 /// carries data (a pipe or a heredoc). Unknown programs trip nothing.
 pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -> Vec<GuardHit> {
+    check_words(program, argv, cwd, stdin_is_input).0
+}
+
+/// [`check`], with the words of `argv` its spec read as subcommand names,
+/// which the program never opens as files ([`specs::check_reading`]).
+pub fn check_words<'a>(
+    program: &str,
+    argv: &'a [String],
+    cwd: &Path,
+    stdin_is_input: bool,
+) -> (Vec<GuardHit>, Vec<&'a str>) {
     let args = argv.get(1..).unwrap_or(&[]);
     // A multi-call binary that runs its first operand as the program
     // (`busybox awk …`), from the programs table.
     let (program, args) = if programs::has(program, Kind::AppletRunner) {
         match args.split_first() {
             Some((applet, rest)) => (applet.as_str(), rest),
-            None => return Vec::new(),
+            None => return (Vec::new(), Vec::new()),
         }
     } else {
         // `cargo +nightly --config …` is `cargo --config …`: the toolchain
@@ -96,11 +107,11 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
     };
     // The program's spec reads argv as the program does: unknown options
     // and subcommands ask, and each option's effect decides.
-    let spec_hits = specs::check(program, args, cwd);
+    let spec_hits = specs::check_reading(program, args, cwd);
     // A spec knows which paths the program writes; anything else may
     // write any path it is given.
     let known = spec_hits.is_some();
-    let mut hits = spec_hits.unwrap_or_default();
+    let (mut hits, subcommands) = spec_hits.unwrap_or_default();
     if let Some(path) = path_toolchain(program, argv) {
         hits.push(path_toolchain_hit(program, path));
     }
@@ -120,7 +131,7 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
                 reason: format!("{program}: runs code read from stdin"),
             });
         }
-        return hits;
+        return (hits, subcommands);
     };
     let inv = Invocation::parse(spec, args, cwd, stdin_is_input);
     for guard in table::guards_of(spec.family) {
@@ -137,7 +148,7 @@ pub fn check(program: &str, argv: &[String], cwd: &Path, stdin_is_input: bool) -
             });
         }
     }
-    hits
+    (hits, subcommands)
 }
 
 /// `Some(what was found)` when `guard` fires on `inv`.

@@ -8,9 +8,7 @@
 //! asked ([`Secrets::under`]). The options are matched on the spec's
 //! reading, so abbreviations (`--recur`) and bundles (`-rn`) count.
 
-use std::path::Path;
-
-use super::Secrets;
+use super::{Secrets, Site, links};
 use crate::policy::guards::GuardHit;
 use crate::policy::specs::{self, grammar};
 
@@ -47,9 +45,17 @@ const PATTERN_OPTIONS: &[&str] = &["-e", "-f"];
 const DIRECTORY_OPTIONS: &[(&str, &str)] = &[("tar", "-C")];
 
 impl Secrets {
-    /// The hit when `program` (argv[0] of `argv`, run in `cwd`) reads the
-    /// whole tree under a directory at or above a protected path.
-    pub fn read_recursively(&self, program: &str, argv: &[String], cwd: &Path) -> Option<GuardHit> {
+    /// The hit when `program` (argv[0] of `argv`, run at `site`) reads the
+    /// whole tree under a directory at or above a protected path, as
+    /// spelled or where a link on the way leads (`grep -r x home` with
+    /// `home` → `~`).
+    pub fn read_recursively(
+        &self,
+        program: &str,
+        argv: &[String],
+        site: &Site<'_>,
+    ) -> Option<GuardHit> {
+        let cwd = site.real_cwd();
         let spec = specs::lookup(program)?;
         let (_, recurses, pattern_first) = RECURSIVE
             .iter()
@@ -107,6 +113,9 @@ impl Secrets {
             // `grep -r x` and `rg x` with no path search the working directory.
             return self.under(cwd);
         }
-        roots.into_iter().find_map(|root| self.under(&root))
+        roots.into_iter().find_map(|root| {
+            self.under(&root)
+                .or_else(|| self.under(&links::linked(&root, false)?))
+        })
     }
 }

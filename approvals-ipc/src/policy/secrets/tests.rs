@@ -11,10 +11,12 @@ fn secrets() -> Secrets {
 
 fn named(argv: &[&str], cwd: &str) -> Option<String> {
     let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
-    secrets().named_by(&argv, Path::new(cwd)).map(|hit| {
-        assert_eq!(hit.id, ID);
-        hit.reason
-    })
+    secrets()
+        .named_by(&argv, &Site::new(Path::new(cwd), true, &[]))
+        .map(|hit| {
+            assert_eq!(hit.id, ID);
+            hit.reason
+        })
 }
 
 #[test]
@@ -97,12 +99,18 @@ fn without_a_home_only_the_named_state_dirs_and_system_files_are_protected() {
     let s = Secrets::for_host(None, &[PathBuf::from("relative/ignored")]);
     let argv = |a: &[&str]| a.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
     assert!(
-        s.named_by(&argv(&["cat", "/etc/shadow"]), Path::new("/"))
-            .is_some()
+        s.named_by(
+            &argv(&["cat", "/etc/shadow"]),
+            &Site::new(Path::new("/"), true, &[])
+        )
+        .is_some()
     );
     assert!(
-        s.named_by(&argv(&["cat", "/root/.ssh/id_rsa"]), Path::new("/"))
-            .is_none()
+        s.named_by(
+            &argv(&["cat", "/root/.ssh/id_rsa"]),
+            &Site::new(Path::new("/"), true, &[])
+        )
+        .is_none()
     );
 }
 
@@ -151,13 +159,16 @@ fn a_state_dir_with_no_last_component_protects_everything_below_it() {
     // `/` has no name for the quick test: every argument is read as a path.
     let s = Secrets::for_host(None, &[PathBuf::from("/")]);
     let argv = ["cat".to_owned(), "notes.txt".to_owned()];
-    assert!(s.named_by(&argv, Path::new("/tmp")).is_some());
+    assert!(
+        s.named_by(&argv, &Site::new(Path::new("/tmp"), true, &[]))
+            .is_some()
+    );
 }
 
 fn read_whole(argv: &[&str], cwd: &str) -> bool {
     let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
     secrets()
-        .read_recursively(&argv[0], &argv, Path::new(cwd))
+        .read_recursively(&argv[0], &argv, &Site::new(Path::new(cwd), true, &[]))
         .inspect(|hit| assert_eq!(hit.id, ID))
         .is_some()
 }
@@ -234,7 +245,9 @@ fn linked_home() -> (tempfile::TempDir, PathBuf, Secrets) {
 
 fn named_in(secrets: &Secrets, argv: &[&str], cwd: &Path) -> Option<String> {
     let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
-    secrets.named_by(&argv, cwd).map(|hit| hit.reason)
+    secrets
+        .named_by(&argv, &Site::new(cwd, true, &[]))
+        .map(|hit| hit.reason)
 }
 
 #[test]
@@ -296,5 +309,103 @@ fn links_to_public_files_and_plain_files_are_not_named() {
         &["curl", "https://example.com/a/b"],
     ] {
         assert_eq!(named_in(&secrets, argv, &project), None, "{argv:?}");
+    }
+}
+
+#[test]
+fn a_cd_through_a_link_reads_names_where_the_link_leads() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::os::unix::fs::symlink(&home, project.join("h")).expect("symlink");
+    let moved = |argv: &[&str], cwd: &Path| {
+        let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+        secrets
+            .named_by(&argv, &Site::new(cwd, false, &[]))
+            .map(|hit| hit.reason)
+    };
+    // `cd h && cat .clawdbot/exec-approvals.json`, `cd h/.ssh && cat id_ed25519`
+    let reason = moved(
+        &["cat", ".clawdbot/exec-approvals.json"],
+        &project.join("h"),
+    );
+    assert!(
+        reason
+            .as_deref()
+            .is_some_and(|r| r.contains("socket token")),
+        "{reason:?}"
+    );
+    assert!(moved(&["cat", "id_ed25519"], &project.join("h/.ssh")).is_some());
+    assert!(moved(&["cp", "-r", ".", "/tmp/x"], &project.join("h/.ssh")).is_some());
+    // The same words where no link leads out, or to a public file.
+    assert_eq!(moved(&["cat", "notes.txt"], &project.join("h")), None);
+    assert_eq!(
+        moved(&["cat", "id_ed25519.pub"], &project.join("h/.ssh")),
+        None
+    );
+    assert_eq!(moved(&["cat", "README.md"], &project), None);
+    // A directory the command makes before it moves there resolves to itself.
+    assert_eq!(moved(&["touch", "a"], &project.join("new/deeper")), None);
+}
+
+#[test]
+fn a_subcommand_name_is_not_followed_and_the_same_word_as_an_operand_is() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::os::unix::fs::symlink(home.join(".ssh/id_ed25519"), project.join("status"))
+        .expect("symlink");
+    let git: Vec<String> = ["git", "status"].iter().map(|a| (*a).to_owned()).collect();
+    let not_files = [git[1].as_str()];
+    assert_eq!(
+        secrets.named_by(&git, &Site::new(&project, true, &not_files)),
+        None
+    );
+    // Only that word: an equal word elsewhere in argv is still followed.
+    let cat: Vec<String> = ["cat", "status"].iter().map(|a| (*a).to_owned()).collect();
+    let other = String::from("status");
+    let not_files = [other.as_str()];
+    assert!(
+        secrets
+            .named_by(&cat, &Site::new(&project, true, &not_files))
+            .is_some()
+    );
+}
+
+#[test]
+fn a_link_deeper_in_a_path_and_a_tree_read_through_a_link_are_followed() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::fs::create_dir_all(project.join("sub/deeper")).expect("mkdir");
+    std::os::unix::fs::symlink(home.join(".ssh/id_ed25519"), project.join("sub/deeper/k"))
+        .expect("symlink");
+    std::os::unix::fs::symlink(&home, project.join("h")).expect("symlink");
+    for argv in [
+        &["cat", "sub/deeper/k"][..],
+        &["cat", "./sub/../sub/deeper/k"],
+        &["cat", &format!("{}/sub/deeper/k", project.display())],
+    ] {
+        assert!(named_in(&secrets, argv, &project).is_some(), "{argv:?}");
+    }
+    let whole = |argv: &[&str]| {
+        let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+        secrets.read_recursively(&argv[0], &argv, &Site::new(&project, true, &[]))
+    };
+    assert!(whole(&["grep", "-r", "token", "h"]).is_some());
+    assert!(whole(&["tar", "czf", "x.tgz", "h/"]).is_some());
+    assert!(whole(&["grep", "-r", "token", "sub"]).is_none());
+}
+
+#[test]
+fn only_the_commands_own_streams_under_dev_are_not_followed() {
+    for own in [
+        "/dev/stdin",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/fd/0",
+        "/dev/fd/3",
+    ] {
+        assert!(own_stream(Path::new(own)), "{own}");
+    }
+    for other in ["/dev/shm/x", "/tmp/dev/stdin", "/devx/stdin", "/dev/stdinx"] {
+        assert!(!own_stream(Path::new(other)), "{other}");
     }
 }
