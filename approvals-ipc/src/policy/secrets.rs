@@ -146,6 +146,8 @@ pub struct Secrets {
     above: foldhash::HashSet<Vec<u8>>,
     /// The protected paths themselves, to find one above a directory.
     paths: foldhash::HashSet<Vec<u8>>,
+    /// Paths found to hold no link that only root can change.
+    settled: Settled,
 }
 
 impl Secrets {
@@ -205,6 +207,7 @@ impl Secrets {
             needles,
             above,
             paths,
+            settled: Settled::for_this_user(),
         }
     }
 
@@ -306,7 +309,7 @@ impl Secrets {
             .filter(|c| !c.is_empty())
             .find_map(|candidate| {
                 let path = real_cwd.join(candidate);
-                if own_stream(&path) {
+                if own_stream(&path) || self.settled.holds_no_link(&path) {
                     return None;
                 }
                 let one_below_real = match candidate.strip_prefix('/') {
@@ -432,6 +435,10 @@ fn candidates(arg: &str) -> impl Iterator<Item = &str> {
 
 #[path = "secrets/links.rs"]
 mod links;
+#[path = "secrets/settled.rs"]
+mod settled;
+
+use settled::Settled;
 #[path = "secrets/recursive.rs"]
 mod recursive;
 
