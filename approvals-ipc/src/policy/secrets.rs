@@ -18,8 +18,10 @@
 //! brought (`ln -s ~/.clawdbot/exec-approvals.json x`, then `cat x`; a
 //! link to the home directory, then `cat home/.netrc`) is followed: an
 //! argument that names an existing link, or a path through one, is judged
-//! by the real path it resolves to ([`Secrets::through_link`]). Making such
-//! a link in the same request is asked as a link out of the tree.
+//! by the real path it resolves to ([`Secrets::through_link`]), and relative
+//! names after a `cd` through a link are read where it leads ([`Site`]).
+//! Making such a link in the same request is asked as a link out of the
+//! tree.
 
 use std::path::{Path, PathBuf};
 

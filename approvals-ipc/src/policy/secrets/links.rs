@@ -99,3 +99,7 @@ pub(super) fn resolve(path: &Path) -> Option<PathBuf> {
     }
     None
 }
+
+#[cfg(test)]
+#[path = "links_tests.rs"]
+mod tests;
