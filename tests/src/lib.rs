@@ -155,6 +155,33 @@ impl TestHome {
         );
         serde_json::from_slice(&out.stdout).expect("explain --json prints one JSON object")
     }
+
+    /// `node-host explain ARGS --batch FILE` in this home over `cases`, one
+    /// JSON line each, which must exit 0: its output lines. `configure`
+    /// adds to the command (an environment, `--cwd`).
+    pub fn explain_batch(
+        &self,
+        cases: &[serde_json::Value],
+        configure: impl FnOnce(&mut Command),
+    ) -> Vec<serde_json::Value> {
+        let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
+        let batch = self.path().join("cases.jsonl");
+        std::fs::write(&batch, input).expect("write batch");
+        let mut cmd = self.command("node-host");
+        cmd.arg("explain");
+        configure(&mut cmd);
+        let out = output(cmd.arg("--batch").arg(&batch));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("json line"))
+            .collect()
+    }
 }
 
 impl Default for TestHome {

@@ -476,7 +476,7 @@ fn batch_mode_matches_single_runs() {
         json!({"argv": ["id"], "agent": "other"}),
         json!({"shell": "cd src && make", "cwd": "/tmp"}),
     ];
-    let lines = explain_batch(&home, &cases);
+    let lines = home.explain_batch(&cases, |_| {});
     assert_eq!(lines.len(), cases.len());
     assert_eq!(lines[0], home.explain(&argv(&["ls", "-la"])));
     assert_eq!(lines[1], home.explain(&shell("echo \"$(id)\"")));
@@ -654,7 +654,7 @@ fn explain_env_in_batch_matches_single_runs() {
         json!({"argv": ["ls"], "env": {"GIT_DIR": "/tmp/evil"}}),
         json!({"shell": "ls", "env": {"FOO": "bar"}}),
     ];
-    let lines = explain_batch(&home, &cases);
+    let lines = home.explain_batch(&cases, |_| {});
     assert_eq!(lines.len(), cases.len());
     assert_eq!(
         lines[0],
@@ -671,27 +671,4 @@ fn explain_env_in_batch_matches_single_runs() {
         home.explain(&["--env", "FOO=bar", "--shell", "ls"])
     );
     assert_eq!(lines[2]["reason"]["detail"], "env-override");
-}
-
-/// Runs `node-host explain --batch` over `cases`, one JSON line each, and
-/// returns its output lines; the batch must exit 0.
-fn explain_batch(home: &TestHome, cases: &[Value]) -> Vec<Value> {
-    let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
-    let batch = home.path().join("cases.jsonl");
-    std::fs::write(&batch, input).expect("write batch");
-    let out = output(
-        home.command("node-host")
-            .args(["explain", "--batch"])
-            .arg(&batch),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
 }

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use approvals_tests::{TestHome, output, workspace_root};
+use approvals_tests::{TestHome, workspace_root};
 use serde_json::{Value, json};
 
 /// One corpus line: whether it must stay allowed, and the shell text.
@@ -96,30 +96,10 @@ fn project(home: &TestHome) -> std::path::PathBuf {
 }
 
 fn decisions(home: &TestHome, bin: &Path, cwd: &Path, cases: &[Case]) -> Vec<Value> {
-    let input: String = cases
-        .iter()
-        .map(|c| format!("{}\n", json!({ "shell": c.shell })))
-        .collect();
-    let batch = home.path().join("corpus.jsonl");
-    std::fs::write(&batch, input).expect("write batch");
-    let out = output(
-        home.command("node-host")
-            .env("PATH", bin)
-            .args(["explain", "--cwd"])
-            .arg(cwd)
-            .arg("--batch")
-            .arg(&batch),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
+    let cases: Vec<Value> = cases.iter().map(|c| json!({ "shell": c.shell })).collect();
+    home.explain_batch(&cases, |cmd| {
+        cmd.env("PATH", bin).arg("--cwd").arg(cwd);
+    })
 }
 
 #[test]
