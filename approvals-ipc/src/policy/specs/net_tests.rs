@@ -655,6 +655,11 @@ fn everyday_go_trips_nothing() {
         &["go", "version"],
         &["go", "build", "-race=false", "."],
         &["go", "test", ".", "-args", "-exec", "/bin/false"],
+        &["go", "mod", "why", "-m", "-vendor", "example.com/x"],
+        &["go", "mod", "download", "-json", "-x"],
+        &["go", "work", "use", "-r", "."],
+        &["go", "fix", "./..."],
+        &["go", "get", "-f", "-u", "example.com/x"],
     ] {
         assert_eq!(ids(argv), Vec::<&str>::new(), "{argv:?}");
     }
@@ -701,6 +706,26 @@ fn go_toolexec_exec_vettool_and_generate_are_asked() {
         (&["go", "build", "-toolex", "sh", "."], "go.unknown-option"),
         (&["go", "build", "-ax", "."], "go.unknown-option"),
         (&["go", "frob"], "go.unknown-subcommand"),
+        // Each command of a group has its own flags: `-replace` is `go mod
+        // edit`'s and `go work edit`'s only, `-o` `go mod vendor`'s.
+        (
+            &["go", "mod", "tidy", "-replace", "a=/tmp/evil"],
+            "go.unknown-option",
+        ),
+        (
+            &["go", "work", "edit", "-replace=a=/tmp/evil"],
+            "go.loads-code",
+        ),
+        (
+            &["go", "mod", "vendor", "-o", "/tmp/elsewhere"],
+            "go.writes-file",
+        ),
+        (&["go", "mod", "frob"], "go.unknown-subcommand"),
+        (&["go", "mod", "-x", "tidy"], "go.unknown-option"),
+        // `go get -insecure` fetches over plain HTTP; the help does not
+        // list it.
+        (&["go", "get", "-insecure", "x.test/m"], "go.unknown-option"),
+        (&["go", "get", "-mod=mod", "x.test/m"], "go.unknown-option"),
     ];
     for (argv, id) in table {
         let got = ids(argv);

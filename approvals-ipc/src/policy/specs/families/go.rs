@@ -1,12 +1,15 @@
 //! The go command. Options from go 1.19.8's `go help build`, `go help
 //! testflag`, `go help test` and the other commands' help, each spelling
-//! tried on the installed program. Go's `flag` package reads every option
-//! as one word, `-name` or `--name`, exactly ([`Grammar::GoFlag`]): no
-//! abbreviations, no bundles; `go build` and `go run` stop at the first
-//! package (`go run . -toolexec x` passes it to the program), while `go
-//! test`, `go mod` and `go work` read options after their operands too, up
-//! to `-args`. Newer flags (`-C`, `-pgo`, `-cover` for build) are asked as
-//! unknown.
+//! tried on the installed program (`tests/go_spec_conformance.rs` probes
+//! them all again). Go's `flag` package reads every option as one word,
+//! `-name` or `--name`, exactly ([`Grammar::GoFlag`]): no abbreviations,
+//! no bundles; every command but `go test` stops at its first operand (`go
+//! run . -toolexec x` passes it to the program, `go mod why pkg -m` reads
+//! `-m` as a package), while `go test` reads options after its operands
+//! too, up to `-args`. `go mod` and `go work` are groups whose commands
+//! each have their own flags. Newer flags (`-C`, `-pgo`, `-cover` for
+//! build) and flags the help does not list (`go get -insecure`) are asked
+//! as unknown.
 //!
 //! Building, testing and running the module's own code is go's job; a tool
 //! or program wrapped around the compiler or the test binary (`-toolexec`,
@@ -17,7 +20,7 @@
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{LoadsCode, ReadsFile, RunsProgram, SetsConfig, WritesFile},
-    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+    Grammar, Opt, Spec, Sub, flag, group, ids, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
@@ -39,9 +42,6 @@ const BUILD: &[Opt] = &[
     value(&["-installsuffix"]),
     value(&["-ldflags"]).does(SetsConfig(LINKER)),
     flag(&["-linkshared"]),
-    value(&["-mod"]),
-    flag(&["-modcacherw"]),
-    value(&["-modfile"]).does(LoadsCode(OVERLAY)),
     flag(&["-msan"]),
     flag(&["-n"]),
     value(&["-overlay"]).does(LoadsCode(OVERLAY)),
@@ -57,6 +57,15 @@ const BUILD: &[Opt] = &[
     flag(&["-work"]),
     flag(&["-x"]),
 ];
+
+/// The module flags every command that loads the module takes.
+const MODULE: &[Opt] = &[
+    flag(&["-modcacherw"]),
+    value(&["-modfile"]).does(LoadsCode(OVERLAY)),
+];
+
+/// `-mod`, which the build flags have but `go get` refuses.
+const MOD_MODE: &[Opt] = &[value(&["-mod"])];
 
 const EXEC: &str = "runs the built program or test binary through the given program";
 
@@ -103,9 +112,10 @@ const TEST: &[Opt] = &[
 
 const INSTALL: &[Opt] = &[flag(&["-i"])];
 
-/// `go get` takes the build flags but `-mod`, which it rejects: read here
-/// as inert, and go stops.
-const GET: &[Opt] = &[flag(&["-d"]), flag(&["-t"]), flag(&["-u"])];
+/// `go get` takes the build flags but `-mod`; `-f` is a no-op kept for
+/// old scripts. `-insecure` (fetches over plain HTTP) is left unknown, so
+/// it is asked.
+const GET: &[Opt] = &[flag(&["-d"]), flag(&["-f"]), flag(&["-t"]), flag(&["-u"])];
 
 const LIST: &[Opt] = &[
     flag(&["-compiled"]),
@@ -151,40 +161,81 @@ const ENV: &[Opt] = &[
 
 const REPLACE: &str = "replaces a module with other code, which later builds compile and run";
 
-const MOD: &[Opt] = &[
-    value(&["-compat"]),
+const MOD_DOWNLOAD: &[Opt] = &[
+    flag(&["-json"]),
+    value(&["-reuse"]).does(ReadsFile),
+    flag(&["-x"]),
+];
+
+const MOD_EDIT: &[Opt] = &[
     value(&["-dropexclude"]),
     value(&["-dropreplace"]),
     value(&["-droprequire"]),
     value(&["-dropretract"]),
-    flag(&["-e"]),
     value(&["-exclude"]),
     flag(&["-fmt"]),
     value(&["-go"]),
     flag(&["-json"]),
-    value(&["-modfile"]).does(LoadsCode(OVERLAY)),
-    flag(&["-modcacherw"]),
     value(&["-module"]),
-    value(&["-o"]).does(WritesFile("writes the vendor directory elsewhere")),
     flag(&["-print"]),
     value(&["-replace"]).does(LoadsCode(REPLACE)),
     value(&["-require"]),
     value(&["-retract"]),
-    flag(&["-v"]),
     flag(&["-x"]),
 ];
 
-const WORK: &[Opt] = &[
+const MOD_GRAPH: &[Opt] = &[value(&["-go"])];
+
+const MOD_TIDY: &[Opt] = &[
+    value(&["-compat"]),
+    flag(&["-e"]),
+    value(&["-go"]),
+    flag(&["-v"]),
+];
+
+const MOD_VENDOR: &[Opt] = &[
+    flag(&["-e"]),
+    value(&["-o"]).does(WritesFile("writes the vendor directory elsewhere")),
+    flag(&["-v"]),
+];
+
+const MOD_WHY: &[Opt] = &[flag(&["-m"]), flag(&["-vendor"])];
+
+/// `go mod`'s commands, each with its own flags (go reads them with its
+/// flag package: exact names, up to the first operand).
+const MOD_SUBS: &[Sub] = &[
+    sub(&["download"], &[MODULE, MOD_DOWNLOAD]),
+    sub(&["edit"], &[MODULE, MOD_EDIT]),
+    sub(&["graph"], &[MODULE, MOD_GRAPH]),
+    sub(&["init"], &[MODULE]),
+    sub(&["tidy"], &[MODULE, MOD_TIDY]),
+    sub(&["vendor"], &[MODULE, MOD_VENDOR]),
+    sub(&["verify"], &[MODULE]),
+    sub(&["why"], &[MODULE, MOD_WHY]),
+];
+
+const WORK_EDIT: &[Opt] = &[
     value(&["-dropreplace"]),
     value(&["-dropuse"]),
     flag(&["-fmt"]),
     value(&["-go"]),
     flag(&["-json"]),
     flag(&["-print"]),
-    flag(&["-r"]),
     value(&["-replace"]).does(LoadsCode(REPLACE)),
     value(&["-use"]),
 ];
+
+/// `go work`'s commands.
+const WORK_SUBS: &[Sub] = &[
+    sub(&["edit"], &[WORK_EDIT]),
+    sub(&["init"], &[MODULE]),
+    sub(&["sync"], &[MODULE]),
+    sub(&["use"], &[MODULE, &[flag(&["-r"])]]),
+];
+
+/// `go fix`: rewrites the module's own sources for newer APIs, as `go fmt`
+/// formats them.
+const FIX: &[Opt] = &[value(&["-fix"]), flag(&["-v"]), flag(&["-x"])];
 
 const VERSION: &[Opt] = &[flag(&["-m"]), flag(&["-v"])];
 
@@ -201,26 +252,27 @@ const TOOL: &[Opt] = &[flag(&["-n"])];
 
 const SUBS: &[Sub] = &[
     sub(&["bug"], &[]),
-    sub(&["build"], &[BUILD, BUILD_ONLY]),
-    sub(&["clean"], &[BUILD, CLEAN]),
+    sub(&["build"], &[BUILD, MODULE, MOD_MODE, BUILD_ONLY]),
+    sub(&["clean"], &[BUILD, MODULE, MOD_MODE, CLEAN]),
     sub(&["doc"], &[DOC]),
     sub(&["env"], &[ENV]),
+    sub(&["fix"], &[MODULE, FIX]),
     sub(&["fmt"], &[FMT]),
-    sub(&["generate"], &[BUILD, GENERATE])
+    sub(&["generate"], &[BUILD, MODULE, MOD_MODE, GENERATE])
         .does(RunsProgram("runs the commands of the //go:generate lines")),
-    sub(&["get"], &[BUILD, GET]),
+    sub(&["get"], &[BUILD, MODULE, GET]),
     sub(&["help"], &[]),
-    sub(&["install"], &[BUILD, INSTALL]).does(LoadsCode(
+    sub(&["install"], &[BUILD, MODULE, MOD_MODE, INSTALL]).does(LoadsCode(
         "builds and installs binaries into GOBIN, which is on PATH",
     )),
-    sub(&["list"], &[BUILD, LIST]),
-    sub(&["mod"], &[MOD]),
-    sub(&["run"], &[BUILD, RUN]),
-    sub(&["test"], &[BUILD, TEST]),
+    sub(&["list"], &[BUILD, MODULE, MOD_MODE, LIST]),
+    group(&["mod"], &[], MOD_SUBS),
+    sub(&["run"], &[BUILD, MODULE, MOD_MODE, RUN]),
+    sub(&["test"], &[BUILD, MODULE, MOD_MODE, TEST]),
     sub(&["tool"], &[TOOL]).does(RunsProgram("runs a Go tool by name")),
     sub(&["version"], &[VERSION]),
-    sub(&["vet"], &[BUILD, VET]),
-    sub(&["work"], &[WORK]),
+    sub(&["vet"], &[BUILD, MODULE, MOD_MODE, VET]),
+    group(&["work"], &[], WORK_SUBS),
 ];
 
 /// `go`.
@@ -229,7 +281,7 @@ pub(crate) const GO: Spec = Spec {
     names: &["go"],
     ids: ids!("go"),
     grammar: Grammar::GoFlag {
-        permuting: &["mod", "test", "work"],
+        permuting: &["test"],
     },
     opts: &[],
     subs: SUBS,
