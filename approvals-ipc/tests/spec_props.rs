@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use approvals_ipc::policy::specs::{
-    self, Arity, Effect, FileRef, Grammar, Keys, Operands, Opt, Spec, Sub, grammar,
+    self, Arity, CodeIn, Effect, FileRef, Grammar, Keys, Operands, Opt, Spec, Sub, grammar,
 };
 use proptest::prelude::*;
 
@@ -77,6 +77,7 @@ static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
             spec.grammar,
             Grammar::Getopt { .. }
                 | Grammar::Clap
+                | Grammar::Argparse { .. }
                 | Grammar::Curl
                 | Grammar::Ssh
                 | Grammar::InfoZip { .. }
@@ -176,7 +177,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
         Effect::WritesFile(_) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
-        Effect::LoadsCode(_) => ids.loads_code,
+        Effect::LoadsCode(_) | Effect::LoadsCodeIf(..) => ids.loads_code,
         Effect::Uploads(_) | Effect::UploadsIf(..) => ids.uploads,
         Effect::SetsConfig(_) | Effect::SetsConfigKey(..) => ids.sets_config,
         Effect::OtherTree(_) => ids.other_tree,
@@ -194,6 +195,8 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::OtherTree(_) => "/tmp",
         Effect::FileOrRemote(_) => "backup@host:/tmp/a.tar",
         Effect::RunsProgramAtPath(_) => "./python",
+        Effect::LoadsCodeIf(CodeIn::PluginUnlessNo, _) => "evil_plugin",
+        Effect::LoadsCodeIf(CodeIn::WarningCategory, _) => "error::evil.Warning",
         Effect::UploadsIf(FileRef::AtStart, _) => "@/etc/passwd",
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
@@ -220,6 +223,8 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::OtherTree(_) => "sub",
         Effect::FileOrRemote(_) => "a.tar",
         Effect::RunsProgramAtPath(_) => "3.12",
+        Effect::LoadsCodeIf(CodeIn::PluginUnlessNo, _) => "no:cacheprovider",
+        Effect::LoadsCodeIf(CodeIn::WarningCategory, _) => "error::DeprecationWarning",
         Effect::UploadsIf(..) => "a=1",
         Effect::SetsConfigKey(Keys::Ssh, _) => "Port=22",
         Effect::SetsConfigKey(Keys::Git, _) => "user.name=x",

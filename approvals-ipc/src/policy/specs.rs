@@ -40,6 +40,8 @@ mod operands_tests;
 #[cfg(test)]
 mod package_scripts_tests;
 #[cfg(test)]
+mod pytest_tests;
+#[cfg(test)]
 mod python_modules_tests;
 #[cfg(test)]
 mod rg_tests;
@@ -54,7 +56,8 @@ use crate::policy::env::EnvRule;
 use crate::policy::guards::GuardHit;
 use crate::policy::programs;
 pub use types::{
-    Arity, Copying, Effect, EnvKind, EnvVar, FileRef, Grammar, Keys, Mode, Operands, Opt, Spec, Sub,
+    Arity, CodeIn, Copying, Effect, EnvKind, EnvVar, FileRef, Grammar, Keys, Mode, Operands, Opt,
+    Spec, Sub,
 };
 
 /// Every spec, sorted by family.

@@ -158,6 +158,13 @@ fn problem_hit(spec: &Spec, shown: Shown<'_>, problem: &Problem<'_>) -> GuardHit
                 "option {tok} for {shown} takes no value: argv cannot be read as the program reads it"
             ),
         ),
+        Problem::ArgsFromFile(word) => (
+            spec.ids.loads_code,
+            format!(
+                "{shown} reads more arguments from the file {}, which the prompt does not show",
+                &word[1..]
+            ),
+        ),
         Problem::UnknownSubcommand(word) => (
             spec.ids.unknown_subcommand,
             format!(
@@ -217,6 +224,9 @@ fn judge(
         Effect::FileOrRemote(why) => value
             .filter(|v| remote(v))
             .map(|v| (ids.runs_program, format!("{why} ({v} names another host)"))),
+        Effect::LoadsCodeIf(code, why) => value
+            .is_none_or(|v| code.loads(v))
+            .then(|| (ids.loads_code, why.to_owned())),
         Effect::RunsProgramAtPath(why) => value
             .is_none_or(|v| v.contains('/'))
             .then(|| (ids.runs_program, format!("{why} (a path)"))),

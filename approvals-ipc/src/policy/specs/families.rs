@@ -26,6 +26,7 @@ mod perldoc;
 mod pip;
 mod pnpm;
 mod prove;
+mod pytest;
 pub(super) mod python;
 mod rake;
 mod rg;
@@ -86,6 +87,7 @@ pub(crate) static ALL: &[&Spec] = &[
     &pnpm::PNPM,
     &prove::PROVE,
     &attrs::PTX,
+    &pytest::PYTEST,
     &python::PYTHON,
     &rake::RAKE,
     &rg::RG,

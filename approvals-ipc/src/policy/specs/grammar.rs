@@ -60,6 +60,9 @@ pub enum Problem<'a> {
     UnexpectedValue(&'a str),
     /// A subcommand the spec does not know.
     UnknownSubcommand(&'a str),
+    /// An `@FILE` word that argparse replaces by the arguments in FILE
+    /// ([`Grammar::Argparse`]).
+    ArgsFromFile(&'a str),
 }
 
 /// What the program will do with its argv, as far as the spec says.
@@ -162,6 +165,12 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         interp::read(lang, &index::of(spec).global, args, &mut reading);
         return reading;
     }
+    if let Grammar::Argparse { from_file: true } = spec.grammar
+        && let Some(word) = args.iter().find(|w| w.len() > 1 && w.starts_with('@'))
+    {
+        reading.problem = Some(Problem::ArgsFromFile(word));
+        return reading;
+    }
     if let Grammar::GetoptLong {
         early,
         rest,
@@ -176,7 +185,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Getopt { permute } => (Match::Prefix, permute),
         Grammar::Tar => (Match::Prefix, true),
         Grammar::Git | Grammar::Ssh => (Match::Exact, false),
-        Grammar::Clap => (Match::Exact, true),
+        Grammar::Clap | Grammar::Argparse { .. } => (Match::Exact, true),
         Grammar::Curl => (Match::Curl, true),
         Grammar::InfoZip { zip: true } => (Match::Zip, true),
         Grammar::InfoZip { zip: false } => (Match::Unzip, true),
@@ -269,7 +278,10 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let sub_match = match spec.grammar {
         Grammar::Git => Match::Negatable,
         Grammar::Getopt { .. } | Grammar::Tar | Grammar::Npm | Grammar::Find => Match::Prefix,
-        Grammar::Clap | Grammar::Ssh | Grammar::PackageManager { .. } => Match::Exact,
+        Grammar::Clap
+        | Grammar::Argparse { .. }
+        | Grammar::Ssh
+        | Grammar::PackageManager { .. } => Match::Exact,
         Grammar::Curl => Match::Curl,
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,

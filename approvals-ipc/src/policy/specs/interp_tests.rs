@@ -283,7 +283,7 @@ fn python_options_after_the_script_are_the_script_s() {
     assert_eq!(ids(&["python3", "x.py", "-i", "--foo"]), NONE);
     assert_eq!(ids(&["python3", "--", "x.py", "-c", "x"]), NONE);
     // After `-m MODULE` or `-c CODE`: the module's or code's argv.
-    assert_eq!(ids(&["python3", "-m", "pytest", "-i", "--foo"]), NONE);
+    assert_eq!(ids(&["python3", "-m", "black", "-i", "--foo"]), NONE);
     assert_eq!(ids(&["python3", "-mpytest", "-c", "setup.cfg"]), NONE);
     assert_eq!(
         ids(&["python3", "-c", "pass", "--foo"]),

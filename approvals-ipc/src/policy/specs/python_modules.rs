@@ -197,8 +197,8 @@ pub(super) const MODULES: &[Module] = &[
     row("pylint", Job::Argv(pylint), PYLINT),
     row(
         "pytest",
-        Job::Own,
-        "runs the project's tests with its own conftest and plugins",
+        Job::Program("pytest"),
+        "pytest, judged by its own spec",
     ),
     row("ruff", Job::Own, "lints or formats the project's files"),
     row(

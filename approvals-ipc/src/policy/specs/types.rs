@@ -124,6 +124,17 @@ pub enum Grammar {
         /// is asked.
         integers: &'static [&'static str],
     },
+    /// Python's argparse as pytest configures it (`allow_abbrev=False`):
+    /// read as [`Grammar::Clap`] (long options exact, `--opt=v` or `--opt
+    /// v`, short bundles and attached values, options anywhere until
+    /// `--`). With `from_file` (`fromfile_prefix_chars="@"`) argparse
+    /// first replaces every word that starts with `@`, wherever it stands
+    /// (a value, after `--`), by the lines of that file: such a word is
+    /// asked, since the arguments it brings are not on the prompt.
+    Argparse {
+        /// Whether `@FILE` words are read as more arguments.
+        from_file: bool,
+    },
     /// An interpreter (python, perl, ruby, node): options before the
     /// script, read by that interpreter's own rules (`grammar/interp.rs`);
     /// the first operand is the script and every word after it is the
@@ -217,6 +228,9 @@ pub enum Effect {
     /// another host, reached by running a remote shell (tar's `-f
     /// host:a.tar` runs rsh): asked when remote.
     FileOrRemote(&'static str),
+    /// Loads the code its value names, unless [`CodeIn`] says the value
+    /// names none (pytest's `-p no:NAME` turns a plugin off).
+    LoadsCodeIf(CodeIn, &'static str),
     /// Runs the program its value names when the value is a path (has a
     /// `/`: `uv --python ./python`); a bare name or a version (`3.12`) is
     /// looked up by the program itself, its job: asked only as a path.
@@ -323,6 +337,28 @@ pub struct Copying {
     /// working tree is a path inside it through which later writes reach
     /// that file, so it is judged as a write there.
     pub links: bool,
+}
+
+/// Which values of a [`Effect::LoadsCodeIf`] option name code to load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeIn {
+    /// A plugin or module name, unless it is `no:NAME`, which turns the
+    /// plugin NAME off (pytest's `-p`).
+    PluginUnlessNo,
+    /// A warning filter `action:message:category:module:lineno` whose
+    /// category has a module path, which the warnings machinery imports
+    /// to find the class (python's and pytest's `-W`).
+    WarningCategory,
+}
+
+impl CodeIn {
+    /// Whether `value` names code to load.
+    pub fn loads(self, value: &str) -> bool {
+        match self {
+            CodeIn::PluginUnlessNo => !value.starts_with("no:"),
+            CodeIn::WarningCategory => value.split(':').nth(2).is_some_and(|c| c.contains('.')),
+        }
+    }
 }
 
 /// How a value names a local file to send.
