@@ -149,6 +149,13 @@ pub fn leading_subcommand(program: &str, args: &[String]) -> Option<Vec<String>>
     leads.then_some(words)
 }
 
+/// The guards of `program` (an executable name with no spec) when it is a
+/// console script of a python module the module table judges (`pylint`,
+/// `coverage`, `twine`, `pdb3`); empty for any other program.
+pub fn module_script_hits(program: &str, args: &[String], cwd: &Path) -> Vec<GuardHit> {
+    python_modules::script_hits(programs::executable_name(program), args, cwd)
+}
+
 /// `program` (a semantic wrapper that builds a command line, xargs) named
 /// with the command it would run, as its spec reads `args`: `xargs
 /// (running grep -n TODO with words from its input)`; the option its spec

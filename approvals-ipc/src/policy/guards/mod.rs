@@ -118,6 +118,8 @@ pub fn check_words<'a>(
     // Nothing here knows what this program does with a path.
     if !known {
         hits.extend(unknown::check(program, args, cwd));
+        // `pylint ARGS` runs as `python -m pylint ARGS` does.
+        hits.extend(specs::module_script_hits(program, args, cwd));
     }
     let Some(spec) = table::program_spec(program) else {
         // An interpreter of the programs table with no guard family reads

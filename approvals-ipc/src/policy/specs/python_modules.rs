@@ -296,6 +296,31 @@ pub(super) fn hits(program: &str, reading: &Reading<'_>, cwd: &Path) -> Vec<Guar
     module_hits(&shown, module, &reading.operands, cwd, isolated, 0)
 }
 
+/// Console scripts that run a module of the table as `python -m MODULE`
+/// would (`pylint ARGS` is `python -m pylint ARGS`), by executable name,
+/// with that module. Only the modules whose row asks or reads their argv:
+/// an own-job row (`black`, `ruff`) would add nothing.
+const SCRIPTS: &[(&str, &str)] = &[
+    ("coverage", "coverage"),
+    ("pdb", "pdb"),
+    ("pdb3", "pdb"),
+    ("pylint", "pylint"),
+    ("twine", "twine"),
+];
+
+/// The guards of `program` when it is a console script of a module the
+/// table judges (`pylint --init-hook=CODE`): the module's row decides, as
+/// for `python -m`. A console script imports its module from the
+/// installed packages, never from the working directory. Empty for any
+/// other program.
+pub(super) fn script_hits(program: &str, args: &[String], cwd: &Path) -> Vec<GuardHit> {
+    let Some((_, module)) = SCRIPTS.iter().find(|(name, _)| *name == program) else {
+        return Vec::new();
+    };
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    module_hits(program, module, &args, cwd, true, 0)
+}
+
 /// The guards of running `module` with `args`, shown as `shown`.
 fn module_hits(
     shown: &str,

@@ -1,6 +1,8 @@
 //! `python -m MODULE` table tests, named by the attack or the false
 //! refusal they stop.
 
+use std::path::Path;
+
 use super::python_modules::{Job, MODULES, UNKNOWN_MODULE};
 use super::tests::{ids, ids_in, reasons};
 
@@ -345,3 +347,46 @@ fn every_standard_library_row_names_a_module_the_real_python_has() {
 /// idlelib, `python3-tk` for tkinter and turtledemo). Their rows stay (a
 /// machine that has them must ask); a python without them proves nothing.
 const SPLIT_OUT: &[&str] = &["idlelib", "tkinter", "turtledemo"];
+
+/// The guard ids `argv` trips through the guards, as the policy checks a
+/// program with no spec.
+fn guard_ids(argv: &[&str]) -> Vec<&'static str> {
+    let argv: Vec<String> = argv.iter().map(|w| (*w).to_owned()).collect();
+    crate::policy::guards::check(&argv[0], &argv, Path::new(super::tests::CWD), false)
+        .iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+#[test]
+fn a_console_script_is_judged_as_python_m_its_module() {
+    // Each was auto-allowed once its script was allowlisted: the module
+    // table judged only `python -m NAME`.
+    for (argv, id) in [
+        (
+            &["pylint", "--init-hook=import os; os.system('id')", "src"][..],
+            "python.module-code",
+        ),
+        (
+            &["pylint", "--load-plug", "evil", "src"],
+            "python.module-code",
+        ),
+        (&["twine", "upload", "dist/*"], "python.module-uploads"),
+        (
+            &["coverage", "run", "-m", "timeit", "1"],
+            "python.module-code",
+        ),
+        (&["pdb3", "script.py"], "python.module-code"),
+    ] {
+        assert_eq!(guard_ids(argv), [id], "{argv:?}");
+    }
+    for argv in [
+        &["pylint", "--disable=C0114", "src"][..],
+        &["coverage", "report", "-m"],
+        &["twine", "check", "dist/x.whl"],
+        // Not a console script the table knows.
+        &["black", "--check", "."],
+    ] {
+        assert_eq!(guard_ids(argv), NONE, "{argv:?}");
+    }
+}
