@@ -18,6 +18,178 @@ fn hits(cmd: &[&str], stdin: bool) -> Vec<&'static str> {
 #[test]
 fn guarded_commands_trip_their_guard() {
     let table: &[(&[&str], bool, &str)] = &[
+        // Developer tools with no spec: code, configs and scripts from
+        // outside the working tree, and the subcommands that run other
+        // code or install hooks.
+        (
+            &["cmake", "-P", "/tmp/evil.cmake"],
+            false,
+            "cmake.outside-script",
+        ),
+        (
+            &["cmake", "-C", "/tmp/init.cmake", "-S", "."],
+            false,
+            "cmake.outside-script",
+        ),
+        (
+            &["cmake", "--toolchain", "../x.cmake", "."],
+            false,
+            "cmake.outside-script",
+        ),
+        (
+            &["composer", "exec", "evil"],
+            false,
+            "composer.runs-program",
+        ),
+        (
+            &["composer", "global", "require", "e/p"],
+            false,
+            "composer.runs-program",
+        ),
+        (
+            &["composer", "-d", "/tmp/other", "install"],
+            false,
+            "composer.other-dir",
+        ),
+        (&["ctest", "-S", "dash.cmake"], false, "ctest.script"),
+        (&["ctest", "-SP", "dash.cmake"], false, "ctest.script"),
+        (
+            &["ctest", "--test-dir", "/tmp/build"],
+            false,
+            "ctest.other-dir",
+        ),
+        (
+            &["eslint", "-c", "/tmp/evil.config.js", "."],
+            false,
+            "eslint.outside-code",
+        ),
+        (
+            &["eslint", "--rulesdir=/tmp/rules", "."],
+            false,
+            "eslint.outside-code",
+        ),
+        (
+            &["eslint", "-f", "/tmp/fmt.js", "."],
+            false,
+            "eslint.outside-code",
+        ),
+        (
+            &["flake8", "--append-config", "/tmp/x.cfg"],
+            false,
+            "flake8.outside-config",
+        ),
+        (
+            &["gradle", "-I", "/tmp/evil.gradle", "build"],
+            false,
+            "gradle.outside-code",
+        ),
+        (
+            &["gradle", "--init-script=/tmp/e.gradle", "test"],
+            false,
+            "gradle.outside-code",
+        ),
+        (
+            &["gradlew", "-p", "/tmp/other", "build"],
+            false,
+            "gradle.outside-code",
+        ),
+        (
+            &["jest", "--config", "{\"setupFiles\":[\"/tmp/x.js\"]}"],
+            false,
+            "jest.config",
+        ),
+        (&["jest", "-c", "jest.config.js"], false, "jest.config"),
+        (
+            &["jest", "--setupFiles", "/tmp/x.js"],
+            false,
+            "jest.outside-code",
+        ),
+        (
+            &["jest", "--testRunner=/tmp/run.js"],
+            false,
+            "jest.outside-code",
+        ),
+        (
+            &["kubectl", "--kubeconfig", "/tmp/k.yaml", "get", "pods"],
+            false,
+            "kubectl.kubeconfig",
+        ),
+        (
+            &["mvn", "exec:exec", "-Dexec.executable=sh"],
+            false,
+            "mvn.runs-program",
+        ),
+        (
+            &["mvn", "-s", "/tmp/settings.xml", "install"],
+            false,
+            "mvn.outside-config",
+        ),
+        (
+            &["mvn", "-f", "/tmp/other/pom.xml", "test"],
+            false,
+            "mvn.outside-config",
+        ),
+        (
+            &["mypy", "--python-executable", "/tmp/evil", "src"],
+            false,
+            "mypy.runs-program",
+        ),
+        (
+            &["mypy", "--config-file=/tmp/evil.ini", "src"],
+            false,
+            "mypy.outside-config",
+        ),
+        (
+            &["nox", "-f", "/tmp/noxfile.py"],
+            false,
+            "nox.outside-noxfile",
+        ),
+        (
+            &["pre-commit", "try-repo", "https://x.test/r"],
+            false,
+            "pre-commit.runs-code",
+        ),
+        (
+            &["pre-commit", "install"],
+            false,
+            "pre-commit.installs-hook",
+        ),
+        (
+            &["pre-commit", "run", "-c", "/tmp/p.yaml"],
+            false,
+            "pre-commit.other-config",
+        ),
+        (
+            &["prettier", "--plugin=/tmp/evil.js", "--write", "."],
+            false,
+            "prettier.outside-code",
+        ),
+        (
+            &["rspec", "-r", "/tmp/evil.rb"],
+            false,
+            "rspec.outside-code",
+        ),
+        (
+            &["rspec", "--require=../elsewhere/x"],
+            false,
+            "rspec.outside-code",
+        ),
+        (
+            &["tox", "-x", "testenv.commands=sh -c id"],
+            false,
+            "tox.override",
+        ),
+        (&["tox", "-c", "/tmp/tox.ini"], false, "tox.other-config"),
+        (
+            &["vitest", "run", "--config", "/tmp/v.ts"],
+            false,
+            "vitest.outside-code",
+        ),
+        (
+            &["vitest", "--root=/tmp/other"],
+            false,
+            "vitest.outside-code",
+        ),
         // cargo, with and without a rustup `+toolchain` first
         (
             &["cargo", "--config", "build.rustc-wrapper='/tmp/x'", "build"],
@@ -706,6 +878,41 @@ fn guarded_commands_trip_their_guard() {
 #[test]
 fn plain_use_trips_no_guard() {
     let table: &[(&[&str], bool)] = &[
+        (
+            &[
+                "cmake",
+                "-S",
+                ".",
+                "-B",
+                "build",
+                "-DCMAKE_BUILD_TYPE=Release",
+            ],
+            false,
+        ),
+        (&["cmake", "-P", "scripts/gen.cmake"], false),
+        (&["composer", "install"], false),
+        (&["composer", "run-script", "test"], false),
+        (
+            &["ctest", "--test-dir", "build", "-j4", "--output-on-failure"],
+            false,
+        ),
+        (&["eslint", ".", "--ext", ".ts", "-f", "json"], false),
+        (&["eslint", "-c", "eslint.config.js", "--fix", "src"], false),
+        (&["flake8", "src"], false),
+        (&["gradle", "test", "-p", "sub"], false),
+        (&["gradlew", "build", "-x", "test"], false),
+        (&["jest", "--coverage", "-t", "adds"], false),
+        (&["jest", "--testEnvironment=jsdom"], false),
+        (&["kubectl", "get", "pods", "-n", "dev"], false),
+        (&["mvn", "-q", "test", "-Dtest=FooTest"], false),
+        (&["mypy", "--strict", "src"], false),
+        (&["mypy", "--config-file", "pyproject.toml", "src"], false),
+        (&["nox", "-s", "tests"], false),
+        (&["pre-commit", "run", "--all-files"], false),
+        (&["prettier", "--check", "."], false),
+        (&["rspec", "-r", "spec_helper", "spec/models"], false),
+        (&["tox", "-e", "py311"], false),
+        (&["vitest", "run", "--reporter=verbose"], false),
         (&["cargo", "build", "--release"], false),
         (&["cargo", "+nightly", "test", "-p", "x"], false),
         (&["cargo", "run", "--", "--config", "x"], false),
