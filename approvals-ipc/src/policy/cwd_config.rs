@@ -17,15 +17,26 @@ use crate::policy::programs;
 /// Programs that read configuration, hooks or build files from their
 /// working directory, each with what it reads there. Sorted by name.
 pub const CWD_CONFIGURED: &[(&str, &str)] = &[
+    (
+        "bazel",
+        "runs the BUILD and WORKSPACE rules, which run any command",
+    ),
     ("bun", "reads bunfig.toml and runs package.json scripts"),
     ("bundle", "reads the Gemfile and .bundle/config"),
     (
         "cargo",
         "reads .cargo/config.toml and builds and runs build scripts",
     ),
+    ("cmake", "runs CMakeLists.txt, which can run any command"),
     ("composer", "reads composer.json and runs its scripts"),
+    ("ctest", "runs the tests CTestTestfile.cmake names"),
     ("deno", "reads deno.json and its tasks"),
     ("direnv", "loads .envrc"),
+    ("eslint", "loads eslint.config.js, which is JavaScript"),
+    (
+        "flake8",
+        "reads .flake8, setup.cfg or tox.ini, which can load local plugins",
+    ),
     (
         "git",
         "reads .git/config (pagers, hooks, fsmonitor) and runs its hooks",
@@ -33,17 +44,40 @@ pub const CWD_CONFIGURED: &[(&str, &str)] = &[
     ("gmake", "runs the Makefile"),
     ("go", "reads go.mod, go.work and the toolchain they name"),
     ("gradle", "runs build.gradle"),
+    (
+        "gradlew",
+        "runs the project's Gradle wrapper and build.gradle",
+    ),
+    ("jest", "loads jest.config.js and its setup files"),
     ("just", "runs the justfile"),
     ("make", "runs the Makefile"),
     ("mvn", "runs pom.xml and its plugins"),
+    ("mvnw", "runs the project's Maven wrapper and pom.xml"),
+    (
+        "mypy",
+        "reads mypy.ini or pyproject.toml, which can load plugins",
+    ),
+    ("nox", "runs noxfile.py"),
     ("npm", "reads .npmrc and runs package.json scripts"),
     ("npx", "reads .npmrc and runs package binaries"),
     ("pnpm", "reads .npmrc and runs package.json scripts"),
     ("poetry", "reads pyproject.toml and runs its build backend"),
+    ("pre-commit", "runs the hooks .pre-commit-config.yaml names"),
+    ("prettier", "loads prettier.config.js and its plugins"),
+    ("py.test", "loads conftest.py and its plugins"),
+    (
+        "pylint",
+        "reads pylintrc, which can load plugins and run an init hook",
+    ),
     ("pytest", "loads conftest.py and its plugins"),
+    ("pytest-3", "loads conftest.py and its plugins"),
     ("rake", "runs the Rakefile"),
+    ("rspec", "reads .rspec and loads spec/spec_helper.rb"),
     ("tox", "reads tox.ini and runs its commands"),
     ("uv", "reads pyproject.toml and uv.toml"),
+    ("vite", "loads vite.config.js"),
+    ("vitest", "loads vitest.config.ts and its setup files"),
+    ("webpack", "loads webpack.config.js"),
     ("yarn", "reads .yarnrc and runs package.json scripts"),
 ];
 
@@ -108,7 +142,9 @@ mod tests {
             assert!(pair[0].0 < pair[1].0, "{pair:?}");
         }
         assert!(CWD_CONFIGURED.iter().all(|(_, why)| !why.is_empty()));
-        assert_eq!(reads_cwd("/usr/bin/git"), Some(CWD_CONFIGURED[6].1));
+        let git = CWD_CONFIGURED.iter().find(|(n, _)| *n == "git");
+        assert_eq!(reads_cwd("/usr/bin/git"), git.map(|(_, what)| *what));
+        assert!(reads_cwd("eslint").is_some_and(|w| w.contains("JavaScript")));
         assert_eq!(reads_cwd("ls"), None);
     }
 
@@ -121,6 +157,34 @@ mod tests {
         assert!(moved_out("git", base, Path::new("/work/project/sub")).is_none());
         assert!(moved_out("git", base, base).is_none());
         assert!(moved_out("ls", base, Path::new("/etc")).is_none());
+    }
+
+    #[test]
+    fn linters_and_test_runners_that_load_config_code_ask_in_another_tree() {
+        // `cd /tmp/x && eslint .` loads /tmp/x/eslint.config.js, which is
+        // JavaScript; the same for jest, vitest, prettier, pre-commit's
+        // hooks, CMakeLists.txt, pylint's init hook and the wrappers
+        // projects ship.
+        let base = Path::new("/work/project");
+        for program in [
+            "eslint",
+            "jest",
+            "vitest",
+            "prettier",
+            "pre-commit",
+            "cmake",
+            "ctest",
+            "pylint",
+            "mypy",
+            "nox",
+            "rspec",
+            "./gradlew",
+            "py.test",
+        ] {
+            let hit = moved_out(program, base, Path::new("/tmp/x")).expect(program);
+            assert_eq!(hit.id, "cd.other-tree", "{program}");
+            assert!(moved_out(program, base, Path::new("/work/project/web")).is_none());
+        }
     }
 
     #[test]
