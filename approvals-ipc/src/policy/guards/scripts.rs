@@ -11,6 +11,7 @@
 
 use super::parse::{Invocation, OptName};
 use super::types::{Inspection, Layout};
+use crate::policy::env;
 
 mod awk;
 pub(crate) mod git;
@@ -329,16 +330,67 @@ pub(crate) fn script_source(inv: &Invocation<'_>) -> Option<String> {
     }
 }
 
-/// `make NAME=value`: a variable override on the command line.
+/// Variables GNU make itself reads, whatever their value: which shell
+/// runs recipes, more options or makefiles, where prerequisites are found.
+const MAKE_OWN_VARIABLES: &[&str] = &[
+    "CURDIR",
+    "GNUMAKEFLAGS",
+    "MAKE",
+    "MAKECMDGOALS",
+    "MAKEFILES",
+    "MAKEFILE_LIST",
+    "MAKEFLAGS",
+    "MAKELEVEL",
+    "MAKEOVERRIDES",
+    "MAKESHELL",
+    "MAKE_TERMERR",
+    "MAKE_TERMOUT",
+    "MFLAGS",
+    "SHELL",
+    "SUFFIXES",
+    "VPATH",
+];
+
+/// `make NAME=value`: a variable override on the command line, unless it
+/// is one that cannot change what runs. make exports a command-line
+/// variable to every recipe, so it is judged first as an environment
+/// variable would be ([`env::check_inert`]: `LANG=C` is fine, `GIT_DIR=`,
+/// `PYTHONPATH=` or `BASH_ENV=` never are). A variable no table knows is
+/// fine only with a number for its value (`V=1`, `VERBOSE=1`, `DEBUG=0`):
+/// used as a command, a number runs nothing, and used in a path it names
+/// a file inside the tree. make's own variables (`SHELL`, `MAKEFLAGS`,
+/// `.SHELLFLAGS`, any name with a dot) always ask.
 pub(crate) fn make_assignment(inv: &Invocation<'_>) -> Option<String> {
     inv.operands
         .iter()
         .find(|a| {
-            a.split_once('=').is_some_and(|(name, _)| {
-                !name.is_empty() && !name.contains('/') && !name.starts_with('-')
+            a.split_once('=').is_some_and(|(name, value)| {
+                !name.is_empty()
+                    && !name.contains('/')
+                    && !name.starts_with('-')
+                    && !inert_make_variable(name, value)
             })
         })
         .map(|a| (*a).to_owned())
+}
+
+/// Whether `make NAME=VALUE` cannot change what make runs.
+fn inert_make_variable(name: &str, value: &str) -> bool {
+    let plain_name = name
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !plain_name || MAKE_OWN_VARIABLES.contains(&name) {
+        return false;
+    }
+    match env::check_inert(name, value) {
+        Ok(()) => true,
+        Err(env::NotInert::Unlisted) => {
+            !value.is_empty() && value.len() <= 9 && value.bytes().all(|b| b.is_ascii_digit())
+        }
+        Err(_) => false,
+    }
 }
 
 /// PowerShell `-Command`/`-EncodedCommand` (any case, any prefix), a
