@@ -294,6 +294,21 @@ pub enum Operands {
     /// An operand that does not start with `prefix` changes the system
     /// (`date 0101…` sets the clock; `date +%s` only prints): asked.
     ChangesSystemUnless(&'static str, &'static str),
+    /// Every operand is a URL the program saves under a name taken from it
+    /// (wget: the last segment of the URL's path) in the working directory
+    /// or the directory one of `dir_options` names, unless one of
+    /// `output_options` names the file (judged as an option value then);
+    /// with one of `tree_options` (`-x`, `-r`) it saves the URL's whole
+    /// path. The name is judged as a written path: `wget URL/Makefile`
+    /// replaces the working directory's build file.
+    Downloads {
+        /// Options naming the directory the files land in (`-P`).
+        dir_options: &'static [&'static str],
+        /// Options naming the output file itself (`-O`).
+        output_options: &'static [&'static str],
+        /// Options that keep the URL's directories (`-x`, `-r`, `-m`).
+        tree_options: &'static [&'static str],
+    },
     /// An archive program: extracts into the working directory (or the
     /// directory one of `dir_options` names) when `extracts_by_default` or
     /// [`Mode::Extracts`], unless [`Mode::WritesNothing`].
