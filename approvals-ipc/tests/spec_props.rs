@@ -176,7 +176,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
         Effect::WritesFile(_) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
-        Effect::LoadsCode(_) => ids.loads_code,
+        Effect::LoadsCode(_) | Effect::ReadsNames(_) => ids.loads_code,
         Effect::Uploads(_) | Effect::UploadsIf(..) => ids.uploads,
         Effect::SetsConfig(_) | Effect::SetsConfigKey(..) => ids.sets_config,
         Effect::OtherTree(_) => ids.other_tree,

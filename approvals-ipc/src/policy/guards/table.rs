@@ -563,13 +563,15 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     interpreter(
         "php",
         &["php"],
-        "BcdEFfRrtz",
+        "BcdEFfRrStz",
         &[
+            "--php-ini",
             "--process-begin",
             "--process-code",
             "--process-end",
             "--process-file",
             "--run",
+            "--zend-extension",
         ],
         &[
             "--process-begin",
@@ -1232,6 +1234,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
     g(
+        "lua.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g(
         "make.eval",
         Opt(&["--eval", "-E"]),
         "evaluates make code given on the command line",
@@ -1372,6 +1379,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "a -d setting loads a file or extension before or after the script",
     ),
     g(
+        "php.ini-file",
+        Opt(&["--php-ini", "--zend-extension", "-c", "-z"]),
+        "loads a php.ini, whose auto_prepend_file and extensions run code, or a Zend extension, a shared library",
+    ),
+    g(
         "php.inline-code",
         Opt(&[
             "--process-begin",
@@ -1384,6 +1396,16 @@ pub(crate) const GUARDS: &[Guard] = &[
             "-r",
         ]),
         INLINE,
+    ),
+    g(
+        "php.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g(
+        "php.server",
+        Opt(&["-S"]),
+        "serves the working directory over the network and runs its PHP files for every request",
     ),
     g(
         "pic.unsafe",

@@ -195,7 +195,7 @@ fn judge(
             Some((ids.writes_file, format!("{why} ({place})")))
         }
         Effect::RunsProgram(why) => Some((ids.runs_program, why.to_owned())),
-        Effect::LoadsCode(why) => Some((ids.loads_code, why.to_owned())),
+        Effect::LoadsCode(why) | Effect::ReadsNames(why) => Some((ids.loads_code, why.to_owned())),
         Effect::Uploads(why) => Some((ids.uploads, why.to_owned())),
         Effect::UploadsIf(refers, why) => {
             let names_file = value.is_none_or(|v| match refers {

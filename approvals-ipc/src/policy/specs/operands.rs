@@ -13,6 +13,7 @@ use std::path::Path;
 
 use super::effects::Shown;
 use super::effects::{EXECUTED, METADATA_DIRS, remote, risky_write};
+use super::families::jq;
 use super::grammar::Reading;
 use super::types::{Copying, Effect, Mode, Operands, Spec};
 use crate::policy::guards::GuardHit;
@@ -110,6 +111,22 @@ pub(super) fn hits(
                 out.push(GuardHit {
                     id: spec.ids.sets_config,
                     reason: format!("{shown} {operand}: {why}"),
+                });
+            }
+        }
+        Operands::JqProgram => {
+            // With `-f` the first operand is the program's file, asked as
+            // code the prompt does not show.
+            let from_file = reading
+                .uses
+                .iter()
+                .any(|u| u.opt.names.contains(&"--from-file"));
+            if let Some(program) = reading.operands.first().filter(|_| !from_file)
+                && let Some(what) = jq::reads_beyond_input(program)
+            {
+                out.push(GuardHit {
+                    id: spec.ids.loads_code,
+                    reason: format!("{shown} {program}: the jq program {what}"),
                 });
             }
         }
@@ -325,7 +342,8 @@ pub(super) fn filled<'a>(
         | Operands::Assignments { .. }
         | Operands::SetsEnv(_)
         | Operands::ChangesSystemUnless(..)
-        | Operands::Downloads { .. } => Vec::new(),
+        | Operands::Downloads { .. }
+        | Operands::JqProgram => Vec::new(),
     }
 }
 

@@ -14,7 +14,7 @@
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{ReadsFile, RunsProgram, WritesFile},
+    Effect::{ReadsNames, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, pair, value,
 };
 
@@ -46,7 +46,9 @@ const OPTIONS: &[Opt] = &[
     flag(&["-d", "-depth"]),
     flag(&["-daystart"]),
     // Start points from a file, or stdin with `-`: find reads it.
-    value(&["-files0-from"]).does(ReadsFile),
+    value(&["-files0-from"]).does(ReadsNames(
+        "takes its starting points from a list the prompt does not show, so a protected directory among them is not checked",
+    )),
     flag(&["-follow"]),
     flag(&["-help", "--help"]),
     flag(&["-ignore_readdir_race"]),
