@@ -836,7 +836,8 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, SubOpt, Subcommand, Word,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptUnlessStdout, OptValueIs, SubOpt,
+    Subcommand, Word,
 };
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
@@ -949,7 +950,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "curl.output",
-        Opt(&[
+        OptUnlessStdout(&[
             "--cookie-jar",
             "--dump-header",
             "--etag-save",
@@ -977,6 +978,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "curl.upload",
         Opt(&["--upload-file", "-T"]),
         "uploads a local file",
+    ),
+    g(
+        "curl.url-scheme",
+        Inspect(Inspection::CurlUrlScheme),
+        "a URL that reads a local file (file:) or sends raw bytes to any service, a local daemon's included (gopher:, dict:, telnet:); only http(s), ftp(s), sftp, scp and ws(s) URLs are plain fetches",
     ),
     g(
         "dbclient.always",
@@ -1589,7 +1595,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "wget.output",
-        Opt(&[
+        OptUnlessStdout(&[
             "--append-output",
             "--output-document",
             "--output-file",

@@ -14,7 +14,7 @@
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{ReadsNames, RunsProgram, WritesFile},
+    Effect::{ReadsFile, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, pair, value,
 };
 
@@ -46,9 +46,10 @@ const OPTIONS: &[Opt] = &[
     flag(&["-d", "-depth"]),
     flag(&["-daystart"]),
     // Start points from a file, or stdin with `-`: find reads it.
-    value(&["-files0-from"]).does(ReadsNames(
-        "takes its starting points from a list the prompt does not show, so a protected directory among them is not checked",
-    )),
+    // The starting points come from a list the prompt does not show:
+    // listing names is harmless, but a command find runs on them cannot be
+    // checked (`policy::find_exec` leaves such a line to `find.runs-program`).
+    value(&["-files0-from"]).does(ReadsFile),
     flag(&["-follow"]),
     flag(&["-help", "--help"]),
     flag(&["-ignore_readdir_race"]),

@@ -88,8 +88,9 @@ const BEYOND_INPUT: &[(&str, &str)] = &[
 
 /// What `program` does beyond its input, or `None`. A word scan, as the
 /// safe-bin gate does (a string can hold code: `"\(env)"`), except that
-/// a name right after `.` is a field (`.env`, `.a.import`) and
-/// never the builtin.
+/// a name right after `.` is a field (`.env`, `.a.import`) and one right
+/// after `$` a variable (`$env`; only `$ENV` is the environment), never
+/// the builtin.
 pub(crate) fn reads_beyond_input(program: &str) -> Option<&'static str> {
     let mut rest = program;
     while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric() || c == '_') {
@@ -99,9 +100,14 @@ pub(crate) fn reads_beyond_input(program: &str) -> Option<&'static str> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(word_and_after.len());
         let word = word_and_after.get(..len).unwrap_or_default();
-        if before != Some('.')
-            && let Some((_, what)) = BEYOND_INPUT.iter().find(|(name, _)| *name == word)
-        {
+        // After `$` a name is a variable: only `$ENV` is the environment
+        // (`$env` is the caller's own, `--arg env prod`).
+        let counts = match before {
+            Some('.') => false,
+            Some('$') => word == "ENV",
+            _ => true,
+        };
+        if counts && let Some((_, what)) = BEYOND_INPUT.iter().find(|(name, _)| *name == word) {
             return Some(what);
         }
         rest = word_and_after.get(len..).unwrap_or_default();

@@ -17,7 +17,7 @@ use crate::policy::specs::types::Mode::Recursive;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{Copying, Operands};
 use crate::policy::specs::types::{
-    Effect::{Network, ReadsFile, ReadsNames, RunsProgram, SetsConfig, Uploads, WritesFile},
+    Effect::{Network, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, flag, ids, value,
 };
 
@@ -78,9 +78,9 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["--existing"]),
     flag(&["-F"]),
     flag(&["--fake-super"]),
-    value(&["--files-from"]).does(ReadsNames(
-        "copies the files named in a list the prompt does not show, so a protected path among them is not checked",
-    )),
+    // Names in the list are read below the source operand, which the
+    // prompt shows: rsync strips a leading `/` and refuses `..` (tried).
+    value(&["--files-from"]).does(ReadsFile),
     value(&["-f", "--filter"]),
     flag(&["--force"]),
     flag(&["-0", "--from0"]),
