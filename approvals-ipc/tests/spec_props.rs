@@ -198,6 +198,7 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
         Effect::SetsConfigKey(Keys::Git, _) => "core.pager=sh",
+        Effect::ReadsNames(_) => "list",
         Effect::RunsProgram(_)
         | Effect::LoadsCode(_)
         | Effect::Uploads(_)

@@ -145,7 +145,7 @@ pub(super) fn hits(
                 return;
             }
             let whole_path = used(tree_options).next().is_some();
-            let dir = used(dir_options).filter_map(|u| u.value).last();
+            let dir = used(dir_options).filter_map(|u| u.value).next_back();
             for url in &reading.operands {
                 let Some(name) = downloaded_name(url, whole_path) else {
                     continue;
