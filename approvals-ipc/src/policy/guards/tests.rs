@@ -1906,6 +1906,13 @@ fn curl_file_and_raw_protocol_urls_and_php_lua_loaders_are_asked() {
         (&["curl", "gopher://127.0.0.1:6379/_x"], "curl.url-scheme"),
         (&["curl", "dict://127.0.0.1:11211/stats"], "curl.url-scheme"),
         (&["curl", "telnet://127.0.0.1:25"], "curl.url-scheme"),
+        (&["curl", "file:/etc/passwd"], "curl.url-scheme"),
+        (&["curl", "-s", "fIlE:/etc/passwd"], "curl.url-scheme"),
+        (&["curl", "{file}:/etc/passwd"], "curl.url-scheme"),
+        (
+            &["curl", "--proto-default", "file", "/etc/passwd"],
+            "curl.url-scheme",
+        ),
         (&["curl", "-o", "out.html", "https://x.test"], "curl.output"),
         (
             &["curl", "-D", "headers.txt", "https://x.test"],
@@ -1949,6 +1956,8 @@ fn output_to_stdout_plain_urls_and_scripts_trip_no_sweep_guard() {
         &["curl", "HTTPS://x.test"],
         &["curl", "ftp://x.test/pub/a.tgz"],
         &["curl", "x.test"],
+        &["curl", "localhost:8080/api"],
+        &["curl", "--proto-default", "https", "x.test"],
         &["php", "x.php"],
         &["php", "-l", "x.php"],
         &["lua", "x.lua"],
