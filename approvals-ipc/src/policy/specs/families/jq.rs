@@ -11,6 +11,11 @@
 //! `--arg`, `--argjson`, `--slurpfile`, `--rawfile` and `--argfile` take the
 //! next two words (a name and a value or file), whatever they look like:
 //! `--arg x -L` sets `$x` to `-L`.
+//!
+//! The program (the first operand, `Operands::JqProgram`) is read word by
+//! word ([`reads_beyond_input`]): reading the environment and importing
+//! modules or data files by path are asked; `-f` reads the program from a
+//! file the prompt does not show and is asked as code.
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
