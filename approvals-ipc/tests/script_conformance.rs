@@ -17,7 +17,9 @@
 //! never passes silently. Constructs the guard fires on by design although
 //! the real program allows them (`ENVIRON`, changing `ARGV`, label readings
 //! of other seds) are listed with why, and pinned: the guard must fire and
-//! the program must run them.
+//! the program must run them. So are the ones it lets through although the
+//! sandboxes refuse them: writing the program's own `/dev/stdout` or
+//! `/dev/stderr`, no file.
 
 use std::io::Write;
 use std::path::Path;
@@ -226,11 +228,9 @@ const SED_DANGEROUS: &[&str] = &[
     "s/a/b/w out",
     "s/a/b/gw out",
     "s/a/b/ w x",
-    "s|a|b|w /dev/stdout",
     "s/[/]/x/w out",
     "s/a\\/b/c/w out",
     "w out",
-    "w /dev/stdout",
     "W out",
     "/x/w out",
     "1,3W out",
@@ -310,6 +310,22 @@ const SED_FIRES_BY_DESIGN: &[(&str, &str)] = &[
     ),
 ];
 
+/// Scripts `sed --sandbox` refuses but the guard lets through by design:
+/// GNU sed writes `/dev/stdout` and `/dev/stderr` to its own streams
+/// without opening a file (a POSIX sed opens the process's own stream by
+/// that name), so they write nothing the prompt does not show.
+const SED_PASSES_BY_DESIGN: &[(&str, &str)] = &[
+    (
+        "s|a|b|w /dev/stdout",
+        "the `w` flag writing sed's own stdout",
+    ),
+    ("w /dev/stdout", "the `w` command writing sed's own stdout"),
+    (
+        "/x/W /dev/stderr",
+        "the `W` command writing sed's own stderr",
+    ),
+];
+
 #[test]
 fn sed_guard_agrees_with_gnu_sed_sandbox() {
     if !available("sed", &["--version"]) {
@@ -346,18 +362,23 @@ fn sed_guard_agrees_with_gnu_sed_sandbox() {
     for (script, _why) in SED_FIRES_BY_DESIGN {
         check_one(script, Real::Ran, true);
     }
+    for (script, _why) in SED_PASSES_BY_DESIGN {
+        check_one(script, Real::Refused, false);
+    }
     eprintln!(
-        "sed conformance: {} scripts ({} harmless, {} dangerous, {} malformed, {} fire by design); \
-         sed --sandbox refused {refused}, ran {ran}",
+        "sed conformance: {} scripts ({} harmless, {} dangerous, {} malformed, {} fire by design, \
+         {} pass by design); sed --sandbox refused {refused}, ran {ran}",
         SED_HARMLESS.len()
             + SED_DANGEROUS.len()
             + SED_MALFORMED.len()
             + SED_MALFORMED_NOT_MODELLED.len()
-            + SED_FIRES_BY_DESIGN.len(),
+            + SED_FIRES_BY_DESIGN.len()
+            + SED_PASSES_BY_DESIGN.len(),
         SED_HARMLESS.len(),
         SED_DANGEROUS.len(),
         SED_MALFORMED.len() + SED_MALFORMED_NOT_MODELLED.len(),
         SED_FIRES_BY_DESIGN.len(),
+        SED_PASSES_BY_DESIGN.len(),
     );
     assert!(disagreements.is_empty(), "{disagreements:#?}");
 }
@@ -511,7 +532,6 @@ const AWK_DANGEROUS: &[(&str, bool)] = &[
     ("{print($1) > \"out\"}", true),
     ("{printf(\"%s\\n\", $1) > \"out\"}", true),
     ("{print (1 > 2) > \"out\"}", true),
-    ("{print > \"/dev/stdout\"}", true),
     ("{ if ($3 > 1) print $1 > \"out\" }", true),
     ("{ for (i = 1; i <= NF; i++) print $i > \"out\" }", true),
     ("{ print \"a\" \"b\" > \"out\" }", true),
@@ -558,6 +578,18 @@ const AWK_FIRES_BY_DESIGN: &[(&str, &str)] = &[
     (
         "BEGIN { for (k in ENVIRON) print k, ENVIRON[k] }",
         "the whole environment, secrets included",
+    ),
+];
+
+/// Programs gawk --sandbox refuses (and mawk compiles as a redirection)
+/// but the guard lets through by design: gawk and mawk write
+/// `/dev/stdout` and `/dev/stderr` to their own streams without opening a
+/// file (other awks open the process's own stream by that name).
+const AWK_PASSES_BY_DESIGN: &[(&str, &str)] = &[
+    ("{print > \"/dev/stdout\"}", "print to awk's own stdout"),
+    (
+        "{print $1 > \"/dev/stderr\"; n++}",
+        "print to awk's own stderr",
     ),
 ];
 
@@ -613,14 +645,22 @@ fn awk_guard_agrees_with_gawk_sandbox_and_mawk_code() {
     for (program, _why) in AWK_FIRES_BY_DESIGN {
         check_one(program, true, Real::Ran, true);
     }
+    for (program, _why) in AWK_PASSES_BY_DESIGN {
+        check_one(program, true, Real::Refused, false);
+    }
     eprintln!(
-        "awk conformance: {} programs ({} harmless, {} dangerous, {} malformed, {} fire by design); \
-         checked against gawk --sandbox: {}, against mawk -W dump: {}",
-        AWK_HARMLESS.len() + AWK_DANGEROUS.len() + AWK_MALFORMED.len() + AWK_FIRES_BY_DESIGN.len(),
+        "awk conformance: {} programs ({} harmless, {} dangerous, {} malformed, {} fire by design, \
+         {} pass by design); checked against gawk --sandbox: {}, against mawk -W dump: {}",
+        AWK_HARMLESS.len()
+            + AWK_DANGEROUS.len()
+            + AWK_MALFORMED.len()
+            + AWK_FIRES_BY_DESIGN.len()
+            + AWK_PASSES_BY_DESIGN.len(),
         AWK_HARMLESS.len(),
         AWK_DANGEROUS.len(),
         AWK_MALFORMED.len(),
         AWK_FIRES_BY_DESIGN.len(),
+        AWK_PASSES_BY_DESIGN.len(),
         counts[0],
         counts[1],
     );

@@ -177,7 +177,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
         Effect::WritesFile(_) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
-        Effect::LoadsCode(_) | Effect::LoadsCodeIf(..) => ids.loads_code,
+        Effect::LoadsCode(_) | Effect::LoadsCodeIf(..) | Effect::ReadsNames(_) => ids.loads_code,
         Effect::Uploads(_) | Effect::UploadsIf(..) => ids.uploads,
         Effect::SetsConfig(_) | Effect::SetsConfigKey(..) => ids.sets_config,
         Effect::OtherTree(_) => ids.other_tree,
@@ -201,6 +201,7 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
         Effect::SetsConfigKey(Keys::Git, _) => "core.pager=sh",
+        Effect::ReadsNames(_) => "list",
         Effect::RunsProgram(_)
         | Effect::LoadsCode(_)
         | Effect::Uploads(_)

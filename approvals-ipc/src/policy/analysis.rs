@@ -47,6 +47,8 @@ pub struct RunBy {
     pub segment: usize,
     /// The start point whose every file `{}` may be (absolute).
     pub start: PathBuf,
+    /// find follows links under it (`-L`): `{}` may be wherever they lead.
+    pub follows_links: bool,
 }
 
 /// The analysis of one request.
@@ -267,6 +269,7 @@ fn plan_script(
                         run_by: Some(RunBy {
                             segment: runner,
                             start: normalize(&cwd.join(&command.start)),
+                            follows_links: command.follows_links,
                         }),
                         argv: command.argv,
                         resolution,

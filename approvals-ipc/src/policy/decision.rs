@@ -852,6 +852,9 @@ fn check_segment(
         if let Some(run_by) = &segment.run_by {
             // find hands over every file under its start point.
             hits.extend(compiled.secrets.under(&run_by.start));
+            if run_by.follows_links {
+                hits.extend(compiled.secrets.link_out(&run_by.start));
+            }
         }
         if segment.runs_checked {
             // find's `-exec` commands are segments of their own, checked

@@ -41,6 +41,9 @@ pub struct ExecCommand {
     pub program_word: usize,
     /// The start point whose files `{}` stands for, as written.
     pub start: String,
+    /// find follows links under the start point (`-L`, `-follow`), so `{}`
+    /// may be a file wherever a link in the tree leads.
+    pub follows_links: bool,
 }
 
 /// The commands find, run with `args`, runs, each once per start point; or
@@ -51,6 +54,15 @@ pub fn commands(args: &[String]) -> Option<Vec<ExecCommand>> {
     if reading.problem.is_some() || reading.commands.is_empty() {
         return None;
     }
+    // Start points read from a list the prompt does not show: what `{}`
+    // may be cannot be checked (`find -files0-from list -exec cat {} +`).
+    if reading
+        .uses
+        .iter()
+        .any(|u| u.opt.names.contains(&"-files0-from"))
+    {
+        return None;
+    }
     let roots: Vec<&str> = if reading.operands.is_empty() {
         vec!["."]
     } else {
@@ -59,6 +71,10 @@ pub fn commands(args: &[String]) -> Option<Vec<ExecCommand>> {
     if reading.commands.len() * roots.len() > MAX_COMMANDS {
         return None;
     }
+    let follows_links = reading
+        .uses
+        .iter()
+        .any(|u| u.opt.names.iter().any(|n| matches!(*n, "-L" | "-follow")));
     let mut out = Vec::new();
     for line in &reading.commands {
         let words = args.get(line.words.clone())?;
@@ -90,6 +106,7 @@ pub fn commands(args: &[String]) -> Option<Vec<ExecCommand>> {
                 argv,
                 program_word: line.words.start,
                 start: (*root).to_owned(),
+                follows_links,
             });
         }
     }

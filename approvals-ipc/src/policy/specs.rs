@@ -48,6 +48,8 @@ mod rg_tests;
 #[cfg(test)]
 mod subs_tests;
 #[cfg(test)]
+mod sweep_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::{Path, PathBuf};

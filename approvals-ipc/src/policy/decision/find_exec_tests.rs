@@ -202,3 +202,28 @@ fn find_exec_handing_over_a_tree_that_holds_keys_or_the_token_is_asked() {
     let e = run(&c, dir.path(), &["find", ".", "-exec", "cat", "{}", "+"]);
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
 }
+
+#[test]
+fn find_following_links_to_a_directory_above_the_secrets_is_asked() {
+    // A link planted in the tree (by a clone, an archive) to `/`: with
+    // `-L` or `-follow`, `{}` may be any file there, the approvals file
+    // and ~/.ssh included.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("vendor")).unwrap();
+    symlink("/", dir.path().join("vendor/up")).unwrap();
+    let c = policy(&["find", "cat"], json!({}));
+    for argv in [
+        &["find", "-L", ".", "-type", "f", "-exec", "cat", "{}", "+"][..],
+        &["find", ".", "-follow", "-exec", "cat", "{}", ";"],
+    ] {
+        let e = run(&c, dir.path(), argv);
+        assert_eq!(e.decision, Verdict::Ask, "{argv:?}");
+        assert!(guard_ids(&e).contains(&"secrets.path"), "{argv:?}");
+    }
+    let e = run(
+        &c,
+        dir.path(),
+        &["find", ".", "-type", "f", "-exec", "cat", "{}", "+"],
+    );
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
+}

@@ -673,3 +673,43 @@ fn every_variable_a_program_spec_reads_is_refused_as_an_override_and_loaders_are
         assert!(inherited.is_empty(), "{name} inherited");
     }
 }
+
+/// Found by the H21 sweep: variables of programs in the specs that run a
+/// program, load a library or read code, which children inherited and a
+/// request could set; and locations a request may not move.
+#[test]
+fn hooks_the_sweep_found_are_stripped_and_refused() {
+    for key in [
+        "SSH_SK_HELPER",
+        "SSH_SK_PROVIDER",
+        "NODE_REPL_EXTERNAL_MODULE",
+        "PYTHONBREAKPOINT",
+        "PYTHONINSPECT",
+    ] {
+        assert!(blocked_rule(key).is_some(), "{key} must be blocked");
+        let env = child_env(host(&[(key, "x"), ("PATH", "/bin")]), &BTreeMap::new()).unwrap();
+        assert_eq!(env, host(&[("PATH", "/bin")]), "{key} leaked");
+        assert!(
+            matches!(
+                check_overrides(&overrides(&[(key, "x")])),
+                Err(EnvRefusal::Blocked { .. })
+            ),
+            "{key}"
+        );
+        assert!(check_inert(key, "1").is_err(), "{key}");
+    }
+    for key in [
+        "NODE_REDIRECT_WARNINGS",
+        "NODE_REPL_HISTORY",
+        "PYTHONPYCACHEPREFIX",
+    ] {
+        assert!(blocked_rule(key).is_none(), "{key} is kept when inherited");
+        assert!(
+            matches!(
+                check_overrides(&overrides(&[(key, "/tmp/x")])),
+                Err(EnvRefusal::OverrideOnly { .. })
+            ),
+            "{key}"
+        );
+    }
+}

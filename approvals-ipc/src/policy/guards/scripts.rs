@@ -29,6 +29,7 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::AwkProgram => awk_program(inv),
         Inspection::CompilerDriver => compiler_driver(inv),
         Inspection::CurlFileData => curl_file_data(inv),
+        Inspection::CurlUrlScheme => curl_url_scheme(inv),
         Inspection::GitConfig => git::git_config(inv),
         Inspection::GitConfigOverride => git::config_override(inv),
         Inspection::GitRunsCommand => git_runs_command(inv),
@@ -264,6 +265,43 @@ pub(crate) fn curl_file_data(inv: &Invocation<'_>) -> Option<String> {
         let reads = (o.name.is_any(AT_START) && v.starts_with('@'))
             || (o.name.is_any(ANYWHERE) && v.contains(['@', '<']));
         reads.then(|| o.shown())
+    })
+}
+
+/// URL schemes whose use is curl's job: fetching from or sending to the
+/// host the URL names, over the protocol it says.
+const PLAIN_SCHEMES: &[&str] = &["ftp", "ftps", "http", "https", "scp", "sftp", "ws", "wss"];
+
+/// A curl URL (an operand or a `--url` value) whose scheme is not in
+/// [`PLAIN_SCHEMES`], matched without case as curl does, or a
+/// `--proto-default` naming another scheme. curl takes the letters before
+/// the first `:/` as the scheme (`file:/etc/passwd` reads a file, while
+/// `localhost:8080/x` has none); `file:` reads a local file
+/// (`file://localhost/…`, `%2e` escapes: a path the check of protected
+/// paths does not read), `gopher:`, `dict:` and `telnet:` send raw bytes
+/// to any service (a local Redis, a daemon on localhost), and a glob
+/// (`{file,http}:/…`) can make any of them.
+pub(crate) fn curl_url_scheme(inv: &Invocation<'_>) -> Option<String> {
+    let plain = |scheme: &str| PLAIN_SCHEMES.iter().any(|s| s.eq_ignore_ascii_case(scheme));
+    let default = inv
+        .opts
+        .iter()
+        .filter(|o| o.name.is_any(&["--proto-default"]))
+        .find_map(|o| o.value.filter(|v| !plain(v)));
+    if let Some(scheme) = default {
+        return Some(format!(
+            "--proto-default {scheme} (URLs without a scheme are {scheme}: URLs)"
+        ));
+    }
+    let urls = inv.operands.iter().copied().chain(
+        inv.opts
+            .iter()
+            .filter(|o| o.name.is_any(&["--url"]))
+            .filter_map(|o| o.value),
+    );
+    urls.into_iter().find_map(|url| {
+        let (scheme, _) = url.split_once(":/")?;
+        (!plain(scheme)).then(|| format!("{url} (a {scheme}: URL)"))
     })
 }
 

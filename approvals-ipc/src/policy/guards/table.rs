@@ -248,6 +248,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--data-binary",
             "--data-raw",
             "--data-urlencode",
+            "--doh-url",
             "--dump-header",
             "--etag-compare",
             "--etag-save",
@@ -261,6 +262,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--max-time",
             "--output",
             "--output-dir",
+            "--preproxy",
+            "--proto-default",
             "--proxy",
             "--range",
             "--referer",
@@ -716,13 +719,15 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     interpreter(
         "php",
         &["php"],
-        "BcdEFfRrtz",
+        "BcdEFfRrStz",
         &[
+            "--php-ini",
             "--process-begin",
             "--process-code",
             "--process-end",
             "--process-file",
             "--run",
+            "--zend-extension",
         ],
         &[
             "--process-begin",
@@ -1047,7 +1052,8 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, SubOpt, Subcommand, Word,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptUnlessStdout, OptValueIs, SubOpt,
+    Subcommand, Word,
 };
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
@@ -1185,7 +1191,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "curl.output",
-        Opt(&[
+        OptUnlessStdout(&[
             "--cookie-jar",
             "--dump-header",
             "--etag-save",
@@ -1213,6 +1219,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "curl.upload",
         Opt(&["--upload-file", "-T"]),
         "uploads a local file",
+    ),
+    g(
+        "curl.url-scheme",
+        Inspect(Inspection::CurlUrlScheme),
+        "a URL that reads a local file (file:) or sends raw bytes to any service, a local daemon's included (gopher:, dict:, telnet:); only http(s), ftp(s), sftp, scp and ws(s) URLs are plain fetches",
     ),
     g(
         "dbclient.always",
@@ -1517,6 +1528,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
     g(
+        "lua.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g(
         "make.eval",
         Opt(&["--eval", "-E"]),
         "evaluates make code given on the command line",
@@ -1682,6 +1698,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "a -d setting loads a file or extension before or after the script",
     ),
     g(
+        "php.ini-file",
+        Opt(&["--php-ini", "--zend-extension", "-c", "-z"]),
+        "loads a php.ini, whose auto_prepend_file and extensions run code, or a Zend extension, a shared library",
+    ),
+    g(
         "php.inline-code",
         Opt(&[
             "--process-begin",
@@ -1694,6 +1715,16 @@ pub(crate) const GUARDS: &[Guard] = &[
             "-r",
         ]),
         INLINE,
+    ),
+    g(
+        "php.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g(
+        "php.server",
+        Opt(&["-S"]),
+        "serves the working directory over the network and runs its PHP files for every request",
     ),
     g(
         "pic.unsafe",
@@ -1929,7 +1960,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "wget.output",
-        Opt(&[
+        OptUnlessStdout(&[
             "--append-output",
             "--output-document",
             "--output-file",

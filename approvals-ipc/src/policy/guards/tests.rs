@@ -1338,7 +1338,9 @@ fn sed_s_with_w_flag_writes_a_file() {
 
 #[test]
 fn sed_w_and_capital_w_write_a_file() {
-    assert_sed_fires(&["w out", "1,3W out", "/x/w /dev/stdout", "p;w out"]);
+    // `w /dev/stdout` is sed's own stream (see
+    // `sed_and_awk_writing_their_own_streams_trip_nothing_and_files_still_ask`).
+    assert_sed_fires(&["w out", "1,3W out", "/x/w /dev/stdoutx", "p;w out"]);
 }
 
 #[test]
@@ -2107,5 +2109,121 @@ fn commands_piped_into_a_client_that_reads_them_from_stdin_are_asked() {
         // Without data on stdin (not a terminal under the executor) there
         // are no commands to read.
         assert!(!hits(cmd, false).contains(&id), "{cmd:?}");
+    }
+}
+
+/// The red-team sweep of text and network tools (helper H21): curl URLs
+/// that read local files or speak raw protocols, php's ini files, Zend
+/// extensions and server, php and lua scripts read from stdin.
+#[test]
+fn curl_file_and_raw_protocol_urls_and_php_lua_loaders_are_asked() {
+    let table: &[(&[&str], &str)] = &[
+        (&["curl", "file:///etc/passwd"], "curl.url-scheme"),
+        (&["curl", "FILE:///etc/passwd"], "curl.url-scheme"),
+        (
+            &[
+                "curl",
+                "file://localhost/home/u/.clawdbot/exec-approvals.json",
+            ],
+            "curl.url-scheme",
+        ),
+        (
+            &["curl", "-s", "file:///home/u/%2essh/id_rsa"],
+            "curl.url-scheme",
+        ),
+        (&["curl", "--url", "file:///etc/passwd"], "curl.url-scheme"),
+        (&["curl", "{file,http}://x/etc/passwd"], "curl.url-scheme"),
+        (&["curl", "gopher://127.0.0.1:6379/_x"], "curl.url-scheme"),
+        (&["curl", "dict://127.0.0.1:11211/stats"], "curl.url-scheme"),
+        (&["curl", "telnet://127.0.0.1:25"], "curl.url-scheme"),
+        (&["curl", "file:/etc/passwd"], "curl.url-scheme"),
+        (&["curl", "-s", "fIlE:/etc/passwd"], "curl.url-scheme"),
+        (&["curl", "{file}:/etc/passwd"], "curl.url-scheme"),
+        (
+            &["curl", "--proto-default", "file", "/etc/passwd"],
+            "curl.url-scheme",
+        ),
+        (&["curl", "-o", "out.html", "https://x.test"], "curl.output"),
+        (
+            &["curl", "-D", "headers.txt", "https://x.test"],
+            "curl.output",
+        ),
+        (
+            &["wget", "-O", "page.html", "https://x.test"],
+            "wget.output",
+        ),
+        (&["php", "-c", "evil.ini", "x.php"], "php.ini-file"),
+        (&["php", "-z", "ext.so", "x.php"], "php.ini-file"),
+        (
+            &["php", "--zend-extension", "ext.so", "x.php"],
+            "php.ini-file",
+        ),
+        (&["php", "-S", "0.0.0.0:8000"], "php.server"),
+        (&["php", "/dev/stdin"], "php.script-source"),
+        (&["php", "/proc/self/fd/0"], "php.script-source"),
+        (&["lua", "/dev/stdin"], "lua.script-source"),
+        (&["luajit", "/dev/fd/0"], "lua.script-source"),
+    ];
+    for (cmd, id) in table {
+        assert!(
+            hits(cmd, false).contains(id),
+            "{cmd:?} should trip {id}: {:?}",
+            hits(cmd, false)
+        );
+    }
+}
+
+/// Writing to stdout is no file: `wget -qO- URL | jq`, `curl -D - URL`;
+/// plain URLs, php and lua scripts trip nothing.
+#[test]
+fn output_to_stdout_plain_urls_and_scripts_trip_no_sweep_guard() {
+    let table: &[&[&str]] = &[
+        &["wget", "-qO-", "https://x.test"],
+        &["wget", "-O", "-", "https://x.test"],
+        &["curl", "-o", "-", "https://x.test"],
+        &["curl", "-sD", "-", "https://x.test"],
+        &["curl", "-sSL", "https://x.test/a?b=file://c"],
+        &["curl", "HTTPS://x.test"],
+        &["curl", "ftp://x.test/pub/a.tgz"],
+        &["curl", "x.test"],
+        &["curl", "localhost:8080/api"],
+        &["curl", "--proto-default", "https", "x.test"],
+        &["php", "x.php"],
+        &["php", "-l", "x.php"],
+        &["lua", "x.lua"],
+    ];
+    for cmd in table {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+}
+
+/// GNU sed writes `w /dev/stdout` and awk `print > "/dev/stderr"` to their
+/// own streams: no file. Any other name, or more after it, still asks.
+#[test]
+fn sed_and_awk_writing_their_own_streams_trip_nothing_and_files_still_ask() {
+    for cmd in [
+        &["sed", "-n", "s/x/y/w /dev/stdout"][..],
+        &["sed", "w /dev/stderr"],
+        &["sed", "-e", "s/a/b/w /dev/stdout", "-e", "p"],
+        &["awk", "{print > \"/dev/stderr\"}"],
+        &["awk", "{print $1 > \"/dev/stdout\"; n++}"],
+        &["gawk", "NR==1{printf \"%s\\n\", $0 >> \"/dev/stderr\"}"],
+    ] {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+    for (cmd, id) in [
+        (&["sed", "w /dev/stdout;e id"][..], "sed.script"),
+        (&["sed", "s/x/y/w /dev/stdoutx"], "sed.script"),
+        (&["sed", "-e", "w /dev/stdout", "-e", "e id"], "sed.script"),
+        (&["sed", "w /tmp/out"], "sed.script"),
+        (&["awk", "{print > \"/dev/stderr\" \"x\"}"], "awk.program"),
+        (&["awk", "{print > \"/dev/stderrx\"}"], "awk.program"),
+        (&["awk", "{print > (\"/dev/\" \"stderr\")}"], "awk.program"),
+    ] {
+        assert!(
+            hits(cmd, false).contains(&id),
+            "{cmd:?}: {:?}",
+            hits(cmd, false)
+        );
     }
 }

@@ -54,6 +54,9 @@ pub(crate) enum Trigger {
     Opt(&'static [&'static str]),
     /// One of these options with a directory value outside cwd.
     OptOutsideCwd(&'static [&'static str]),
+    /// One of these options, unless its value is `-`: the program's own
+    /// stdout (`wget -qO-`, `curl -D -`), no file.
+    OptUnlessStdout(&'static [&'static str]),
     /// One of these options with one of these values.
     OptValueIs(&'static [&'static str], &'static [&'static str]),
     /// An option of these subcommands (empty: any subcommand).
@@ -87,6 +90,10 @@ pub(crate) enum Inspection {
     CompilerDriver,
     /// A curl data option that reads a local file (`-d @file`).
     CurlFileData,
+    /// A curl URL whose scheme is not a plain fetch (`file:` reads a local
+    /// file under a spelling the path checks do not read; `gopher:`,
+    /// `dict:`, `telnet:` send raw bytes to any service).
+    CurlUrlScheme,
     /// `git config` writing a key that is not inert, editing config, or
     /// working on a file it is given.
     GitConfig,

@@ -7,6 +7,16 @@
 //! root whose whole tree is read; a root at or above a protected path is
 //! asked ([`Secrets::under`]). The options are matched on the spec's
 //! reading, so abbreviations (`--recur`) and bundles (`-rn`) count.
+//!
+//! Some of them also follow the links they meet in the tree (`grep -R`,
+//! `rg -L`, `find -L`, `tar -h`, `cp -rL`, `rsync -L`, `zip -r` unless
+//! `-y`, `diff -r`, `scp -r`): a link anywhere under the root that leads
+//! to a protected path or above one (`home` → `~`, planted by a clone or an
+//! archive) takes the read there, though no argument names it. The tree is
+//! walked for such links ([`Secrets::link_out`]), up to [`MAX_NAMES`]
+//! names; a larger tree is asked, since it cannot be checked.
+
+use std::path::{Path, PathBuf};
 
 use super::{Secrets, Site, links};
 use crate::policy::guards::GuardHit;
@@ -20,20 +30,60 @@ enum Recurses {
     With(&'static [&'static str]),
 }
 
-/// The programs, by spec family, and whether their first operand is a
-/// pattern rather than a path (unless `-e` or `-f` gave the pattern). tar
-/// archives what it is given, whole; rg searches trees by default (hidden
-/// files included under `-uu`, `-.`; asked either way).
-const RECURSIVE: &[(&str, Recurses, bool)] = &[
-    ("cp", Recurses::With(&["-r", "-a"]), false),
-    ("diff", Recurses::With(&["-r"]), false),
-    ("grep", Recurses::With(&["-r", "-R"]), true),
-    ("rg", Recurses::Always, true),
-    ("rsync", Recurses::With(&["-r", "-a"]), false),
-    ("scp", Recurses::With(&["-r"]), false),
-    ("tar", Recurses::Always, false),
-    ("zip", Recurses::With(&["-r", "-R"]), false),
+/// When a program reading a whole tree follows the links it meets there.
+enum Follows {
+    /// Unless one of these options is used (zip without `-y`, diff without
+    /// `--no-dereference`; scp -r always).
+    Unless(&'static [&'static str]),
+    /// When one of these options is used (`grep -R`, `tar -h`).
+    With(&'static [&'static str]),
+}
+
+/// The programs, by spec family, whether their first operand is a pattern
+/// rather than a path (unless `-e` or `-f` gave the pattern), and when they
+/// follow links inside the tree. tar archives what it is given, whole; rg
+/// searches trees by default (hidden files included under `-uu`, `-.`;
+/// asked either way). Checked with GNU grep 3.8, ripgrep 13, GNU tar 1.34,
+/// coreutils 9.1, rsync 3.2, zip 3.0, diffutils 3.8, OpenSSH 9.2.
+const RECURSIVE: &[(&str, Recurses, bool, Follows)] = &[
+    (
+        "cp",
+        Recurses::With(&["-r", "-a"]),
+        false,
+        Follows::With(&["-L"]),
+    ),
+    (
+        "diff",
+        Recurses::With(&["-r"]),
+        false,
+        Follows::Unless(&["--no-dereference"]),
+    ),
+    (
+        "grep",
+        Recurses::With(&["-r", "-R"]),
+        true,
+        Follows::With(&["-R"]),
+    ),
+    ("rg", Recurses::Always, true, Follows::With(&["-L"])),
+    (
+        "rsync",
+        Recurses::With(&["-r", "-a"]),
+        false,
+        Follows::With(&["-L", "-k", "--copy-unsafe-links"]),
+    ),
+    ("scp", Recurses::With(&["-r"]), false, Follows::Unless(&[])),
+    ("tar", Recurses::Always, false, Follows::With(&["-h"])),
+    (
+        "zip",
+        Recurses::With(&["-r", "-R"]),
+        false,
+        Follows::Unless(&["-y"]),
+    ),
 ];
+
+/// How many names [`Secrets::link_out`] looks at before it gives up and
+/// asks: enough for a project's sources, not for a home directory.
+pub(super) const MAX_NAMES: usize = 20_000;
 
 /// The options that give grep or rg its pattern, so that every operand is
 /// a path.
@@ -57,9 +107,9 @@ impl Secrets {
     ) -> Option<GuardHit> {
         let cwd = site.real_cwd();
         let spec = specs::lookup(program)?;
-        let (_, recurses, pattern_first) = RECURSIVE
+        let (_, recurses, pattern_first, follows) = RECURSIVE
             .iter()
-            .find(|(family, _, _)| *family == spec.family)?;
+            .find(|(family, _, _, _)| *family == spec.family)?;
         let args = argv.get(1..)?;
         let reading = grammar::read(spec, args);
         let uses_any = |names: &[&str]| {
@@ -84,6 +134,15 @@ impl Secrets {
         if !recursive {
             return None;
         }
+        let follows = match follows {
+            Follows::With(names) => uses_any(names),
+            Follows::Unless(names) => !uses_any(names),
+        };
+        let judge = |root: &Path| {
+            self.under(root)
+                .or_else(|| self.under(&links::linked(root, false)?))
+                .or_else(|| follows.then(|| self.link_out(root)).flatten())
+        };
         let bases: Vec<std::path::PathBuf> = std::iter::once(cwd.to_path_buf())
             .chain(
                 reading
@@ -111,11 +170,60 @@ impl Secrets {
         let mut roots = roots.peekable();
         if roots.peek().is_none() {
             // `grep -r x` and `rg x` with no path search the working directory.
-            return self.under(cwd);
+            return judge(cwd);
         }
-        roots.into_iter().find_map(|root| {
-            self.under(&root)
-                .or_else(|| self.under(&links::linked(&root, false)?))
-        })
+        roots.into_iter().find_map(|root| judge(&root))
+    }
+
+    /// The hit when the tree under `root`, read by a program that follows
+    /// links, holds a link leading to a protected path or a directory above
+    /// one, or is too large to look through ([`MAX_NAMES`]). Links to
+    /// directories are followed in turn, each real directory once.
+    pub fn link_out(&self, root: &Path) -> Option<GuardHit> {
+        let mut stack: Vec<PathBuf> = vec![root.to_path_buf()];
+        let mut seen: foldhash::HashSet<PathBuf> = foldhash::HashSet::default();
+        let mut names = 0usize;
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                names += 1;
+                if names > MAX_NAMES {
+                    return Some(GuardHit {
+                        id: super::ID,
+                        reason: format!(
+                            "the command follows links under {}, and that tree holds more than {MAX_NAMES} names, too many to check for a link to a protected path",
+                            root.display()
+                        ),
+                    });
+                }
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let path = entry.path();
+                if kind.is_dir() {
+                    stack.push(path);
+                } else if kind.is_symlink()
+                    && let Ok(real) = std::fs::canonicalize(&path)
+                {
+                    if let Some(row) = self.under(&real) {
+                        return Some(GuardHit {
+                            id: super::ID,
+                            reason: format!(
+                                "the command follows links, and {} leads to {}: {}",
+                                path.display(),
+                                real.display(),
+                                row.reason
+                            ),
+                        });
+                    }
+                    if real.is_dir() && seen.insert(real.clone()) {
+                        stack.push(real);
+                    }
+                }
+            }
+        }
+        None
     }
 }

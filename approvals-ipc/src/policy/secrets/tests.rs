@@ -409,3 +409,89 @@ fn only_the_commands_own_streams_under_dev_are_not_followed() {
         assert!(!own_stream(Path::new(other)), "{other}");
     }
 }
+
+fn read_whole_in(secrets: &Secrets, argv: &[&str], cwd: &Path) -> Option<String> {
+    let argv: Vec<String> = argv.iter().map(|a| (*a).to_owned()).collect();
+    secrets
+        .read_recursively(&argv[0], &argv, &Site::new(cwd, true, &[]))
+        .map(|hit| hit.reason)
+}
+
+#[test]
+fn a_tree_read_that_follows_links_into_the_home_directory_is_asked() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::fs::create_dir_all(project.join("vendor/deep")).expect("mkdir");
+    // Planted by a clone or an archive: no argument names it.
+    std::os::unix::fs::symlink(&home, project.join("vendor/deep/h")).expect("symlink");
+    for argv in [
+        &["grep", "-R", "token", "."][..],
+        &["grep", "--dereference-recursive", "token"],
+        &["rg", "-L", "token"],
+        &["rg", "--follow", "token", "vendor"],
+        &["tar", "-chf", "x.tar", "."],
+        &["tar", "--dereference", "-czf", "x.tgz", "vendor"],
+        &["zip", "-r", "x.zip", "."],
+        &["rsync", "-aL", "./", "/tmp/out/"],
+        &["rsync", "-a", "--copy-unsafe-links", "vendor/", "/tmp/out/"],
+        &["cp", "-rL", ".", "/tmp/out"],
+        &["diff", "-r", ".", "/tmp/other"],
+        &["scp", "-r", ".", "host:"],
+    ] {
+        let reason = read_whole_in(&secrets, argv, &project);
+        assert!(
+            reason
+                .as_deref()
+                .is_some_and(|r| r.contains("follows links")),
+            "{argv:?}: {reason:?}"
+        );
+    }
+    // Not following links inside the tree, the same reads stay allowed.
+    for argv in [
+        &["grep", "-r", "token", "."][..],
+        &["rg", "token"],
+        &["tar", "-czf", "x.tgz", "."],
+        &["zip", "-ry", "x.zip", "."],
+        &["rsync", "-a", "./", "/tmp/out/"],
+        &["cp", "-r", ".", "/tmp/out"],
+        &["diff", "-r", "--no-dereference", ".", "/tmp/other"],
+    ] {
+        assert_eq!(read_whole_in(&secrets, argv, &project), None, "{argv:?}");
+    }
+}
+
+#[test]
+fn links_to_plain_places_in_a_followed_tree_stay_allowed() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::fs::create_dir_all(project.join("src/a")).expect("mkdir");
+    std::os::unix::fs::symlink(home.join("notes.txt"), project.join("notes")).expect("symlink");
+    std::os::unix::fs::symlink("../src", project.join("src/a/loop")).expect("symlink");
+    std::os::unix::fs::symlink("/nowhere/at/all", project.join("dangling")).expect("symlink");
+    for argv in [
+        &["grep", "-R", "token", "."][..],
+        &["zip", "-r", "x.zip", "."],
+        &["rg", "-L", "x"],
+    ] {
+        assert_eq!(read_whole_in(&secrets, argv, &project), None, "{argv:?}");
+    }
+}
+
+#[test]
+fn a_followed_tree_too_large_to_check_is_asked() {
+    let (_dir, home, secrets) = linked_home();
+    let big = home.join("p/big");
+    std::fs::create_dir_all(&big).expect("mkdir");
+    for n in 0..=super::recursive::MAX_NAMES {
+        std::fs::File::create(big.join(n.to_string())).expect("file");
+    }
+    let reason = read_whole_in(&secrets, &["zip", "-r", "x.zip", "big"], &home.join("p"));
+    assert!(
+        reason.as_deref().is_some_and(|r| r.contains("too many")),
+        "{reason:?}"
+    );
+    assert_eq!(
+        read_whole_in(&secrets, &["zip", "-ry", "x.zip", "big"], &home.join("p")),
+        None
+    );
+}

@@ -202,7 +202,7 @@ fn judge(
             Some((ids.writes_file, format!("{why} ({place})")))
         }
         Effect::RunsProgram(why) => Some((ids.runs_program, why.to_owned())),
-        Effect::LoadsCode(why) => Some((ids.loads_code, why.to_owned())),
+        Effect::LoadsCode(why) | Effect::ReadsNames(why) => Some((ids.loads_code, why.to_owned())),
         Effect::Uploads(why) => Some((ids.uploads, why.to_owned())),
         Effect::UploadsIf(refers, why) => {
             let names_file = value.is_none_or(|v| match refers {
@@ -231,6 +231,12 @@ fn judge(
             .is_none_or(|v| v.contains('/'))
             .then(|| (ids.runs_program, format!("{why} (a path)"))),
         Effect::OtherTree(why) => match value {
+            // Working inside `.git` (`tar -xf a.tar -C .git` plants a
+            // config or hooks) is working in metadata, whoever's tree it is.
+            Some(dir) if !outside(cwd, dir) && in_metadata(dir) => Some((
+                ids.other_tree,
+                format!("{why} ({dir} is inside a tool's metadata directory, whose config and hooks other tools run)"),
+            )),
             Some(dir) if !outside(cwd, dir) => enters_other_repository(cwd, dir, repository_markers(spec.family)).then(|| {
                 (
                     ids.other_tree,
@@ -258,6 +264,14 @@ pub(super) fn remote(value: &str) -> bool {
 /// The place [`risky_write`] names for a file other tools run.
 pub(super) const EXECUTED: &str = "into a file other tools run";
 
+/// Whether `path` has a tool's metadata directory (`.git`, `.cargo` …)
+/// among its components.
+pub(super) fn in_metadata(path: &str) -> bool {
+    Path::new(path).components().any(|c| {
+        matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| METADATA_DIRS.contains(&n)))
+    })
+}
+
 /// Why writing `path` (relative to `cwd`) is asked, or `None` when it is
 /// an ordinary file inside the working tree.
 pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
@@ -265,10 +279,7 @@ pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
         return Some("outside the working directory");
     }
     let p = Path::new(path);
-    let in_metadata = p.components().any(|c| {
-        matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| METADATA_DIRS.contains(&n)))
-    });
-    if in_metadata {
+    if in_metadata(path) {
         return Some("into a tool's metadata directory");
     }
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -16,7 +16,7 @@ mod gh;
 mod git;
 mod go;
 mod grep;
-mod jq;
+pub(crate) mod jq;
 mod make;
 mod mawk;
 pub(super) mod node;

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use super::effects::Shown;
 use super::effects::{EXECUTED, METADATA_DIRS, remote, risky_write};
+use super::families::jq;
 use super::grammar::Reading;
 use super::types::{Copying, Effect, Mode, Operands, Spec};
 use crate::policy::guards::GuardHit;
@@ -113,6 +114,53 @@ pub(super) fn hits(
                 });
             }
         }
+        Operands::JqProgram => {
+            // With `-f` the first operand is the program's file, asked as
+            // code the prompt does not show.
+            let from_file = reading
+                .uses
+                .iter()
+                .any(|u| u.opt.names.contains(&"--from-file"));
+            if let Some(program) = reading.operands.first().filter(|_| !from_file)
+                && let Some(what) = jq::reads_beyond_input(program)
+            {
+                out.push(GuardHit {
+                    id: spec.ids.loads_code,
+                    reason: format!("{shown} {program}: the jq program {what}"),
+                });
+            }
+        }
+        Operands::Downloads {
+            dir_options,
+            output_options,
+            tree_options,
+        } => {
+            let used = |names: &'static [&'static str]| {
+                reading
+                    .uses
+                    .iter()
+                    .filter(move |u| u.opt.names.iter().any(|n| names.contains(n)))
+            };
+            if used(output_options).next().is_some() {
+                return;
+            }
+            let whole_path = used(tree_options).next().is_some();
+            let dir = used(dir_options).filter_map(|u| u.value).next_back();
+            for url in &reading.operands {
+                let Some(name) = downloaded_name(url, whole_path) else {
+                    continue;
+                };
+                let path = match dir {
+                    Some(dir) => format!("{}/{name}", dir.trim_end_matches('/')),
+                    None => name,
+                };
+                judge.written(
+                    &path,
+                    "saves the download under a name taken from the URL",
+                    out,
+                );
+            }
+        }
         Operands::Archive {
             extracts_by_default,
             dir_options,
@@ -143,6 +191,57 @@ pub(super) fn hits(
             }
         }
     }
+}
+
+/// The file name wget gives the download of `url`: the last segment of
+/// its path, percent-decoded (`%2ebashrc` is `.bashrc`), with the query
+/// kept after a `?`; with `whole_path`, the path itself (`-x -nH` keeps
+/// `.git/hooks/x`). `None` when the URL's path ends in `/` or is empty
+/// (wget writes `index.html`), or the operand has no scheme.
+fn downloaded_name(url: &str, whole_path: bool) -> Option<String> {
+    let (_, rest) = url.split_once("://")?;
+    let rest = rest.split('#').next().unwrap_or_default();
+    let (path, query) = match rest.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (rest, None),
+    };
+    let (_, path) = path.split_once('/')?;
+    let name = if whole_path {
+        path
+    } else {
+        path.rsplit('/').next().unwrap_or_default()
+    };
+    if name.is_empty() || name.ends_with('/') {
+        return None;
+    }
+    let mut name = percent_decoded(name);
+    if let Some(query) = query {
+        name.push('?');
+        name.push_str(query);
+    }
+    Some(name)
+}
+
+/// `text` with `%XX` escapes decoded (lossily, as a path would be read);
+/// a `%` not followed by two hex digits stays.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |at: usize| bytes.get(at).and_then(|c| (*c as char).to_digit(16));
+        match (b, hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push(u8::try_from(hi * 16 + lo).unwrap_or(b'%'));
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// The variable an operand sets, as rake's `/^(\w+)=(.*)$/m` reads it:
@@ -242,7 +341,9 @@ pub(super) fn filled<'a>(
         | Operands::WrittenAt(..)
         | Operands::Assignments { .. }
         | Operands::SetsEnv(_)
-        | Operands::ChangesSystemUnless(..) => Vec::new(),
+        | Operands::ChangesSystemUnless(..)
+        | Operands::Downloads { .. }
+        | Operands::JqProgram => Vec::new(),
     }
 }
 

@@ -235,6 +235,12 @@ pub enum Effect {
     /// `/`: `uv --python ./python`); a bare name or a version (`3.12`) is
     /// looked up by the program itself, its job: asked only as a path.
     RunsProgramAtPath(&'static str),
+    /// Reads the names of the files it reads from a file or stdin (`sort
+    /// --files0-from`, `tar -T`, `rsync --files-from`): neither the prompt
+    /// nor the check of protected paths sees them, so a list naming the
+    /// approvals file or a key hands its contents over unseen. Asked (as
+    /// the family's `loads-code`: what it loads is its list of inputs).
+    ReadsNames(&'static str),
 }
 
 /// A mode an option switches on, which decides how the program's archive
@@ -308,6 +314,27 @@ pub enum Operands {
     /// An operand that does not start with `prefix` changes the system
     /// (`date 0101…` sets the clock; `date +%s` only prints): asked.
     ChangesSystemUnless(&'static str, &'static str),
+    /// The first operand is a jq program (the filter), the others are files
+    /// it reads: the program is asked when it reads beyond its input, the
+    /// environment (`env`, `$ENV`) or modules and data files from disk
+    /// (`import`, `include`: `import "/home/u/.clawdbot/exec-approvals" as
+    /// $t` reads the approvals file, a path no operand shows).
+    JqProgram,
+    /// Every operand is a URL the program saves under a name taken from it
+    /// (wget: the last segment of the URL's path) in the working directory
+    /// or the directory one of `dir_options` names, unless one of
+    /// `output_options` names the file (judged as an option value then);
+    /// with one of `tree_options` (`-x`, `-r`) it saves the URL's whole
+    /// path. The name is judged as a written path: `wget URL/Makefile`
+    /// replaces the working directory's build file.
+    Downloads {
+        /// Options naming the directory the files land in (`-P`).
+        dir_options: &'static [&'static str],
+        /// Options naming the output file itself (`-O`).
+        output_options: &'static [&'static str],
+        /// Options that keep the URL's directories (`-x`, `-r`, `-m`).
+        tree_options: &'static [&'static str],
+    },
     /// An archive program: extracts into the working directory (or the
     /// directory one of `dir_options` names) when `extracts_by_default` or
     /// [`Mode::Extracts`], unless [`Mode::WritesNothing`].

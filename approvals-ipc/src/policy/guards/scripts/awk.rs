@@ -27,6 +27,10 @@ enum Tok {
     Name(String),
     /// A number, string or regex literal.
     Literal,
+    /// The string literal `"/dev/stdout"` or `"/dev/stderr"`: gawk and mawk
+    /// write those to their own streams without opening a file, and other
+    /// awks open the process's own stream by that name.
+    OwnStream,
     /// An operator or punctuation, longest match.
     Op(&'static str),
     /// An unescaped newline (a statement may end there).
@@ -98,8 +102,16 @@ fn tokens(program: &str, brackets: bool) -> Result<Vec<Tok>, &'static str> {
                 }
             }
             '"' => {
+                let start = i;
                 i = skip_string(&s, i)?;
-                out.push(Tok::Literal);
+                let text: String = s.get(start..i).unwrap_or_default().iter().collect();
+                out.push(
+                    if matches!(text.as_str(), "\"/dev/stdout\"" | "\"/dev/stderr\"") {
+                        Tok::OwnStream
+                    } else {
+                        Tok::Literal
+                    },
+                );
             }
             '/' if regex_can_start(out.last(), after_condition) => {
                 i = skip_regex(&s, i, brackets)?;
@@ -160,7 +172,7 @@ fn tokens(program: &str, brackets: bool) -> Result<Vec<Tok>, &'static str> {
 fn regex_can_start(prev: Option<&Tok>, after_condition: bool) -> bool {
     match prev {
         None | Some(Tok::Newline | Tok::At) => true,
-        Some(Tok::Literal) => false,
+        Some(Tok::Literal | Tok::OwnStream) => false,
         Some(Tok::Name(n)) => EXPRESSION_AFTER.contains(&n.as_str()),
         Some(Tok::Op(")")) => after_condition,
         Some(Tok::Op(op)) => !matches!(*op, "]" | "++" | "--" | "$"),
@@ -272,7 +284,17 @@ fn check(toks: &[Tok]) -> Option<&'static str> {
             Tok::Op(op) => match *op {
                 "|" | "|&" => return Some("pipes to or from a command"),
                 ">" | ">>" if print_at == Some(depth) => {
-                    return Some("redirects print output to a file");
+                    // `print > "/dev/stderr"` ending the statement writes
+                    // to awk's own stream; anything after the name (a
+                    // concatenation) makes another name.
+                    let own_stream = next == Some(&Tok::OwnStream)
+                        && matches!(
+                            toks.get(k + 2),
+                            None | Some(Tok::Newline | Tok::Op(";" | "}"))
+                        );
+                    if !own_stream {
+                        return Some("redirects print output to a file");
+                    }
                 }
                 "(" | "[" => depth += 1,
                 ")" | "]" => {
@@ -297,7 +319,7 @@ fn check(toks: &[Tok]) -> Option<&'static str> {
                     print_at = None;
                 }
             }
-            Tok::Literal => {}
+            Tok::Literal | Tok::OwnStream => {}
         }
     }
     None
@@ -340,7 +362,7 @@ fn skip_lvalue(rest: &[Tok]) -> usize {
                         k += balanced(&rest[k..]);
                     }
                 }
-                Some(Tok::Literal) => k += 1,
+                Some(Tok::Literal | Tok::OwnStream) => k += 1,
                 _ => {}
             }
         }

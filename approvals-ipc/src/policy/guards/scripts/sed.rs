@@ -297,7 +297,7 @@ impl Reader<'_> {
             }
             'r' => return Err(Stop::Danger("uses the `r` command, which reads a file")),
             'R' => return Err(Stop::Danger("uses the `R` command, which reads a file")),
-            'w' | 'W' => return Err(Stop::Danger("uses the `w` command, which writes a file")),
+            'w' | 'W' => self.written("uses the `w` command, which writes a file")?,
             's' => self.substitute()?,
             'y' => {
                 let delim = self
@@ -310,6 +310,30 @@ impl Reader<'_> {
             _ => return Err(unreadable("an unknown command")),
         }
         Ok(())
+    }
+
+    /// The file name of `w`, `W` or `s///w`: the rest of the line, after
+    /// blanks (GNU's `read_filename`). GNU sed writes `/dev/stdout` and
+    /// `/dev/stderr` to its own streams without opening a file (and a
+    /// POSIX sed opens the process's own stream by that name), so those
+    /// two are not a write; any other name, `;` and all, is `what`.
+    fn written(&mut self, what: &'static str) -> Result<(), Stop> {
+        self.skip_blanks();
+        let start = self.i;
+        while self.peek().is_some_and(|c| c != '\n') {
+            self.i += 1;
+        }
+        let name: String = self
+            .s
+            .get(start..self.i)
+            .unwrap_or_default()
+            .iter()
+            .collect();
+        if matches!(name.as_str(), "/dev/stdout" | "/dev/stderr") {
+            Ok(())
+        } else {
+            Err(Stop::Danger(what))
+        }
     }
 
     /// `s` after its letter: the two parts, then the flags.
@@ -336,9 +360,8 @@ impl Reader<'_> {
                         'p' if !print => print = true,
                         'g' if !global => global = true,
                         'w' => {
-                            return Err(Stop::Danger(
-                                "uses the `w` flag of `s`, which writes a file",
-                            ));
+                            self.written("uses the `w` flag of `s`, which writes a file")?;
+                            break;
                         }
                         '0'..='9' if !number => {
                             self.i -= 1;

@@ -5,7 +5,7 @@
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{ReadsFile, RunsProgram, WritesFile},
+    Effect::{ReadsFile, ReadsNames, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
@@ -208,7 +208,9 @@ const SORT_OPTS: &[Opt] = &[
         "runs a compression program of the caller's choosing on temporary files",
     )),
     flag(&["--debug"]),
-    value(&["--files0-from"]).does(ReadsFile),
+    value(&["--files0-from"]).does(ReadsNames(
+        "sorts the files named in a list the prompt does not show, so a protected path among them is not checked",
+    )),
     value(&["-k", "--key"]),
     flag(&["-m", "--merge"]),
     value(&["-o", "--output"]).does(WritesFile("writes the sorted output to a file")),

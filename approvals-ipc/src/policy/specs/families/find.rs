@@ -46,6 +46,9 @@ const OPTIONS: &[Opt] = &[
     flag(&["-d", "-depth"]),
     flag(&["-daystart"]),
     // Start points from a file, or stdin with `-`: find reads it.
+    // The starting points come from a list the prompt does not show:
+    // listing names is harmless, but a command find runs on them cannot be
+    // checked (`policy::find_exec` leaves such a line to `find.runs-program`).
     value(&["-files0-from"]).does(ReadsFile),
     flag(&["-follow"]),
     flag(&["-help", "--help"]),

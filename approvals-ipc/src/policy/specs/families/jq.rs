@@ -11,6 +11,11 @@
 //! `--arg`, `--argjson`, `--slurpfile`, `--rawfile` and `--argfile` take the
 //! next two words (a name and a value or file), whatever they look like:
 //! `--arg x -L` sets `$x` to `-L`.
+//!
+//! The program (the first operand, `Operands::JqProgram`) is read word by
+//! word ([`reads_beyond_input`]): reading the environment and importing
+//! modules or data files by path are asked; `-f` reads the program from a
+//! file the prompt does not show and is asked as code.
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
@@ -35,7 +40,9 @@ const JQ_OPTS: &[Opt] = &[
     flag(&["--seq"]),
     flag(&["--stream"]),
     flag(&["--unbuffered"]),
-    flag(&["-f", "--from-file"]).does(ReadsFile),
+    flag(&["-f", "--from-file"]).does(LoadsCode(
+        "reads the jq program from a file the prompt does not show, which can read the environment or import files",
+    )),
     value(&["-L"]).does(LoadsCode(
         "adds a module directory from which `import` and `include` load jq code",
     )),
@@ -64,6 +71,51 @@ pub(crate) const JQ: Spec = Spec {
     opts: &[JQ_OPTS],
     subs: &[],
     checked_with: "jq 1.6",
-    operands: Operands::Plain,
+    operands: Operands::JqProgram,
     env: &[],
 };
+
+/// Identifiers a jq program reaches beyond its input with, each with what
+/// it does. Sorted.
+const BEYOND_INPUT: &[(&str, &str)] = &[
+    ("ENV", "reads the environment (`$ENV`), where secrets live"),
+    ("env", "reads the environment (`env`), where secrets live"),
+    (
+        "import",
+        "imports a module or a data file from disk, by any path, which no operand shows",
+    ),
+    (
+        "include",
+        "includes a module from disk, by any path, which no operand shows",
+    ),
+    ("modulemeta", "reads a module's metadata from disk"),
+];
+
+/// What `program` does beyond its input, or `None`. A word scan, as the
+/// safe-bin gate does (a string can hold code: `"\(env)"`), except that
+/// a name right after `.` is a field (`.env`, `.a.import`) and one right
+/// after `$` a variable (`$env`; only `$ENV` is the environment), never
+/// the builtin.
+pub(crate) fn reads_beyond_input(program: &str) -> Option<&'static str> {
+    let mut rest = program;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        let before = rest.get(..start).and_then(|b| b.chars().next_back());
+        let word_and_after = rest.get(start..).unwrap_or_default();
+        let len = word_and_after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(word_and_after.len());
+        let word = word_and_after.get(..len).unwrap_or_default();
+        // After `$` a name is a variable: only `$ENV` is the environment
+        // (`$env` is the caller's own, `--arg env prod`).
+        let counts = match before {
+            Some('.') => false,
+            Some('$') => word == "ENV",
+            _ => true,
+        };
+        if counts && let Some((_, what)) = BEYOND_INPUT.iter().find(|(name, _)| *name == word) {
+            return Some(what);
+        }
+        rest = word_and_after.get(len..).unwrap_or_default();
+    }
+    None
+}

@@ -27,7 +27,7 @@ use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     ByValue,
     Effect::{LoadsCode, ReadsFile, RunsProgram, WritesFile},
-    Grammar, Interp, Opt, Spec, flag, ids, loads, optional, value,
+    Grammar, Interp, Opt, Spec, flag, ids, loads, location, optional, value,
 };
 
 const INLINE: &str = "runs JavaScript given on the command line";
@@ -246,5 +246,17 @@ pub(crate) const NODE: Spec = Spec {
             "node takes options from here, including --require",
         ),
         loads("NODE_PATH", "node resolves modules from here"),
+        location(
+            "NODE_REDIRECT_WARNINGS",
+            "node writes its warnings to this file instead of stderr",
+        ),
+        loads(
+            "NODE_REPL_EXTERNAL_MODULE",
+            "node runs this module instead of its REPL",
+        ),
+        location(
+            "NODE_REPL_HISTORY",
+            "node's REPL reads and writes its history at this path",
+        ),
     ],
 };

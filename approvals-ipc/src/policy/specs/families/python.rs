@@ -18,7 +18,7 @@
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    ByValue, Effect::LoadsCode, Grammar, Interp, Opt, Spec, flag, ids, loads, value,
+    ByValue, Effect::LoadsCode, Grammar, Interp, Opt, Spec, flag, ids, loads, location, value,
 };
 
 const INLINE: &str = "runs python code given on the command line";
@@ -102,7 +102,19 @@ pub(crate) const PYTHON: Spec = Spec {
     checked_with: "CPython 3.11.7",
     operands: Operands::Plain,
     env: &[
+        loads(
+            "PYTHONBREAKPOINT",
+            "breakpoint() imports and calls the callable named here, such as os.system",
+        ),
+        loads(
+            "PYTHONINSPECT",
+            "python reads more code from stdin at an interactive prompt after the script",
+        ),
         loads("PYTHONPATH", "python imports modules from here"),
+        location(
+            "PYTHONPYCACHEPREFIX",
+            "python loads compiled bytecode from this tree instead of __pycache__",
+        ),
         loads(
             "PYTHONSAFEPATH",
             "keeps the working directory off sys.path, so `python -m NAME` runs an installed module instead of ./NAME.py",

@@ -78,6 +78,8 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["--existing"]),
     flag(&["-F"]),
     flag(&["--fake-super"]),
+    // Names in the list are read below the source operand, which the
+    // prompt shows: rsync strips a leading `/` and refuses `..` (tried).
     value(&["--files-from"]).does(ReadsFile),
     value(&["-f", "--filter"]),
     flag(&["--force"]),

@@ -149,6 +149,14 @@ pub(crate) const SSH: Spec = Spec {
         loads("SSH_ASKPASS", "ssh runs this program to ask for a password"),
         loads("SSH_ASKPASS_REQUIRE", "makes ssh run SSH_ASKPASS"),
         location("SSH_AUTH_SOCK", "the agent whose keys ssh uses"),
+        loads(
+            "SSH_SK_HELPER",
+            "ssh runs this program instead of ssh-sk-helper to use a security key",
+        ),
+        loads(
+            "SSH_SK_PROVIDER",
+            "ssh-keygen and ssh-add load this library as the security key middleware",
+        ),
     ],
 };
 

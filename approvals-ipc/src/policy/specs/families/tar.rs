@@ -13,7 +13,7 @@ use crate::policy::specs::types::Mode::{Extracts, WritesArchive, WritesNothing};
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::{FileOrRemote, Mode, OtherTree, ReadsFile, RunsProgram, WritesFile},
+    Effect::{FileOrRemote, Mode, OtherTree, ReadsFile, ReadsNames, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
@@ -62,7 +62,9 @@ const TAR_OPTS: &[Opt] = &[
     flag(&["--no-verbatim-files-from"]),
     flag(&["--null"]),
     flag(&["--recursion"]),
-    value(&["-T", "--files-from"]).does(ReadsFile),
+    value(&["-T", "--files-from"]).does(ReadsNames(
+        "archives the files named in a list the prompt does not show, so a protected path among them is not checked",
+    )),
     flag(&["--unquote"]),
     flag(&["--verbatim-files-from"]),
     value(&["-X", "--exclude-from"]).does(ReadsFile),

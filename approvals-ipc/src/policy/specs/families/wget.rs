@@ -294,7 +294,20 @@ pub(crate) const WGET: Spec = Spec {
     opts: &[WGET_OPTS],
     subs: &[],
     checked_with: "GNU Wget 1.21.3",
-    operands: Operands::Plain,
+    operands: Operands::Downloads {
+        dir_options: &["-P", "--directory-prefix"],
+        output_options: &["-O", "--output-document"],
+        tree_options: &[
+            "-m",
+            "-p",
+            "-r",
+            "-x",
+            "--force-directories",
+            "--mirror",
+            "--page-requisites",
+            "--recursive",
+        ],
+    },
     env: &[
         loads("SYSTEM_WGETRC", "wget reads commands from this file"),
         loads("WGETRC", "wget reads commands from this file"),
