@@ -141,6 +141,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec("cmake", &["cmake"], Layout::Permuted, "ABCDGPSTUW", &[]),
     spec(
+        "compose",
+        &["docker-compose", "podman-compose"],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "credentials",
         &[
             "aws-iam-authenticator",
@@ -795,6 +802,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    spec("uvx", &["pipx", "uvx"], Layout::Permuted, "", &[]),
     spec(
         "wget",
         &["wget"],
@@ -934,6 +942,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "cmake.command-mode",
         Opt(&["-E"]),
         "command mode runs the command it is given (`-E env`, `-E time`, `-E chdir`) and copies, links and removes files, with no spec for each tool",
+    ),
+    g(
+        "compose.always",
+        Always,
+        "runs the services a compose file describes, which can mount any host path and run privileged containers (docker compose is asked as an unknown docker command the same way)",
     ),
     g(
         "credentials.always",
@@ -1544,6 +1557,11 @@ pub(crate) const GUARDS: &[Guard] = &[
             "shell-escape",
         ])),
         "lets the document run shell commands (`\\write18`, pipes), or sets TeX's config or a Lua start-up script that can",
+    ),
+    g(
+        "uvx.always",
+        Always,
+        "downloads a Python package and runs it, or installs its commands onto PATH (uvx is uv tool run; pipx run, install, inject, runpip)",
     ),
     g(
         "wget.askpass",

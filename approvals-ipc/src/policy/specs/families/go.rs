@@ -12,12 +12,14 @@
 //! or program wrapped around the compiler or the test binary (`-toolexec`,
 //! `-exec`, `-vettool`), linker flags (which can name an external linker),
 //! overlays and other module files, writes outside the working tree,
-//! `go generate`, `go tool`, installing binaries and `go env -w` are asked.
+//! `go generate`, `go tool`, installing binaries and `go env -w` are asked,
+//! as are `go run module@version` (downloads a module and runs it), `go bug`
+//! (a browser) and `go work` adding a module directory outside the tree.
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, ReadsFile, RunsProgram, SetsConfig, WritesFile},
-    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+    Effect::{LoadsCode, OtherTree, ReadsFile, RunsProgram, SetsConfig, WritesFile},
+    Grammar, Opt, Sources, Spec, Sub, flag, ids, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
@@ -183,8 +185,11 @@ const WORK: &[Opt] = &[
     flag(&["-print"]),
     flag(&["-r"]),
     value(&["-replace"]).does(LoadsCode(REPLACE)),
-    value(&["-use"]),
+    value(&["-use"]).does(OtherTree(WORK_USE)),
 ];
+
+const WORK_USE: &str =
+    "adds a module directory to the workspace, whose code later builds compile and run";
 
 const VERSION: &[Opt] = &[flag(&["-m"]), flag(&["-v"])];
 
@@ -200,7 +205,9 @@ const DOC: &[Opt] = &[
 const TOOL: &[Opt] = &[flag(&["-n"])];
 
 const SUBS: &[Sub] = &[
-    sub(&["bug"], &[]),
+    sub(&["bug"], &[]).does(RunsProgram(
+        "opens a new GitHub issue in a browser, which BROWSER or the desktop names",
+    )),
     sub(&["build"], &[BUILD, BUILD_ONLY]),
     sub(&["clean"], &[BUILD, CLEAN]),
     sub(&["doc"], &[DOC]),
@@ -215,12 +222,15 @@ const SUBS: &[Sub] = &[
     )),
     sub(&["list"], &[BUILD, LIST]),
     sub(&["mod"], &[MOD]),
-    sub(&["run"], &[BUILD, RUN]),
+    sub(&["run"], &[BUILD, RUN]).operands(Operands::Installs(
+        Sources::Go,
+        "builds and runs this package",
+    )),
     sub(&["test"], &[BUILD, TEST]),
     sub(&["tool"], &[TOOL]).does(RunsProgram("runs a Go tool by name")),
     sub(&["version"], &[VERSION]),
     sub(&["vet"], &[BUILD, VET]),
-    sub(&["work"], &[WORK]),
+    sub(&["work"], &[WORK]).operands(Operands::Dirs(WORK_USE)),
 ];
 
 /// `go`.

@@ -25,12 +25,14 @@
 //! settings, and writes outside the tree.
 
 use crate::policy::specs::types::Operands;
+
+const INSTALLS_FROM: &str = "installs a package from there, whose build code then runs";
 use crate::policy::specs::types::{
     Effect::{
         LoadsCode, OtherTree, ReadsFile, RunsProgram, RunsProgramAtPath, SetsConfig, Uploads,
         WritesFile,
     },
-    Grammar, Opt, Spec, Sub, flag, group, ids, location, sub, value,
+    Grammar, Opt, Sources, Spec, Sub, flag, group, ids, location, sub, value,
 };
 
 const RUN: &str = "runs any command or script with the project's environment first on PATH, so the command does not resolve as checked (and `python -c` runs inline code)";
@@ -1037,7 +1039,8 @@ const PIP_SUBS: &[Sub] = &[
             PYTHON_OPTS_2,
             GLOBAL_OPTS,
         ],
-    ),
+    )
+    .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
     sub(
         &["uninstall"],
         &[PIP_UNINSTALL_OPTS, PYTHON_OPTS_2, CACHE_OPTS, GLOBAL_OPTS],
@@ -1166,7 +1169,8 @@ const SUBS: &[Sub] = &[
             PYTHON_OPTS_2,
             GLOBAL_OPTS,
         ],
-    ),
+    )
+    .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
     sub(
         &["remove"],
         &[
