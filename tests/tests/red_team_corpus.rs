@@ -85,7 +85,10 @@ fn project(home: &TestHome) -> std::path::PathBuf {
     for (file, text) in [
         ("README.md", "hi\n"),
         ("Makefile", "all:\n\techo hi\n"),
-        ("package.json", "{}\n"),
+        (
+            "package.json",
+            "{\"scripts\": {\"build\": \"tsc\", \"test\": \"jest\"}}\n",
+        ),
         ("src/main.rs", "fn main() {}\n"),
         (".git/HEAD", "ref: refs/heads/main\n"),
         ("x", "x\n"),
