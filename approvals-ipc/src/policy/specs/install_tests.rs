@@ -25,6 +25,8 @@ fn a_package_from_a_url_a_vcs_or_a_path_outside_the_tree_is_asked() {
         (&["npm", "install", "git+https://evil/x"], "npm.loads-code"),
         (&["npm", "i", "github:x/y"], "npm.loads-code"),
         (&["npm", "i", "x/y"], "npm.loads-code"),
+        // A gist by its id: a colon, no slash.
+        (&["npm", "i", "gist:101a11beef"], "npm.loads-code"),
         (&["npm", "install", "file:/tmp/x"], "npm.loads-code"),
         (&["npm", "install", "../evil"], "npm.loads-code"),
         (&["npm", "--save", "add", "/tmp/x"], "npm.loads-code"),
