@@ -54,6 +54,8 @@ fn a_package_from_a_url_a_vcs_or_a_path_outside_the_tree_is_asked() {
         (&["pip", "wheel", "/tmp/x"], "pip.loads-code"),
         (&["uv", "add", "git+https://evil/x"], "uv.loads-code"),
         (&["uv", "pip", "install", "/tmp/x"], "uv.loads-code"),
+        (&["uv", "pip", "install", "-e", "/tmp/x"], "uv.loads-code"),
+        (&["pnpm", "install", "../x"], "pnpm.loads-code"),
         (&["go", "run", "example.com/x@latest"], "go.loads-code"),
         (&["go", "run", "../other"], "go.loads-code"),
     ]);
@@ -100,6 +102,16 @@ fn requirement_files_outside_the_tree_are_asked() {
             "pip.other-tree",
         ),
         (&["pip", "download", "-r", "/tmp/req.txt"], "pip.other-tree"),
+        // uv's requirements parser reads the same options.
+        (
+            &["uv", "pip", "install", "-r", "/tmp/req.txt"],
+            "uv.other-tree",
+        ),
+        (&["uv", "pip", "sync", "../req.txt"], "uv.other-tree"),
+        (
+            &["uv", "pip", "compile", "-c", "/tmp/c.txt", "r.in"],
+            "uv.other-tree",
+        ),
     ]);
 }
 

@@ -729,7 +729,8 @@ const SUBS: &[Sub] = &[
     sub(&["init"], &[GLOBAL, OPTS_INIT]),
     sub(&["recursive", "multi", "m"], &[GLOBAL]).does(RunsProgram(RECURSIVE)),
     sub(&["add"], &[GLOBAL, OPTS_ADD]).operands(Operands::Installs(Sources::Npm, INSTALLS_FROM)),
-    sub(&["install", "i"], &[GLOBAL, OPTS_INSTALL]),
+    sub(&["install", "i"], &[GLOBAL, OPTS_INSTALL])
+        .operands(Operands::Installs(Sources::Npm, INSTALLS_FROM)),
     sub(&["install-test", "it"], &[GLOBAL, OPTS_INSTALL_TEST]),
     sub(&["update", "up", "upgrade"], &[GLOBAL, OPTS_UPDATE]),
     sub(&["outdated"], &[GLOBAL, OPTS_OUTDATED]),
