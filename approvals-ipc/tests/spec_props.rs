@@ -183,6 +183,9 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::OtherTree(_) => ids.other_tree,
         Effect::FileOrRemote(_) => ids.runs_program,
         Effect::RunsProgramAtPath(_) => ids.runs_program,
+        Effect::Installs(..) => ids.loads_code,
+        Effect::Mounts(_) => ids.other_tree,
+        Effect::AskedWhen(..) => ids.runs_program,
     })
 }
 
@@ -197,6 +200,9 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::RunsProgramAtPath(_) => "./python",
         Effect::LoadsCodeIf(CodeIn::PluginUnlessNo, _) => "evil_plugin",
         Effect::LoadsCodeIf(CodeIn::WarningCategory, _) => "error::evil.Warning",
+        Effect::Installs(..) => "git+https://example.com/x@v1",
+        Effect::Mounts(_) => "/:/host",
+        Effect::AskedWhen(words, _) => words.first().copied().ok_or(())?,
         Effect::UploadsIf(FileRef::AtStart, _) => "@/etc/passwd",
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
@@ -226,6 +232,9 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::RunsProgramAtPath(_) => "3.12",
         Effect::LoadsCodeIf(CodeIn::PluginUnlessNo, _) => "no:cacheprovider",
         Effect::LoadsCodeIf(CodeIn::WarningCategory, _) => "error::DeprecationWarning",
+        Effect::Installs(..) => "lodash",
+        Effect::Mounts(_) => "data:/data",
+        Effect::AskedWhen(..) => "v1",
         Effect::UploadsIf(..) => "a=1",
         Effect::SetsConfigKey(Keys::Ssh, _) => "Port=22",
         Effect::SetsConfigKey(Keys::Git, _) => "user.name=x",
@@ -523,6 +532,9 @@ fn inert_sub(t: &Target) -> bool {
             sub.effect,
             Effect::Inert | Effect::ReadsFile | Effect::Network
         ) && sub.passes == Effect::Inert
+            // Package operands from a URL (which the generator writes)
+            // are asked by design (`specs/install_tests.rs`).
+            && !matches!(sub.operands, Operands::Installs(..))
     };
     t.sub.is_none_or(|(sub, _)| inert(sub)) && t.parents.iter().all(|p| inert(p))
 }

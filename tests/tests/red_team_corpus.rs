@@ -7,8 +7,9 @@
 //! allowlist, so the decision depends on names and arguments only (the
 //! policy judges a program by its name), never on what this host has
 //! installed. The working directory is a project with a `.git` and links an
-//! earlier request could have made: `link-to-token` to the approvals file
-//! and `home` to the home directory.
+//! earlier request could have made: `link-to-token` to the approvals file,
+//! `home` to the home directory and `tmplink` to the temporary directory,
+//! and a nested repository `other`.
 //!
 //! A line `ask|CMD` must not be auto-allowed (ask or deny); `allow|CMD` is
 //! an everyday command that must stay allowed (a false refusal makes users
@@ -77,13 +78,17 @@ fn stand_ins(home: &TestHome, words: &BTreeSet<String>) -> std::path::PathBuf {
 
 fn project(home: &TestHome) -> std::path::PathBuf {
     let proj = home.path().join("proj");
-    for dir in [".git/hooks", "src", "build"] {
+    // `other` is a nested repository (a clone made earlier).
+    for dir in [".git/hooks", "src", "build", "sub", "other/.git"] {
         std::fs::create_dir_all(proj.join(dir)).expect("mkdir");
     }
     for (file, text) in [
         ("README.md", "hi\n"),
         ("Makefile", "all:\n\techo hi\n"),
-        ("package.json", "{}\n"),
+        (
+            "package.json",
+            "{\"scripts\": {\"build\": \"tsc\", \"test\": \"jest\"}}\n",
+        ),
         ("src/main.rs", "fn main() {}\n"),
         (".git/HEAD", "ref: refs/heads/main\n"),
         ("x", "x\n"),
@@ -92,6 +97,11 @@ fn project(home: &TestHome) -> std::path::PathBuf {
     }
     std::os::unix::fs::symlink(home.approvals(), proj.join("link-to-token")).expect("link");
     std::os::unix::fs::symlink(home.path(), proj.join("home")).expect("link");
+    std::os::unix::fs::symlink(std::env::temp_dir(), proj.join("tmplink")).expect("link");
+    // A PATH directory and a key in the home the links lead to.
+    std::fs::create_dir_all(home.path().join(".local/bin")).expect("mkdir");
+    std::fs::create_dir_all(home.path().join(".ssh")).expect("mkdir");
+    std::fs::write(home.path().join(".ssh/id_rsa"), "key\n").expect("write");
     proj
 }
 

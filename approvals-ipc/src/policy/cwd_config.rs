@@ -132,6 +132,35 @@ pub fn moved_out(program: &str, base: &Path, dir: &Path) -> Option<GuardHit> {
     })
 }
 
+/// The hit when `program`, run with `args` in `dir` (moved there by a
+/// `cd` of the command, outside the request's `base` directory), writes
+/// or works in paths its arguments name: they are relative to `dir`, so
+/// the spec's "outside the working directory" checks, made from `dir`,
+/// would pass `cd ~/.local/bin && sort -o git x`. Programs configured by
+/// their directory are asked by [`moved_out`] already.
+pub fn writes_moved_out(
+    program: &str,
+    args: &[String],
+    base: &Path,
+    dir: &Path,
+) -> Option<GuardHit> {
+    if dir == base || reads_cwd(program).is_some() {
+        return None;
+    }
+    let dir_text = dir.to_str()?;
+    if !outside(base, dir_text) || !crate::policy::specs::writes(program, args) {
+        return None;
+    }
+    Some(GuardHit {
+        id: "cd.other-tree",
+        reason: format!(
+            "{} writes to paths relative to {dir_text}, outside the working directory {}",
+            programs::executable_name(program),
+            base.display()
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +251,26 @@ mod tests {
         let inner = tree.path().join("src");
         std::fs::create_dir(&inner).expect("mkdir");
         assert!(moved_out("make", tree.path(), &inner).is_none());
+    }
+
+    #[test]
+    fn a_write_after_a_cd_out_of_the_tree_is_asked() {
+        let base = Path::new("/work/project");
+        let argv = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let bin = Path::new("/home/u/.local/bin");
+        // `cd ~/.local/bin && sort -o git x`: a PATH entry written.
+        let hit = writes_moved_out("sort", &argv(&["-o", "git", "x"]), base, bin).expect("asked");
+        assert_eq!(hit.id, "cd.other-tree");
+        assert!(writes_moved_out("cp", &argv(&["x", "y"]), base, Path::new("/tmp")).is_some());
+        assert!(
+            writes_moved_out("tar", &argv(&["xzf", "a.tgz"]), base, Path::new("/tmp")).is_some()
+        );
+        // Reads there, and writes in a subdirectory of the tree, are not.
+        assert!(writes_moved_out("sort", &argv(&["x"]), base, bin).is_none());
+        assert!(writes_moved_out("cat", &argv(&["x"]), base, bin).is_none());
+        assert!(
+            writes_moved_out("sort", &argv(&["-o", "y", "x"]), base, &base.join("src")).is_none()
+        );
+        assert!(writes_moved_out("sort", &argv(&["-o", "y", "x"]), base, base).is_none());
     }
 }

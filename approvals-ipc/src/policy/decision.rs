@@ -839,6 +839,13 @@ fn check_segment(
         };
         // A `cd` of the command into another tree: its config applies.
         hits.extend(cwd_config::moved_out(guard_name, request_cwd, &segment.cwd));
+        // And its writes, which the checks above judged from there.
+        hits.extend(cwd_config::writes_moved_out(
+            guard_name,
+            args,
+            request_cwd,
+            &segment.cwd,
+        ));
         // The host resolved the request's directory; one a `cd` moved to
         // may go through a link. Only the program that runs says which
         // words are subcommands.

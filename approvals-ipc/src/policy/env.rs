@@ -581,6 +581,12 @@ pub const NAME_LIST: ValueSyntax = ValueSyntax {
     check: is_name_list,
 };
 
+/// A Go target name: lowercase letters and digits (`linux`, `arm64`).
+pub const GO_TARGET: ValueSyntax = ValueSyntax {
+    describe: "a Go target name of lowercase letters and digits such as linux or arm64",
+    check: is_go_target,
+};
+
 /// When cargo colours its output.
 pub const COLOR_CHOICE: ValueSyntax = ValueSyntax {
     describe: "auto, always or never",
@@ -614,6 +620,11 @@ const fn inert(name: &'static str, syntax: ValueSyntax, reason: &'static str) ->
 /// value fits the row's syntax. Everything else is asked. Sorted by name.
 pub const INERT: &[InertRule] = &[
     inert(
+        "CARGO_INCREMENTAL",
+        WORD,
+        "whether rustc compiles incrementally (0 or 1); a flag",
+    ),
+    inert(
         "CARGO_TERM_COLOR",
         COLOR_CHOICE,
         "when cargo colours its output; the value is one of three words",
@@ -632,14 +643,39 @@ pub const INERT: &[InertRule] = &[
     ),
     inert("COLUMNS", DIGITS, "output width in columns"),
     inert(
+        "COMPOSE_PROJECT_NAME",
+        WORD,
+        "the name docker compose gives a project's containers; a word",
+    ),
+    inert(
         "DEBUG",
         NAME_LIST,
         "which debug namespaces print (node's debug package); names, never a path",
     ),
     inert(
+        "DOCKER_BUILDKIT",
+        WORD,
+        "whether docker builds with BuildKit (0 or 1); a flag",
+    ),
+    inert(
         "FORCE_COLOR",
         WORD,
         "forces colour output (0 to 3, true, false)",
+    ),
+    inert(
+        "GIT_TERMINAL_PROMPT",
+        WORD,
+        "whether git may prompt for credentials on the terminal (0 turns it off); a flag",
+    ),
+    inert(
+        "GOARCH",
+        GO_TARGET,
+        "the architecture go compiles for (cross-compiling); a name. go run and go test of a foreign target look for go_GOOS_GOARCH_exec on the host PATH, as any command name is",
+    ),
+    inert(
+        "GOOS",
+        GO_TARGET,
+        "the operating system go compiles for (cross-compiling); a name. go run and go test of a foreign target look for go_GOOS_GOARCH_exec on the host PATH, as any command name is",
     ),
     inert(
         "LANG",
@@ -860,6 +896,12 @@ fn is_log_filter(value: &str) -> bool {
 
 fn is_name_list(value: &str) -> bool {
     only(value, "_:*,.-")
+}
+
+fn is_go_target(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 fn is_color_choice(value: &str) -> bool {

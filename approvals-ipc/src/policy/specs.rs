@@ -28,6 +28,8 @@ mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
 #[cfg(test)]
+mod install_tests;
+#[cfg(test)]
 mod interp_tests;
 #[cfg(test)]
 mod js_tests;
@@ -59,7 +61,7 @@ use crate::policy::guards::GuardHit;
 use crate::policy::programs;
 pub use types::{
     Arity, CodeIn, Copying, Effect, EnvKind, EnvVar, FileRef, Grammar, Keys, Mode, Operands, Opt,
-    Spec, Sub,
+    Sources, Spec, Sub,
 };
 
 /// Every spec, sorted by family.
@@ -111,6 +113,44 @@ pub fn check_reading<'a>(
     }
     let subcommands = reading.path.iter().map(|(_, word)| *word).collect();
     Some((hits, subcommands))
+}
+
+/// Whether `program` run with `args` writes, creates or works in a path
+/// its arguments name relative to its working directory (an option that
+/// writes or names another tree, or operands it writes, extracts, fills or
+/// installs from), as its spec reads them: such a path is judged against
+/// the working directory, so a `cd` out of the tree would otherwise make
+/// `cd ~/.local/bin && sort -o git x` look like a write inside it
+/// (`cwd_config::writes_moved_out`). A reading with a problem is asked
+/// already, and a program with no spec is judged by its guards.
+pub fn writes(program: &str, args: &[String]) -> bool {
+    let Some(spec) = lookup(program) else {
+        return false;
+    };
+    let reading = grammar::read(spec, args);
+    if reading.problem.is_some() {
+        return false;
+    }
+    let roles = reading.sub.map_or(spec.operands, |sub| sub.operands);
+    let by_option = reading.uses.iter().any(|used| {
+        !used.negated
+            && matches!(
+                used.opt.effect,
+                Effect::WritesFile(_)
+                    | Effect::OtherTree(_)
+                    | Effect::FileOrRemote(_)
+                    | Effect::Installs(..)
+                    | Effect::Mounts(_)
+            )
+    });
+    let by_operand = match roles {
+        Operands::Plain | Operands::SetsEnv(_) | Operands::ChangesSystemUnless(..) => false,
+        // tar extracting into the directory it runs in, a clone named
+        // after its source: no operand needed.
+        Operands::Archive { .. } | Operands::Fills(..) => true,
+        _ => !reading.operands.is_empty(),
+    };
+    by_option || by_operand
 }
 
 /// The directories (absolute, normalized) that `program` run with `args`

@@ -713,3 +713,40 @@ fn hooks_the_sweep_found_are_stripped_and_refused() {
         );
     }
 }
+
+#[test]
+fn everyday_build_and_commit_variables_are_inert_only_with_their_syntax() {
+    // False refusals of the H20 sweep: cross-compiling, prompts,
+    // incremental builds and BuildKit. Commit metadata (GIT_AUTHOR_NAME)
+    // needs spaces, which no inert value holds: `git commit --author` is
+    // the argv spelling.
+    for (name, value) in [
+        ("GOOS", "linux"),
+        ("GOARCH", "arm64"),
+        ("GIT_TERMINAL_PROMPT", "0"),
+        ("CARGO_INCREMENTAL", "0"),
+        ("DOCKER_BUILDKIT", "1"),
+        ("COMPOSE_PROJECT_NAME", "web"),
+    ] {
+        assert_eq!(check_inert(name, value), Ok(()), "{name}={value}");
+    }
+    for (name, value) in [
+        ("GOOS", "../x"),
+        ("GOOS", "Linux"),
+        ("GOARCH", "arm64/x"),
+        ("GIT_TERMINAL_PROMPT", "$(id)"),
+        ("DOCKER_BUILDKIT", "/tmp/x"),
+    ] {
+        assert!(check_inert(name, value).is_err(), "{name}={value}");
+    }
+    // Their neighbours that do run or load something stay asked.
+    for name in [
+        "GIT_PAGER",
+        "GIT_SSH_COMMAND",
+        "GOFLAGS",
+        "CGO_ENABLED",
+        "DOCKER_HOST",
+    ] {
+        assert!(check_inert(name, "0").is_err(), "{name}");
+    }
+}

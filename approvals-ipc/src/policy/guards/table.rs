@@ -182,6 +182,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--toolchain"],
     ),
     spec(
+        "compose",
+        &["docker-compose", "podman-compose"],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
         "composer",
         &["composer"],
         Layout::SubcommandAnywhere,
@@ -996,6 +1003,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "cex",
         &["--conf", "--override", "--root", "--workdir"],
     ),
+    spec("uvx", &["pipx", "uvx"], Layout::Permuted, "", &[]),
     spec(
         "vitest",
         &["vitest"],
@@ -1158,6 +1166,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "cmake.outside-script",
         OptOutsideCwd(&["-C", "-P", "--toolchain"]),
         "runs or loads CMake code from outside the working tree (a script, an initial cache or a toolchain file), which can run any command",
+    ),
+    g(
+        "compose.always",
+        Always,
+        "runs the services a compose file describes, which can mount any host path and run privileged containers (docker compose is asked as an unknown docker command the same way)",
     ),
     g(
         "composer.other-dir",
@@ -1920,6 +1933,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "tox.override",
         Opt(&["-x", "--override"]),
         "overrides a setting of the tox config, such as the commands it runs",
+    ),
+    g(
+        "uvx.always",
+        Always,
+        "downloads a Python package and runs it, or installs its commands onto PATH (uvx is uv tool run; pipx run, install, inject, runpip)",
     ),
     g(
         "vitest.outside-code",

@@ -670,6 +670,21 @@ fn guarded_commands_trip_their_guard() {
         (&["xargs", "rm"], false, "xargs.always"),
         (&["xargs"], false, "xargs.always"),
         (&["npx", "cowsay"], false, "npx.always"),
+        // uv tool run under another name, and pipx (helper H20)
+        (&["uvx", "ruff"], false, "uvx.always"),
+        (
+            &["uvx", "--from", "git+https://e/x", "x"],
+            false,
+            "uvx.always",
+        ),
+        (&["pipx", "run", "cowsay"], false, "uvx.always"),
+        (&["pipx", "ensurepath"], false, "uvx.always"),
+        (
+            &["docker-compose", "-f", "/tmp/c.yml", "up"],
+            false,
+            "compose.always",
+        ),
+        (&["podman-compose", "up"], false, "compose.always"),
         (&["less", "README"], false, "pager.always"),
         (&["more", "README"], false, "pager.always"),
         (&["most", "README"], false, "pager.always"),

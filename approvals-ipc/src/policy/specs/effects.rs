@@ -10,7 +10,7 @@ use std::path::{Component, Path};
 use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
 use super::operands;
-use super::types::{Effect, FileRef, Keys, Operands, Spec, Sub};
+use super::types::{Effect, FileRef, Keys, Operands, Sources, Spec, Sub};
 use crate::policy::cwd_config::repository_markers;
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::{enters_other_repository, outside};
@@ -230,6 +230,25 @@ fn judge(
         Effect::RunsProgramAtPath(why) => value
             .is_none_or(|v| v.contains('/'))
             .then(|| (ids.runs_program, format!("{why} (a path)"))),
+        Effect::Installs(sources, why) => {
+            let value = value?;
+            let from = elsewhere(sources, cwd, value)?;
+            Some((ids.loads_code, format!("{why} ({value} is {from})")))
+        }
+        Effect::Mounts(why) => {
+            // `SOURCE:TARGET[:OPTIONS]`; no colon is an anonymous volume
+            // at a container path.
+            let (source, _) = value?.split_once(':')?;
+            // A volume name has no `/`; a host path has one or starts
+            // with `.` or `~`.
+            if !source.starts_with(['.', '~']) && !source.contains('/') {
+                return None;
+            }
+            judge(spec, Effect::OtherTree(why), Some(source), cwd)
+        }
+        Effect::AskedWhen(words, why) => value
+            .is_none_or(|v| words.contains(&v))
+            .then(|| (ids.runs_program, why.to_owned())),
         Effect::OtherTree(why) => match value {
             // Working inside `.git` (`tar -xf a.tar -C .git` plants a
             // config or hooks) is working in metadata, whoever's tree it is.
@@ -250,6 +269,51 @@ fn judge(
                 format!("{why} (outside the working directory)"),
             )),
         },
+    }
+}
+
+/// Where `value`, a package as `sources` reads it, comes from when that is
+/// not the configured index or the working tree: `None` for a name the
+/// index serves or a path inside the tree.
+pub(super) fn elsewhere(sources: Sources, cwd: &Path, value: &str) -> Option<&'static str> {
+    const URL: &str = "a URL or a version-control source";
+    const PATH: &str = "a path outside the working directory";
+    let path = value.starts_with(['.', '/', '~']);
+    match sources {
+        Sources::Npm => {
+            if value.contains(':') {
+                Some(URL)
+            } else if path {
+                outside(cwd, value).then_some(PATH)
+            } else if !value.starts_with('@') && value.contains('/') {
+                // `owner/repo` is a GitHub repository.
+                Some(URL)
+            } else {
+                None
+            }
+        }
+        Sources::Pip => {
+            let lower = value.to_ascii_lowercase();
+            let vcs = ["git+", "hg+", "svn+", "bzr+"]
+                .iter()
+                .any(|p| lower.starts_with(p));
+            if lower.contains("://") || vcs {
+                Some(URL)
+            } else if path || value.contains('/') {
+                outside(cwd, value).then_some(PATH)
+            } else {
+                None
+            }
+        }
+        Sources::Go => {
+            if value.contains('@') {
+                Some("a module version downloaded from elsewhere")
+            } else if path {
+                outside(cwd, value).then_some(PATH)
+            } else {
+                None
+            }
+        }
     }
 }
 

@@ -520,6 +520,19 @@ fn npm<'a>(
             return;
         }
         if tok.len() < 2 || !tok.starts_with('-') {
+            // A command with its own commands (`npm pkg get`): its first
+            // operand names one, exactly; an unknown one is asked.
+            if let Some(sub) = reading.sub.filter(|s| !s.subs.is_empty())
+                && reading.operands.is_empty()
+                && reading.path.len() == 1
+            {
+                let Some(nested) = sub.subs.iter().find(|s| s.names.contains(&tok)) else {
+                    reading.problem = Some(Problem::UnknownSubcommand(tok));
+                    return;
+                };
+                reading.enter(nested, tok);
+                continue;
+            }
             if reading.sub_word.is_some() || spec.subs.is_empty() {
                 reading.operands.push(tok);
                 continue;

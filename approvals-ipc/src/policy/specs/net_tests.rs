@@ -404,7 +404,7 @@ fn everyday_cargo_trips_nothing() {
         &["cargo", "run", "--", "--config", "x"],
         &["cargo", "b", "-q"],
         &["cargo", "-q", "check", "--locked"],
-        &["cargo", "doc", "--no-deps", "--open"],
+        &["cargo", "doc", "--no-deps"],
         &["cargo", "tree", "-e", "features"],
         &["cargo", "metadata", "--format-version", "1"],
         &["cargo", "update", "-p", "serde"],

@@ -15,7 +15,7 @@ use super::effects::Shown;
 use super::effects::{EXECUTED, METADATA_DIRS, remote, risky_write};
 use super::families::jq;
 use super::grammar::Reading;
-use super::types::{Copying, Effect, Mode, Operands, Spec};
+use super::types::{Copying, Effect, Mode, Operands, Sources, Spec};
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::{normalize, outside};
 
@@ -102,6 +102,32 @@ pub(super) fn hits(
                         reason: format!(
                             "{shown} {operand}: {why}, and {name} is not known to be inert: {not_inert}"
                         ),
+                    });
+                }
+            }
+        }
+        Operands::Installs(sources, why) => {
+            // `go run PKG ARGS…`: the words after the package are the
+            // program's own.
+            let packages = match sources {
+                Sources::Go => reading.operands.get(..1).unwrap_or_default(),
+                Sources::Npm | Sources::Pip => &reading.operands[..],
+            };
+            for operand in packages {
+                if let Some(from) = super::effects::elsewhere(sources, cwd, operand) {
+                    out.push(GuardHit {
+                        id: spec.ids.loads_code,
+                        reason: format!("{shown} {operand}: {why} ({operand} is {from})"),
+                    });
+                }
+            }
+        }
+        Operands::Dirs(why) => {
+            for operand in &reading.operands {
+                if outside(cwd, operand) {
+                    out.push(GuardHit {
+                        id: spec.ids.other_tree,
+                        reason: format!("{shown} {operand}: {why} (outside the working directory)"),
                     });
                 }
             }
@@ -343,7 +369,9 @@ pub(super) fn filled<'a>(
         | Operands::SetsEnv(_)
         | Operands::ChangesSystemUnless(..)
         | Operands::Downloads { .. }
-        | Operands::JqProgram => Vec::new(),
+        | Operands::JqProgram
+        | Operands::Installs(..)
+        | Operands::Dirs(_) => Vec::new(),
     }
 }
 

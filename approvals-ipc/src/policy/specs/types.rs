@@ -241,6 +241,41 @@ pub enum Effect {
     /// approvals file or a key hands its contents over unseen. Asked (as
     /// the family's `loads-code`: what it loads is its list of inputs).
     ReadsNames(&'static str),
+    /// Names a package to install or run, spelled as [`Sources`] reads
+    /// it (pip's `-e SPEC`): a name from the configured index is the
+    /// program's job; a URL, a VCS or a path outside the working tree is
+    /// code from elsewhere: asked.
+    Installs(Sources, &'static str),
+    /// A container mount `SOURCE:TARGET[:OPTIONS]` (docker's `-v`): a
+    /// source that is a host path (has a `/`, or starts with `.` or `~`) is judged
+    /// as [`Effect::OtherTree`]; a volume name or a bare container path
+    /// is the program's job.
+    Mounts(&'static str),
+    /// Asked when the value is one of these words exactly (docker's
+    /// `--network host` shares the host's network namespace, `--network
+    /// mynet` does not).
+    AskedWhen(&'static [&'static str], &'static str),
+}
+
+/// How a package manager reads a package it is told to install or run,
+/// which decides whether it comes from the configured index (the
+/// program's job) or from somewhere the prompt names (a URL, a VCS, a
+/// path outside the working tree).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sources {
+    /// npm, pnpm, yarn: `name`, `@scope/name`, `name@range` are the
+    /// registry's; anything with a `:` (`git+https:`, `github:`,
+    /// `file:`), an `owner/repo` GitHub shorthand, or a path (`./x`,
+    /// `../x`, `/x`, `~/x`) outside the tree is not.
+    Npm,
+    /// pip, uv: a requirement name (with extras, versions, markers) is the
+    /// index's; a URL (`://`, `git+`, `name @ url`) or a path (with a `/`
+    /// or starting with `.`) outside the tree is not.
+    Pip,
+    /// go: a package path is the module's own; `path@version` downloads
+    /// a module and runs it; a relative path outside the tree is another
+    /// module.
+    Go,
 }
 
 /// A mode an option switches on, which decides how the program's archive
@@ -335,6 +370,13 @@ pub enum Operands {
         /// Options that keep the URL's directories (`-x`, `-r`, `-m`).
         tree_options: &'static [&'static str],
     },
+    /// Every operand is a package to install or run, judged as
+    /// [`Effect::Installs`] judges an option's value.
+    Installs(Sources, &'static str),
+    /// Every operand is a directory the program works in or sends whole
+    /// (`docker build CONTEXT`, `go work use DIR`): judged as
+    /// [`Effect::OtherTree`] judges an option's value.
+    Dirs(&'static str),
     /// An archive program: extracts into the working directory (or the
     /// directory one of `dir_options` names) when `extracts_by_default` or
     /// [`Mode::Extracts`], unless [`Mode::WritesNothing`].

@@ -12,9 +12,10 @@
 //! (build scripts included). Setting config (`--config`, `-Z`), working on
 //! another package (`-C`, `--manifest-path` outside the tree), writing
 //! build output outside it, installing a crate, publishing, and passing
-//! arguments to rustc are asked.
+//! arguments to rustc are asked, as are `--open` (a browser), `cargo new`,
+//! `init` and `vendor` writing outside the tree, and `cargo uninstall`.
 
-use crate::policy::specs::types::Operands;
+use crate::policy::specs::types::Operands::{self, WrittenAt};
 use crate::policy::specs::types::{
     Effect::{LoadsCode, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
@@ -60,6 +61,8 @@ const MANIFEST_OPTS: &[Opt] = &[
     flag(&["--ignore-rust-version"]),
 ];
 
+const OPENS: &str = "opens the documentation in a browser, which BROWSER or the desktop names";
+const NEW_PACKAGE: &str = "creates a package (and a git repository) in this directory";
 const CONFIG: &str = "sets any cargo config value, including build.rustc-wrapper and target.<triple>.runner, which run programs";
 const UNSTABLE: &str =
     "turns on unstable cargo features, which can change what runs (-Zscript runs a file)";
@@ -186,7 +189,7 @@ const CLIPPY: &[Opt] = &[
 ];
 
 const DOC: &[Opt] = &[
-    flag(&["--open"]),
+    flag(&["--open"]).does(RunsProgram(OPENS)),
     flag(&["--no-deps"]),
     flag(&["--document-private-items"]),
     value(&["--message-format"]),
@@ -367,7 +370,7 @@ const RUSTC: &[Opt] = &[
 ];
 
 const RUSTDOC: &[Opt] = &[
-    flag(&["--open"]),
+    flag(&["--open"]).does(RunsProgram(OPENS)),
     value(&["--message-format"]),
     value(&["--output-format"]),
     optional(&["-p", "--package"]),
@@ -486,13 +489,13 @@ const SUBS: &[Sub] = &[
     ),
     sub(&["help"], &[HELP, EVERYWHERE]),
     sub(&["info"], &[INFO, EVERYWHERE]),
-    sub(&["init"], &[INIT, EVERYWHERE]),
+    sub(&["init"], &[INIT, EVERYWHERE]).operands(WrittenAt(0, NEW_PACKAGE)),
     sub(&["install"], &[INSTALL, FEATURES, EVERYWHERE]).does(LoadsCode(
         "builds a crate, running its build script, and installs its binaries onto PATH",
     )),
     sub(&["locate-project"], &[LOCATE_PROJECT, EVERYWHERE]),
     sub(&["metadata"], &[METADATA, FEATURES, EVERYWHERE]),
-    sub(&["new"], &[NEW, EVERYWHERE]),
+    sub(&["new"], &[NEW, EVERYWHERE]).operands(WrittenAt(0, NEW_PACKAGE)),
     sub(&["package"], &[PACKAGE, FEATURES, EVERYWHERE]),
     sub(&["pkgid"], &[PKGID, EVERYWHERE]),
     sub(&["publish"], &[PUBLISH, FEATURES, EVERYWHERE])
@@ -529,9 +532,14 @@ const SUBS: &[Sub] = &[
         &[TEST, TARGETS, FEATURES, MANIFEST_OPTS, EVERYWHERE],
     ),
     sub(&["tree"], &[TREE, FEATURES, EVERYWHERE]),
-    sub(&["uninstall"], &[UNINSTALL, EVERYWHERE]),
+    sub(&["uninstall"], &[UNINSTALL, EVERYWHERE]).does(WritesFile(
+        "removes installed binaries from cargo's bin directory, which is on PATH",
+    )),
     sub(&["update"], &[UPDATE, MANIFEST_OPTS, EVERYWHERE]),
-    sub(&["vendor"], &[VENDOR, EVERYWHERE]),
+    sub(&["vendor"], &[VENDOR, EVERYWHERE]).operands(WrittenAt(
+        0,
+        "writes every dependency's sources into this directory",
+    )),
     sub(&["verify-project"], &[VERIFY_PROJECT, EVERYWHERE]),
     sub(&["version"], &[VERSION, EVERYWHERE]),
 ];

@@ -13,14 +13,20 @@
 //! namespaces, devices, capabilities, security options), a bind mount of a
 //! host path outside the working tree, any `--mount`, another client config
 //! directory (credential helpers run), archives written outside the tree
-//! and pushing images are asked. `docker cp` writes where its operands say,
-//! which no option shows: not judged here.
+//! and pushing images are asked. A `-v` source is read as a host path only
+//! when it starts with `/`, `.` or `~` (else it names a volume); `--network
+//! host` is a host namespace; another daemon (`-H`) receives what the
+//! command sends; a build context or Dockerfile outside the tree is asked;
+//! `docker cp` is judged by its destination, a `container:path` operand
+//! being the container's.
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
+    Copying,
     Effect::{
-        LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile,
+        AskedWhen, LoadsCode, Mounts, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig,
+        Uploads, WritesFile,
     },
     Grammar, Opt, Spec, Sub, flag, ids, sub, value,
 };
@@ -36,7 +42,9 @@ const GLOBAL: &[Opt] = &[
     )),
     value(&["-c", "--context"]).does(Network),
     flag(&["-D", "--debug"]),
-    value(&["-H", "--host"]).does(Network),
+    value(&["-H", "--host"]).does(Uploads(
+        "talks to another docker daemon, which receives the build contexts, files and environment this command sends (DOCKER_HOST is refused as an override for the same reason)",
+    )),
     value(&["-l", "--log-level"]),
     flag(&["--tls"]),
     value(&["--tlscacert"]).does(ReadsFile),
@@ -66,14 +74,16 @@ const BUILD_OPTS: &[Opt] = &[
     value(&["--cpuset-cpus"]),
     value(&["--cpuset-mems"]),
     flag(&["--disable-content-trust"]),
-    value(&["-f", "--file"]).does(ReadsFile),
+    value(&["-f", "--file"]).does(OtherTree(
+        "builds with a Dockerfile from another directory, whose steps run with the build context",
+    )),
     flag(&["--force-rm"]),
     value(&["--iidfile"]).does(WritesFile("writes the image id to a file")),
     value(&["--isolation"]),
     value(&["--label"]),
     value(&["-m", "--memory"]),
     value(&["--memory-swap"]),
-    value(&["--network"]).does(Network),
+    value(&["--network"]).does(AskedWhen(&["host"], HOST)),
     flag(&["--no-cache"]),
     value(&["--platform"]),
     flag(&["--pull"]),
@@ -170,7 +180,7 @@ const CREATE_OPTS: &[Opt] = &[
     value(&["--memory-swappiness"]),
     value(&["--mount"]).does(SetsConfig(MOUNTS)),
     value(&["--name"]),
-    value(&["--network"]).does(Network),
+    value(&["--network"]).does(AskedWhen(&["host"], HOST)),
     value(&["--network-alias"]),
     flag(&["--no-healthcheck"]),
     flag(&["--oom-kill-disable"]),
@@ -200,9 +210,11 @@ const CREATE_OPTS: &[Opt] = &[
     value(&["-u", "--user"]),
     value(&["--userns"]).does(RunsProgram(HOST)),
     value(&["--uts"]).does(RunsProgram(HOST)),
-    value(&["-v", "--volume"]).does(OtherTree(MOUNT)),
+    value(&["-v", "--volume"]).does(Mounts(MOUNT)),
     value(&["--volume-driver"]),
-    value(&["--volumes-from"]),
+    value(&["--volumes-from"]).does(SetsConfig(
+        "mounts every volume of another container, which may hold host paths",
+    )),
     value(&["-w", "--workdir"]),
     flag(&["--help"]),
 ];
@@ -418,9 +430,17 @@ const WAIT_OPTS: &[Opt] = &[flag(&["--help"])];
 
 const SUBS: &[Sub] = &[
     sub(&["attach"], &[ATTACH_OPTS]),
-    sub(&["build"], &[BUILD_OPTS]),
+    sub(&["build"], &[BUILD_OPTS]).operands(Operands::Dirs(
+        "sends this directory to the daemon as the build context, which the Dockerfile's steps read and can send anywhere",
+    )),
     sub(&["commit"], &[COMMIT_OPTS]),
-    sub(&["cp"], &[CP_OPTS]),
+    sub(&["cp"], &[CP_OPTS]).operands(Operands::Destination(Copying {
+        why: "copies between a container and the host",
+        remote: true,
+        trailing_slash_is_contents: false,
+        recursive: true,
+        links: false,
+    })),
     sub(&["create"], &[CREATE_OPTS]),
     sub(&["diff"], &[DIFF_OPTS]),
     sub(&["events"], &[EVENTS_OPTS]),

@@ -15,12 +15,14 @@
 //! or program wrapped around the compiler or the test binary (`-toolexec`,
 //! `-exec`, `-vettool`), linker flags (which can name an external linker),
 //! overlays and other module files, writes outside the working tree,
-//! `go generate`, `go tool`, installing binaries and `go env -w` are asked.
+//! `go generate`, `go tool`, installing binaries and `go env -w` are asked,
+//! as are `go run module@version` (downloads a module and runs it), `go bug`
+//! (a browser) and `go work` adding a module directory outside the tree.
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, ReadsFile, RunsProgram, SetsConfig, WritesFile},
-    Grammar, Opt, Spec, Sub, flag, group, ids, sub, value,
+    Effect::{LoadsCode, OtherTree, ReadsFile, RunsProgram, SetsConfig, WritesFile},
+    Grammar, Opt, Sources, Spec, Sub, flag, group, ids, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
@@ -222,15 +224,18 @@ const WORK_EDIT: &[Opt] = &[
     flag(&["-json"]),
     flag(&["-print"]),
     value(&["-replace"]).does(LoadsCode(REPLACE)),
-    value(&["-use"]),
+    value(&["-use"]).does(OtherTree(WORK_USE)),
 ];
+
+const WORK_USE: &str =
+    "adds a module directory to the workspace, whose code later builds compile and run";
 
 /// `go work`'s commands.
 const WORK_SUBS: &[Sub] = &[
     sub(&["edit"], &[WORK_EDIT]),
-    sub(&["init"], &[MODULE]),
+    sub(&["init"], &[MODULE]).operands(Operands::Dirs(WORK_USE)),
     sub(&["sync"], &[MODULE]),
-    sub(&["use"], &[MODULE, &[flag(&["-r"])]]),
+    sub(&["use"], &[MODULE, &[flag(&["-r"])]]).operands(Operands::Dirs(WORK_USE)),
 ];
 
 /// `go fix`: rewrites the module's own sources for newer APIs, as `go fmt`
@@ -251,7 +256,9 @@ const DOC: &[Opt] = &[
 const TOOL: &[Opt] = &[flag(&["-n"])];
 
 const SUBS: &[Sub] = &[
-    sub(&["bug"], &[]),
+    sub(&["bug"], &[]).does(RunsProgram(
+        "opens a new GitHub issue in a browser, which BROWSER or the desktop names",
+    )),
     sub(&["build"], &[BUILD, MODULE, MOD_MODE, BUILD_ONLY]),
     sub(&["clean"], &[BUILD, MODULE, MOD_MODE, CLEAN]),
     sub(&["doc"], &[DOC]),
@@ -267,7 +274,10 @@ const SUBS: &[Sub] = &[
     )),
     sub(&["list"], &[BUILD, MODULE, MOD_MODE, LIST]),
     group(&["mod"], &[], MOD_SUBS),
-    sub(&["run"], &[BUILD, MODULE, MOD_MODE, RUN]),
+    sub(&["run"], &[BUILD, MODULE, MOD_MODE, RUN]).operands(Operands::Installs(
+        Sources::Go,
+        "builds and runs this package",
+    )),
     sub(&["test"], &[BUILD, MODULE, MOD_MODE, TEST]),
     sub(&["tool"], &[TOOL]).does(RunsProgram("runs a Go tool by name")),
     sub(&["version"], &[VERSION]),

@@ -15,7 +15,9 @@
 //! or node-gyp of the caller's choosing, node options, another registry or
 //! config file, an init module, another prefix, the global prefix, and the
 //! commands that run a package's binary, open a program, publish, log in
-//! or change config are asked; so is any option or command the spec does
+//! or change config are asked, as is a package named by a URL, a VCS, a
+//! GitHub `owner/repo` or a path outside the tree ([`Sources::Npm`]; `npm
+//! pkg get` reads, `npm pkg set|delete|fix` edit); so is any option or command the spec does
 //! not know (npm takes an unknown `--key` as config, and an abbreviated
 //! command as the command it abbreviates).
 
@@ -24,7 +26,7 @@ use crate::policy::specs::types::{
     Effect::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile,
     },
-    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+    Grammar, Opt, Sources, Spec, Sub, flag, group, ids, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
@@ -44,6 +46,8 @@ const CONFIG: &str =
 const REGISTRY: &str = "installs packages from another registry, whose install scripts then run";
 const PREFIX: &str = "works in another project, whose package.json scripts then run";
 const GLOBAL: &str = "works on the global prefix, whose bin directory is on PATH";
+const PKG_EDITS: &str = "edits package.json, whose scripts npm runs";
+const INSTALLS_FROM: &str = "installs a package from there, whose install scripts then run";
 const LOCATION: &str =
     "chooses which config npm saves to and where it installs (global: the prefix on PATH)";
 
@@ -301,7 +305,8 @@ const SUBS: &[Sub] = &[
             "isntal", "isntall",
         ],
         &[],
-    ),
+    )
+    .operands(Operands::Installs(Sources::Npm, INSTALLS_FROM)),
     sub(
         &["install-ci-test", "cit", "clean-install-test", "sit"],
         &[],
@@ -317,7 +322,16 @@ const SUBS: &[Sub] = &[
     sub(&["owner", "author"], &[]).does(Uploads(PUBLISHES)),
     sub(&["pack"], &[]),
     sub(&["ping"], &[]),
-    sub(&["pkg"], &[]).does(SetsConfig("edits package.json, whose scripts npm runs")),
+    group(
+        &["pkg"],
+        &[],
+        &[
+            sub(&["delete"], &[]).does(SetsConfig(PKG_EDITS)),
+            sub(&["fix"], &[]).does(SetsConfig(PKG_EDITS)),
+            sub(&["get"], &[]),
+            sub(&["set"], &[]).does(SetsConfig(PKG_EDITS)),
+        ],
+    ),
     sub(&["prefix"], &[]),
     sub(&["prune"], &[]),
     sub(&["publish"], &[]).does(Uploads("uploads the package to a registry")),

@@ -11,19 +11,26 @@
 //! Installing packages from the configured index, running their build
 //! backends, is pip's job; another index or link source, a host trusted
 //! without TLS, another interpreter, build-backend settings, writes
-//! outside the working tree and changing pip's config are asked.
+//! outside the working tree and changing pip's config are asked; so is a
+//! package named by a URL, a VCS or a path outside the tree (operands and
+//! `-e`, [`Sources::Pip`]), and a `-r`/`-c` file outside the tree (pip
+//! reads `--index-url`, `-f` and more requirements files from inside it).
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfig, WritesFile},
-    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+    Effect::{
+        Installs, LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, WritesFile,
+    },
+    Grammar, Opt, Sources, Spec, Sub, flag, ids, sub, value,
 };
 
 const INDEX: &str =
     "installs from another package index or link source, whose packages run their build code";
 const TRUSTS: &str =
     "trusts a host without TLS checks, so anyone on the way can serve the code pip installs";
+const REQUIREMENTS: &str = "reads requirements from another directory; a requirements file can name other indexes, URLs and more requirements files";
+const INSTALLS_FROM: &str = "installs a package from there, whose build code then runs";
 const INSTALLS: &str = "installs packages into another directory";
 const BACKEND: &str = "passes settings to the build backend, which can change what it runs";
 
@@ -56,11 +63,11 @@ const GENERAL: &[Opt] = &[
 ];
 
 const INSTALL_OPTS: &[Opt] = &[
-    value(&["-r", "--requirement"]).does(ReadsFile),
-    value(&["-c", "--constraint"]).does(ReadsFile),
+    value(&["-r", "--requirement"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-c", "--constraint"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--no-deps", "--no-dependencies"]),
     flag(&["--pre"]),
-    value(&["-e", "--editable"]),
+    value(&["-e", "--editable"]).does(Installs(Sources::Pip, INSTALLS_FROM)),
     flag(&["--dry-run"]),
     value(&["-t", "--target"]).does(WritesFile(INSTALLS)),
     value(&["--platform"]),
@@ -104,8 +111,8 @@ const INSTALL_OPTS: &[Opt] = &[
 ];
 
 const DOWNLOAD_OPTS: &[Opt] = &[
-    value(&["-c", "--constraint"]).does(ReadsFile),
-    value(&["-r", "--requirement"]).does(ReadsFile),
+    value(&["-c", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-r", "--requirement"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--no-deps", "--no-dependencies"]),
     value(&["--global-option"]).does(SetsConfig(BACKEND)),
     value(&["--no-binary"]),
@@ -140,14 +147,14 @@ const DOWNLOAD_OPTS: &[Opt] = &[
 ];
 
 const UNINSTALL_OPTS: &[Opt] = &[
-    value(&["-r", "--requirement"]).does(ReadsFile),
+    value(&["-r", "--requirement"]).does(OtherTree(REQUIREMENTS)),
     flag(&["-y", "--yes"]),
     value(&["--root-user-action"]),
     flag(&["--break-system-packages"]),
 ];
 
 const FREEZE_OPTS: &[Opt] = &[
-    value(&["-r", "--requirement"]).does(ReadsFile),
+    value(&["-r", "--requirement"]).does(OtherTree(REQUIREMENTS)),
     flag(&["-l", "--local"]),
     flag(&["--user"]),
     value(&["--path"]).does(ReadsFile),
@@ -220,9 +227,9 @@ const WHEEL_OPTS: &[Opt] = &[
     flag(&["--use-pep517"]),
     flag(&["--no-use-pep517"]),
     flag(&["--check-build-dependencies"]),
-    value(&["-c", "--constraint"]).does(ReadsFile),
-    value(&["-e", "--editable"]),
-    value(&["-r", "--requirement"]).does(ReadsFile),
+    value(&["-c", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-e", "--editable"]).does(Installs(Sources::Pip, INSTALLS_FROM)),
+    value(&["-r", "--requirement"]).does(OtherTree(REQUIREMENTS)),
     value(&["--src", "--source", "--source-dir", "--source-directory"])
         .does(WritesFile("checks out editable packages into a directory")),
     flag(&["--ignore-requires-python"]),
@@ -267,18 +274,21 @@ const SUBS: &[Sub] = &[
         "changes pip's configuration, which names the indexes and options of every later install",
     )),
     sub(&["debug"], &[DEBUG_OPTS, GENERAL]),
-    sub(&["download"], &[DOWNLOAD_OPTS, GENERAL]),
+    sub(&["download"], &[DOWNLOAD_OPTS, GENERAL])
+        .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
     sub(&["freeze"], &[FREEZE_OPTS, GENERAL]),
     sub(&["hash"], &[HASH_OPTS, GENERAL]),
     sub(&["help"], &[HELP_OPTS, GENERAL]),
     sub(&["index"], &[INDEX_OPTS, GENERAL]),
     sub(&["inspect"], &[INSPECT_OPTS, GENERAL]),
-    sub(&["install"], &[INSTALL_OPTS, GENERAL]),
+    sub(&["install"], &[INSTALL_OPTS, GENERAL])
+        .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
     sub(&["list"], &[LIST_OPTS, GENERAL]),
     sub(&["search"], &[SEARCH_OPTS, GENERAL]),
     sub(&["show"], &[SHOW_OPTS, GENERAL]),
     sub(&["uninstall"], &[UNINSTALL_OPTS, GENERAL]),
-    sub(&["wheel"], &[WHEEL_OPTS, GENERAL]),
+    sub(&["wheel"], &[WHEEL_OPTS, GENERAL])
+        .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
 ];
 
 /// `pip`.

@@ -28,9 +28,11 @@
 //! install or replace runtimes and pnpm itself.
 
 use crate::policy::specs::types::Operands;
+
+const INSTALLS_FROM: &str = "installs a package from there, whose install scripts then run";
 use crate::policy::specs::types::{
     Effect::{LoadsCode, Network, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
-    Grammar, Opt, Spec, Sub, flag, ids, location, optional, sub, value,
+    Grammar, Opt, Sources, Spec, Sub, flag, ids, location, optional, sub, value,
 };
 
 const DIR: &str = "works in another project directory, whose package.json scripts then run";
@@ -726,8 +728,9 @@ const SUBS: &[Sub] = &[
     sub(&["access"], &[GLOBAL, OPTS_ACCESS]).does(Uploads(PUBLISHES)),
     sub(&["init"], &[GLOBAL, OPTS_INIT]),
     sub(&["recursive", "multi", "m"], &[GLOBAL]).does(RunsProgram(RECURSIVE)),
-    sub(&["add"], &[GLOBAL, OPTS_ADD]),
-    sub(&["install", "i"], &[GLOBAL, OPTS_INSTALL]),
+    sub(&["add"], &[GLOBAL, OPTS_ADD]).operands(Operands::Installs(Sources::Npm, INSTALLS_FROM)),
+    sub(&["install", "i"], &[GLOBAL, OPTS_INSTALL])
+        .operands(Operands::Installs(Sources::Npm, INSTALLS_FROM)),
     sub(&["install-test", "it"], &[GLOBAL, OPTS_INSTALL_TEST]),
     sub(&["update", "up", "upgrade"], &[GLOBAL, OPTS_UPDATE]),
     sub(&["outdated"], &[GLOBAL, OPTS_OUTDATED]),

@@ -25,12 +25,15 @@
 //! settings, and writes outside the tree.
 
 use crate::policy::specs::types::Operands;
+
+const INSTALLS_FROM: &str = "installs a package from there, whose build code then runs";
+const REQUIREMENTS: &str = "reads requirements from another directory; a requirements file can name other indexes, URLs and more requirements files";
 use crate::policy::specs::types::{
     Effect::{
-        LoadsCode, OtherTree, ReadsFile, RunsProgram, RunsProgramAtPath, SetsConfig, Uploads,
-        WritesFile,
+        Installs, LoadsCode, OtherTree, ReadsFile, RunsProgram, RunsProgramAtPath, SetsConfig,
+        Uploads, WritesFile,
     },
-    Grammar, Opt, Spec, Sub, flag, group, ids, location, sub, value,
+    Grammar, Opt, Sources, Spec, Sub, flag, group, ids, location, sub, value,
 };
 
 const RUN: &str = "runs any command or script with the project's environment first on PATH, so the command does not resolve as checked (and `python -c` runs inline code)";
@@ -118,7 +121,7 @@ const RUN_OPTS: &[Opt] = &[
     flag(&["--no-env-file"]),
     value(&["-w", "--with"]).does(LoadsCode(WITH)),
     value(&["--with-editable"]).does(LoadsCode(WITH)),
-    value(&["--with-requirements"]).does(ReadsFile),
+    value(&["--with-requirements"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--isolated"]),
     flag(&["--active"]),
     flag(&["--no-sync"]),
@@ -210,8 +213,8 @@ const INIT_OPTS: &[Opt] = &[
 ];
 
 const ADD_OPTS: &[Opt] = &[
-    value(&["-r", "--requirements", "--requirement"]).does(ReadsFile),
-    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
+    value(&["-r", "--requirements", "--requirement"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-c", "--constraints", "--constraint"]).does(OtherTree(REQUIREMENTS)),
     value(&["-m", "--marker"]),
     flag(&["--dev"]),
     value(&["--optional"]),
@@ -440,10 +443,10 @@ const TOOL_RUN_OPTS: &[Opt] = &[
     value(&["--from"]),
     value(&["-w", "--with"]).does(LoadsCode(WITH)),
     value(&["--with-editable"]).does(LoadsCode(WITH)),
-    value(&["--with-requirements"]).does(ReadsFile),
-    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
-    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
-    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["--with-requirements"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-c", "--constraints", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["--overrides", "--override"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--isolated"]),
     value(&["--env-file"]).does(LoadsCode(ENV_FILE)),
     flag(&["--no-env-file"]),
@@ -454,14 +457,14 @@ const TOOL_RUN_OPTS: &[Opt] = &[
 
 const TOOL_INSTALL_OPTS: &[Opt] = &[
     value(&["-w", "--with"]).does(LoadsCode(WITH)),
-    value(&["--with-requirements"]).does(ReadsFile),
+    value(&["--with-requirements"]).does(OtherTree(REQUIREMENTS)),
     flag(&["-e", "--editable"]),
     value(&["--with-editable"]).does(LoadsCode(WITH)),
     value(&["--with-executables-from"]).does(LoadsCode(WITH)),
-    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
-    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["--overrides", "--override"]).does(OtherTree(REQUIREMENTS)),
     value(&["--excludes", "--exclude"]).does(ReadsFile),
-    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--force"]),
     flag(&["--lfs"]),
     value(&["--python-platform"]),
@@ -586,10 +589,10 @@ const PYTHON_UNINSTALL_OPTS: &[Opt] = &[
 const PIP_OPTS: &[Opt] = &[value(&["--cert"]).does(LoadsCode(CERT))];
 
 const PIP_COMPILE_OPTS: &[Opt] = &[
-    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
-    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["--overrides", "--override"]).does(OtherTree(REQUIREMENTS)),
     value(&["--excludes", "--exclude"]).does(ReadsFile),
-    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--require-build-hashes"]),
     value(&["--extra"]),
     flag(&["--all-extras"]),
@@ -649,8 +652,8 @@ const GLOBAL_OPTS_3: &[Opt] = &[
 ];
 
 const PIP_SYNC_OPTS: &[Opt] = &[
-    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
-    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(OtherTree(REQUIREMENTS)),
     value(&["--extra"]),
     flag(&["--all-extras"]),
     value(&["--group"]),
@@ -691,14 +694,14 @@ const RESOLVER_OPTS_4: &[Opt] = &[
 ];
 
 const PIP_INSTALL_OPTS: &[Opt] = &[
-    value(&["-r", "--requirements", "--requirement"]).does(ReadsFile),
-    value(&["-e", "--editable"]),
+    value(&["-r", "--requirements", "--requirement"]).does(OtherTree(REQUIREMENTS)),
+    value(&["-e", "--editable"]).does(Installs(Sources::Pip, INSTALLS_FROM)),
     flag(&["--no-editable"]),
     value(&["--no-editable-package"]),
-    value(&["-c", "--constraints", "--constraint"]).does(ReadsFile),
-    value(&["--overrides", "--override"]).does(ReadsFile),
+    value(&["-c", "--constraints", "--constraint"]).does(OtherTree(REQUIREMENTS)),
+    value(&["--overrides", "--override"]).does(OtherTree(REQUIREMENTS)),
     value(&["--excludes", "--exclude"]).does(ReadsFile),
-    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(OtherTree(REQUIREMENTS)),
     value(&["--extra"]),
     flag(&["--all-extras"]),
     value(&["--cert"]).does(LoadsCode(CERT)),
@@ -727,7 +730,7 @@ const PIP_INSTALL_OPTS: &[Opt] = &[
 ];
 
 const PIP_UNINSTALL_OPTS: &[Opt] = &[
-    value(&["-r", "--requirements", "--requirement"]).does(ReadsFile),
+    value(&["-r", "--requirements", "--requirement"]).does(OtherTree(REQUIREMENTS)),
     value(&["--keyring-provider"]),
     flag(&["--system"]),
     flag(&["--break-system-packages"]),
@@ -821,7 +824,7 @@ const BUILD_OPTS_6: &[Opt] = &[
     flag(&["--force-pep517"]),
     flag(&["--clear"]),
     flag(&["--no-create-gitignore"]),
-    value(&["-b", "--build-constraints", "--build-constraint"]).does(ReadsFile),
+    value(&["-b", "--build-constraints", "--build-constraint"]).does(OtherTree(REQUIREMENTS)),
     flag(&["--require-hashes"]),
     flag(&["--no-verify-hashes"]),
 ];
@@ -1011,7 +1014,8 @@ const PIP_SUBS: &[Sub] = &[
             PYTHON_OPTS_4,
             GLOBAL_OPTS_3,
         ],
-    ),
+    )
+    .operands(Operands::Dirs(REQUIREMENTS)),
     sub(
         &["sync"],
         &[
@@ -1024,7 +1028,8 @@ const PIP_SUBS: &[Sub] = &[
             PYTHON_OPTS_2,
             GLOBAL_OPTS_3,
         ],
-    ),
+    )
+    .operands(Operands::Dirs(REQUIREMENTS)),
     sub(
         &["install"],
         &[
@@ -1037,7 +1042,8 @@ const PIP_SUBS: &[Sub] = &[
             PYTHON_OPTS_2,
             GLOBAL_OPTS,
         ],
-    ),
+    )
+    .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
     sub(
         &["uninstall"],
         &[PIP_UNINSTALL_OPTS, PYTHON_OPTS_2, CACHE_OPTS, GLOBAL_OPTS],
@@ -1166,7 +1172,8 @@ const SUBS: &[Sub] = &[
             PYTHON_OPTS_2,
             GLOBAL_OPTS,
         ],
-    ),
+    )
+    .operands(Operands::Installs(Sources::Pip, INSTALLS_FROM)),
     sub(
         &["remove"],
         &[

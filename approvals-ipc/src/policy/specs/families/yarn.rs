@@ -32,11 +32,13 @@
 //! account commands.
 
 use crate::policy::specs::types::Operands;
+
+const INSTALLS_FROM: &str = "installs a package from there, whose install scripts then run";
 use crate::policy::specs::types::{
     Effect::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile,
     },
-    Grammar, Opt, Spec, Sub, flag, ids, location, sub, value,
+    Grammar, Opt, Sources, Spec, Sub, flag, ids, location, sub, value,
 };
 
 const CWD: &str = "works in another project directory, whose package.json scripts then run";
@@ -241,7 +243,7 @@ const OPTS_VERSION: &[Opt] = &[
 /// three it keeps only to say they are not needed.
 const SUBS: &[Sub] = &[
     sub(&["access"], &[GLOBAL]).does(Uploads(PUBLISHES)),
-    sub(&["add"], &[GLOBAL, OPTS_ADD]),
+    sub(&["add"], &[GLOBAL, OPTS_ADD]).operands(Operands::Installs(Sources::Npm, INSTALLS_FROM)),
     sub(&["audit"], &[GLOBAL, OPTS_AUDIT]),
     sub(&["autoclean"], &[GLOBAL, OPTS_AUTOCLEAN]),
     sub(&["bin"], &[GLOBAL]),
