@@ -16,6 +16,7 @@ mod gh;
 mod git;
 mod go;
 mod grep;
+mod inspect;
 mod jq;
 mod make;
 mod mawk;
@@ -46,6 +47,7 @@ use super::types::Spec;
 /// Every spec, sorted by family.
 pub(crate) static ALL: &[&Spec] = &[
     &awk::AWK,
+    &inspect::BASENAME,
     &cargo::CARGO,
     &coreutils::CAT,
     &attrs::CHCON,
@@ -57,8 +59,12 @@ pub(crate) static ALL: &[&Spec] = &[
     &curl::CURL,
     &attrs::DATE,
     &attrs::DD,
+    &inspect::DF,
     &diff::DIFF,
+    &inspect::DIRNAME,
     &docker::DOCKER,
+    &inspect::DU,
+    &inspect::ECHO,
     &erb::ERB,
     &find::FIND,
     &gh::GH,
@@ -84,10 +90,13 @@ pub(crate) static ALL: &[&Spec] = &[
     &perldoc::PERLDOC,
     &pip::PIP,
     &pnpm::PNPM,
+    &inspect::PRINTF,
     &prove::PROVE,
     &attrs::PTX,
     &python::PYTHON,
     &rake::RAKE,
+    &inspect::READLINK,
+    &inspect::REALPATH,
     &rg::RG,
     &fileutils::RM,
     &fileutils::RMDIR,
@@ -101,9 +110,11 @@ pub(crate) static ALL: &[&Spec] = &[
     &coreutils::SORT,
     &attrs::SPLIT,
     &ssh::SSH,
+    &inspect::STAT,
     &coreutils::TAIL,
     &tar::TAR,
     &fileutils::TEE,
+    &inspect::TEST,
     &fileutils::TOUCH,
     &attrs::TRUNCATE,
     &attrs::UNIQ,
