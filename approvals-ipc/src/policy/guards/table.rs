@@ -834,7 +834,8 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, SubOpt, Subcommand, Word,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptWritesFile, SubOpt,
+    Subcommand, Word,
 };
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
@@ -947,7 +948,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "curl.output",
-        Opt(&[
+        OptWritesFile(&[
             "--cookie-jar",
             "--dump-header",
             "--etag-save",
@@ -1567,7 +1568,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "wget.output",
-        Opt(&[
+        OptWritesFile(&[
             "--append-output",
             "--output-document",
             "--output-file",
