@@ -625,6 +625,7 @@ const CHECK_IGNORE: &[Opt] = &[
     flag(&["-z"]),
     flag(&["-n", "--non-matching"]),
     flag(&["--index"]),
+    flag(&["--no-index"]),
 ];
 
 /// `git cherry`: lists the commits not yet upstream.
@@ -1622,6 +1623,7 @@ const SHOW_BRANCH: &[Opt] = &[
     optional(&["--more"]),
     flag(&["--list"]),
     flag(&["--name"]),
+    flag(&["--no-name"]),
     flag(&["--current"]),
     flag(&["--sha1-name"]),
     flag(&["--merge-base"]),

@@ -69,12 +69,13 @@ const BASENAME_OPTS: &[Opt] = &[
     flag(&["-z", "--zero"]),
 ];
 
-/// `basename`: prints the last part of each name; opens nothing.
+/// `basename`: prints the last part of each name; opens nothing. Its
+/// options stop at the first operand (`basename x --version` prints `x`).
 pub(crate) const BASENAME: Spec = Spec {
     family: "basename",
     names: &["basename"],
     ids: ids!("basename"),
-    grammar: GNU,
+    grammar: Grammar::Getopt { permute: false },
     opts: &[BASENAME_OPTS, COMMON],
     subs: &[],
     checked_with: V91,
