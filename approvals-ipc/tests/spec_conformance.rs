@@ -78,6 +78,11 @@ use approvals_ipc::policy::specs::{Arity, Grammar, Opt, Spec, all};
 /// why: each is checked by the abbreviation probe like any other.
 const NOT_IN_HELP: &[(&str, &str, &str)] = &[
     (
+        "stat",
+        "--format",
+        "listed as `-c  --format=FORMAT` (two spaces, no comma), which the help reader does not split; `stat --form=%s x` prints the size",
+    ),
+    (
         "rmdir",
         "--path",
         "an old spelling of --parents that coreutils 9.1 still takes (found by the abbreviation probe)",

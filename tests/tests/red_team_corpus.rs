@@ -57,9 +57,11 @@ fn program_words(cases: &[Case]) -> BTreeSet<String> {
                 .split(|ch: char| ch.is_whitespace() || ch == '\'' || ch == '"')
         })
         .filter(|w| {
-            w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
+            // `[` is the test program (`[ -d x ]`).
+            *w == "["
+                || (w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                    && w.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c)))
         })
         .map(str::to_owned)
         .collect()

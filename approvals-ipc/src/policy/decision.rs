@@ -813,8 +813,16 @@ fn check_segment(
         satisfied_by = Some(SatisfiedBy::Skill);
     }
     if satisfied_by.is_none() && miss.is_none() {
-        miss = Some(name_miss.unwrap_or_else(|| Miss::NotAllowlisted {
-            real: real.display().to_string(),
+        miss = Some(name_miss.unwrap_or_else(|| {
+            Miss::NotAllowlisted {
+                real: real.display().to_string(),
+                via: segment
+                    .resolution
+                    .resolved
+                    .as_deref()
+                    .filter(|resolved| *resolved != real)
+                    .map(|resolved| resolved.display().to_string()),
+            }
         }));
     }
     let guards_on = policy.arg_guards

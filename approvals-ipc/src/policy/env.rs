@@ -561,6 +561,13 @@ pub const DIGITS: ValueSyntax = ValueSyntax {
     check: is_digits,
 };
 
+/// A count of at most twelve digits (a thread count, a stack size in
+/// bytes).
+pub const COUNT: ValueSyntax = ValueSyntax {
+    describe: "a number of at most twelve digits",
+    check: is_count,
+};
+
 /// How much of a backtrace Rust prints.
 pub const BACKTRACE: ValueSyntax = ValueSyntax {
     describe: "0, 1, short or full",
@@ -621,13 +628,18 @@ const fn inert(name: &'static str, syntax: ValueSyntax, reason: &'static str) ->
 pub const INERT: &[InertRule] = &[
     inert(
         "CARGO_INCREMENTAL",
-        WORD,
-        "whether rustc compiles incrementally (0 or 1); a flag",
+        DIGITS,
+        "turns cargo's incremental compilation on (1) or off (0); a number, never a path",
     ),
     inert(
         "CARGO_TERM_COLOR",
         COLOR_CHOICE,
         "when cargo colours its output; the value is one of three words",
+    ),
+    inert(
+        "CARGO_TERM_VERBOSE",
+        WORD,
+        "how much cargo prints (true, false); a word",
     ),
     inert(
         "CI",
@@ -678,6 +690,11 @@ pub const INERT: &[InertRule] = &[
         "the operating system go compiles for (cross-compiling); a name. go run and go test of a foreign target look for go_GOOS_GOARCH_exec on the host PATH, as any command name is",
     ),
     inert(
+        "HUSKY",
+        WORD,
+        "0 makes husky's git hooks skip themselves; a word, so it can only run less",
+    ),
+    inert(
         "LANG",
         LOCALE,
         "locale: message language and formats; a name, never a path to locale files",
@@ -710,6 +727,11 @@ pub const INERT: &[InertRule] = &[
         WORD,
         "names the environment a node app runs in (test, production); a word, never a path",
     ),
+    inert(
+        "NODE_NO_WARNINGS",
+        WORD,
+        "node prints no process warnings (1); a word",
+    ),
     inert("NO_COLOR", WORD, "turns colour output off"),
     inert(
         "PYTHONDONTWRITEBYTECODE",
@@ -735,6 +757,16 @@ pub const INERT: &[InertRule] = &[
         "RUST_LOG",
         LOG_FILTER,
         "which log lines a Rust program prints (env_logger, tracing); a filter, never a path",
+    ),
+    inert(
+        "RUST_MIN_STACK",
+        COUNT,
+        "the stack size in bytes of the threads a Rust program spawns (its tests); a number",
+    ),
+    inert(
+        "RUST_TEST_THREADS",
+        COUNT,
+        "how many threads a Rust test binary runs its tests on; a number",
     ),
     inert(
         "TERM",
@@ -884,6 +916,10 @@ fn is_terminal(value: &str) -> bool {
 
 fn is_digits(value: &str) -> bool {
     (1..=5).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_count(value: &str) -> bool {
+    (1..=12).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_digit())
 }
 
 fn is_backtrace(value: &str) -> bool {

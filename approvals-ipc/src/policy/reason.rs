@@ -164,6 +164,15 @@ impl From<UnicodeRefusal> for Refusal {
     }
 }
 
+/// The note [`Miss::NotAllowlisted`] adds when the command word resolved
+/// through a link: entries match the real path, not the link.
+fn link_note(via: Option<&str>) -> String {
+    via.map(|link| {
+        format!(" ({link} leads to it through a symbolic link; allowlist entries match the real path, so add an entry for the real path)")
+    })
+    .unwrap_or_default()
+}
+
 /// Why one understood segment is not satisfied under `security: allowlist`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Miss {
@@ -173,11 +182,18 @@ pub enum Miss {
         /// The command word.
         word: String,
     },
-    /// No allowlist entry, safe bin or skill covers the real path.
-    #[error("{real} is not in the allowlist")]
+    /// No allowlist entry, safe bin or skill covers the real path. When
+    /// the command word resolved through a link (`/usr/bin/npm` →
+    /// `/usr/lib/node_modules/npm/bin/npm-cli.js`), the message names the
+    /// link too: an entry for `/usr/bin/*` does not cover it, and a person
+    /// reading only the real path would not see why.
+    #[error("{real} is not in the allowlist{}", link_note(.via.as_deref()))]
     NotAllowlisted {
         /// The real path, shown.
         real: String,
+        /// The path the command word resolved to, when a link leads from
+        /// it to `real`.
+        via: Option<String>,
     },
     /// The real path is a multi-call binary (rustup, busybox, toybox,
     /// coreutils) that an allowlist entry covers, but only under the entry's

@@ -27,7 +27,10 @@ pub enum WrapperRefusal {
         reason: &'static str,
     },
     /// A transparent wrapper used with an option we do not understand.
-    #[error("{name} with option {option:?} is not auto-allowed")]
+    #[error(
+        "{name} with option {option:?} is not auto-allowed{}",
+        option_hint(name, option)
+    )]
     Option {
         /// The wrapper word.
         name: String,
@@ -45,6 +48,18 @@ pub enum WrapperRefusal {
     /// Wrappers nested deeper than the analysis follows.
     #[error("more than {MAX_WRAPPERS} nested wrappers are not auto-allowed")]
     TooDeep,
+}
+
+/// What a person can write instead of a wrapper option that has a plain
+/// equivalent: `command -v NAME` (a lookup by the shell, which our executor
+/// never runs) prints what `which NAME` prints.
+fn option_hint(name: &str, option: &str) -> &'static str {
+    match (name, option) {
+        ("command", "-v" | "-V") => {
+            "\nhint: `command -v` is a lookup by the shell, which the executor does not run; `which NAME` prints the same path"
+        }
+        _ => "",
+    }
 }
 
 /// How many wrappers are unwrapped before giving up.

@@ -420,6 +420,13 @@ fn inert_assignments_are_a_short_exact_allowlist() {
         ("PYTHONUNBUFFERED", "1"),
         ("PYTHONDONTWRITEBYTECODE", "1"),
         ("CARGO_TERM_COLOR", "never"),
+        ("CARGO_INCREMENTAL", "0"),
+        ("CARGO_TERM_VERBOSE", "true"),
+        ("GIT_TERMINAL_PROMPT", "0"),
+        ("HUSKY", "0"),
+        ("NODE_NO_WARNINGS", "1"),
+        ("RUST_MIN_STACK", "8388608"),
+        ("RUST_TEST_THREADS", "1"),
     ] {
         assert_eq!(
             check_inert(name, value),
@@ -472,6 +479,13 @@ fn lc_all_path_prefix_is_not_inert() {
         ("CARGO_TERM_COLOR", "sometimes"),
         ("NODE_ENV", "a..b"),
         ("TERM", ".."),
+        ("RUST_MIN_STACK", "1e9"),
+        ("RUST_MIN_STACK", "1234567890123"),
+        ("RUST_TEST_THREADS", "-1"),
+        ("CARGO_INCREMENTAL", "/tmp/x"),
+        ("HUSKY", "./hook"),
+        ("GIT_TERMINAL_PROMPT", "$(id)"),
+        ("NODE_NO_WARNINGS", "--require=x"),
     ] {
         assert!(
             matches!(check_inert(name, value), Err(NotInert::Value { .. })),

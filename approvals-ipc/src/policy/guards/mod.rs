@@ -166,9 +166,9 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
             .filter(|o| o.name.is_any(names))
             .find(|o| o.value.is_some_and(|v| parse::outside(inv.cwd, v)))
             .map(|o| format!("{} (outside the working directory)", o.shown())),
-        Trigger::OptUnlessStdout(names) => inv
+        Trigger::OptWritesFile(names) => inv
             .global_opts()
-            .find(|o| o.name.is_any(names) && o.value != Some("-"))
+            .find(|o| o.name.is_any(names) && !o.value.is_some_and(parse::is_output_stream))
             .map(|o| o.shown()),
         Trigger::OptValueIs(names, values) => inv
             .global_opts()

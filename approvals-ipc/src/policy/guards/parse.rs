@@ -206,6 +206,12 @@ fn takes_long_value(spec: &ProgramSpec, name: &str) -> bool {
             .any(|l| l.starts_with(name))
 }
 
+/// Whether an output option's value names no file: `-` (standard output)
+/// or the null device, which discards what is written to it.
+pub(crate) fn is_output_stream(value: &str) -> bool {
+    value == "-" || value == crate::policy::specs::effects::NULL_DEVICE
+}
+
 /// True when `dir`, taken relative to `cwd`, is not `cwd` or below it:
 /// lexically, or once symbolic links are resolved (a link inside the tree
 /// can point out of it). `~` and a relative `cwd` count as outside.

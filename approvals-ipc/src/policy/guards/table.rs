@@ -1060,7 +1060,7 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptUnlessStdout, OptValueIs, SubOpt,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptWritesFile, SubOpt,
     Subcommand, Word,
 };
 
@@ -1204,7 +1204,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "curl.output",
-        OptUnlessStdout(&[
+        OptWritesFile(&[
             "--cookie-jar",
             "--dump-header",
             "--etag-save",
@@ -1978,7 +1978,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "wget.output",
-        OptUnlessStdout(&[
+        OptWritesFile(&[
             "--append-output",
             "--output-document",
             "--output-file",

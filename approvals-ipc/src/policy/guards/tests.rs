@@ -2242,3 +2242,195 @@ fn sed_and_awk_writing_their_own_streams_trip_nothing_and_files_still_ask() {
         );
     }
 }
+
+/// Programs that only print their words or look at paths (echo, printf,
+/// test, `[`, basename, dirname, realpath, readlink, stat, du, df) have
+/// specs, so the home directory or `.git` given to them is no unknown
+/// write (issue 11 class 9: `echo $HOME`, `test -d .git`, `du -sh .git`
+/// were asked). A program with no spec is still asked there, and the new
+/// specs still ask about options they do not know.
+#[test]
+fn print_and_inspect_only_programs_given_the_home_or_git_metadata_trip_nothing() {
+    let home = std::env::home_dir()
+        .map(|h| h.display().to_string())
+        .unwrap_or_else(|| "/root".to_owned());
+    let config = format!("{home}/.config");
+    let plain: &[&[&str]] = &[
+        &["echo", &home],
+        &["echo", &config],
+        &["echo", "-n", &home],
+        &["echo", "--frobnicate", &home],
+        &["printf", "%s\\n", &home],
+        &["test", "-d", ".git"],
+        &["test", "-e", ".git/HEAD"],
+        &["[", "-d", ".git", "]"],
+        &["[", "-n", "x", "]"],
+        &["stat", ".git"],
+        &["stat", "-c", "%s", ".git/HEAD"],
+        &["du", "-sh", ".git"],
+        &["du", "-sh", &config],
+        &["df", "-h", &home],
+        &["realpath", &home],
+        &["readlink", "-f", &home],
+        &["basename", &home],
+        &["dirname", &config],
+    ];
+    for cmd in plain {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+    // No spec: whether it writes there is still not known.
+    assert_eq!(
+        hits(&["tree", "-o", &home], false),
+        ["unknown.sensitive-path"]
+    );
+    assert_eq!(
+        hits(&["file", "-C", "-m", ".git/hooks/pre-commit"], false),
+        ["unknown.sensitive-path"]
+    );
+    // The new getopt specs read options: one they do not know is asked.
+    for (cmd, id) in [
+        (&["du", "--frobnicate", ".git"][..], "du.unknown-option"),
+        (&["stat", "--output=x", ".git"], "stat.unknown-option"),
+        (&["realpath", "--frob", "x"], "realpath.unknown-option"),
+        (&["df", "--sync-all", "x"], "df.unknown-option"),
+    ] {
+        assert_eq!(hits(cmd, false), [id], "{cmd:?}");
+    }
+}
+
+/// Only programs that can neither write, run nor load anything whatever
+/// their words say may read every word as text: the list is closed, so a
+/// new verbatim spec is a decision a reviewer sees.
+#[test]
+fn only_print_and_test_programs_read_every_word_verbatim() {
+    let verbatim: Vec<&str> = crate::policy::specs::all()
+        .iter()
+        .filter(|spec| spec.grammar == crate::policy::specs::Grammar::Verbatim)
+        .flat_map(|spec| spec.names.iter().copied())
+        .collect();
+    assert_eq!(verbatim, ["echo", "printf", "[", "test"]);
+}
+
+/// `-o /dev/null` and `-O -` write no file (issue 11 class 9: `curl -s -o
+/// /dev/null -w '%{http_code}' URL` and `wget -qO- URL` were asked); any
+/// other value is still judged, and a second output option is not hidden
+/// by a first one to the null device.
+#[test]
+fn output_to_stdout_or_the_null_device_is_no_file_written() {
+    for cmd in [
+        &[
+            "curl",
+            "-s",
+            "-o",
+            "/dev/null",
+            "-w",
+            "%{http_code}",
+            "https://x",
+        ][..],
+        &["curl", "-so/dev/null", "https://x"],
+        &["curl", "-D", "-", "https://x"],
+        &["curl", "--output", "/dev/null", "https://x"],
+        &["wget", "-qO-", "https://x"],
+        &["wget", "-O", "-", "https://x"],
+        &["wget", "-o", "/dev/null", "https://x"],
+        &["sort", "-o", "/dev/null", "x"],
+    ] {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+    for (cmd, id) in [
+        (&["curl", "-o", "page.html", "https://x"][..], "curl.output"),
+        (&["curl", "-O", "https://x/a"], "curl.output"),
+        (
+            &[
+                "curl",
+                "-o",
+                "/dev/null",
+                "-o",
+                "out",
+                "https://x",
+                "https://y",
+            ],
+            "curl.output",
+        ),
+        (
+            &["curl", "-o", "/dev/null/../../tmp/x", "https://x"],
+            "curl.output",
+        ),
+        (&["curl", "-o", "./-", "https://x"], "curl.output"),
+        (&["wget", "-O", "/dev/nul", "https://x"], "wget.output"),
+        (&["wget", "-O", "page.html", "https://x"], "wget.output"),
+    ] {
+        assert!(
+            hits(cmd, false).contains(&id),
+            "{cmd:?}: {:?}",
+            hits(cmd, false)
+        );
+    }
+    assert!(
+        hits(&["curl", "-o", "/dev/null/../../tmp/x", "https://x"], false)
+            .contains(&"curl.writes-file")
+    );
+}
+
+/// Read-only git plumbing agents run (issue 11 class 9: `git check-ignore
+/// -v target`, `git name-rev HEAD` were unknown subcommands), and
+/// `cargo clippy --fix --allow-dirty`, which hands the flag to `cargo fix`.
+#[test]
+fn git_plumbing_that_only_prints_and_clippy_fix_flags_trip_nothing() {
+    for cmd in [
+        &["git", "check-ignore", "-v", "target"][..],
+        &["git", "check-ignore", "--no-index", "-q", "x"],
+        &["git", "check-attr", "-a", "src/main.rs"],
+        &["git", "check-attr", "--source=HEAD", "diff", "x"],
+        &["git", "name-rev", "--name-only", "HEAD"],
+        &["git", "cherry", "-v", "main"],
+        &["git", "show-branch", "--all"],
+        &["git", "show-branch", "--no-name", "--reflog=5"],
+        &[
+            "cargo",
+            "clippy",
+            "--fix",
+            "--allow-dirty",
+            "--allow-staged",
+        ],
+        &[
+            "cargo",
+            "clippy",
+            "--fix",
+            "--allow-no-vcs",
+            "--broken-code",
+        ],
+    ] {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+    for (cmd, id) in [
+        (
+            &["git", "name-rev", "--frob", "HEAD"][..],
+            "git.unknown-option",
+        ),
+        (&["git", "cherry", "--output=x"], "git.unknown-option"),
+        (&["git", "show-branch", "--exec=sh"], "git.unknown-option"),
+        (
+            &["git", "-c", "core.pager=sh", "cherry"],
+            "git.config-override",
+        ),
+        (&["cargo", "clippy", "--allow-dirt"], "cargo.unknown-option"),
+        (
+            &[
+                "cargo",
+                "clippy",
+                "--fix",
+                "--allow-dirty",
+                "--config",
+                "target.x.runner='sh'",
+            ],
+            "cargo.config",
+        ),
+    ] {
+        assert!(
+            hits(cmd, false).contains(&id),
+            "{cmd:?}: {:?}",
+            hits(cmd, false)
+        );
+    }
+}

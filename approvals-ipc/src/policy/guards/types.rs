@@ -54,9 +54,10 @@ pub(crate) enum Trigger {
     Opt(&'static [&'static str]),
     /// One of these options with a directory value outside cwd.
     OptOutsideCwd(&'static [&'static str]),
-    /// One of these options, unless its value is `-`: the program's own
-    /// stdout (`wget -qO-`, `curl -D -`), no file.
-    OptUnlessStdout(&'static [&'static str]),
+    /// One of these options, unless its value sends the output nowhere a
+    /// file is written: `-` (standard output) or `/dev/null`. An option
+    /// without a value (`curl -O`) always fires.
+    OptWritesFile(&'static [&'static str]),
     /// One of these options with one of these values.
     OptValueIs(&'static [&'static str], &'static [&'static str]),
     /// An option of these subcommands (empty: any subcommand).

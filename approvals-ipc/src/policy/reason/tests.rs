@@ -145,11 +145,22 @@ fn the_texts_people_read_name_what_decided() {
         },
         Miss::NotAllowlisted {
             real: "/usr/bin/id".into(),
+            via: None,
         },
     ]);
     assert_eq!(
         misses.to_string(),
         "allowlist-miss: nope was not found; /usr/bin/id is not in the allowlist"
+    );
+    // Through a link, the message names the link a person allowlisted
+    // (`/usr/bin/*`) and says what to add.
+    let linked = Miss::NotAllowlisted {
+        real: "/usr/lib/node_modules/npm/bin/npm-cli.js".into(),
+        via: Some("/usr/bin/npm".into()),
+    };
+    assert_eq!(
+        linked.to_string(),
+        "/usr/lib/node_modules/npm/bin/npm-cli.js is not in the allowlist (/usr/bin/npm leads to it through a symbolic link; allowlist entries match the real path, so add an entry for the real path)"
     );
     assert_eq!(misses.detail_code(), Some("not-found"));
     let guards = Reason::ArgumentGuard(vec![
@@ -223,6 +234,7 @@ fn docs_policy_md_lists_every_code() {
             },
             Miss::NotAllowlisted {
                 real: String::new(),
+                via: None,
             },
             Miss::MultiCallName {
                 invoked: String::new(),

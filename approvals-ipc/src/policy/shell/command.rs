@@ -12,7 +12,7 @@ use brush_parser::ast::{self, AssignmentName, AssignmentValue, CommandPrefixOrSu
 
 use super::builtins::{refused_builtin, reserved_word};
 use super::redirect::Io;
-use super::word::{WordContext, argument, literal};
+use super::word::{WordContext, argument, assignment_value, literal};
 use super::{GlobWord, ShellRefusal, SimpleCommand};
 use crate::policy::unicode::check_command_word;
 
@@ -127,7 +127,7 @@ fn prefix_assignment(
 ) -> Result<(String, String), ShellRefusal> {
     match (&assignment.name, &assignment.value, assignment.append) {
         (AssignmentName::VariableName(name), AssignmentValue::Scalar(value), false) => {
-            Ok((name.clone(), literal(&value.value, ctx)?))
+            Ok((name.clone(), assignment_value(&value.value, ctx)?))
         }
         _ => Err(ShellRefusal::ComplexAssignment {
             text: word.value.clone(),

@@ -36,12 +36,26 @@ pub(super) struct WordContext<'a> {
 
 /// The literal value of the raw word `raw`, or why it is not literal.
 pub(super) fn literal(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellRefusal> {
-    if is_plain(raw) {
+    if is_plain(raw) || is_lone_bracket(raw) {
         // Nothing in it quotes, expands, globs or escapes: the word is its
         // own literal, and the word parser would return it unchanged.
         return Ok(raw.to_owned());
     }
     parsed_literal(raw, ctx)
+}
+
+/// The value of a `NAME=value` prefix: as [`literal`], except that an
+/// unquoted `*`, `?` or `[` stays itself. The shell performs no pathname
+/// expansion on an assignment (POSIX 2.9.1; bash and dash agree), so
+/// `DEBUG=app:* npm start` passes `app:*`. Every expansion, brace form and
+/// tilde form [`literal`] refuses is still refused, and the value must
+/// then fit its variable's row of the inert list (`policy/env.rs`).
+pub(super) fn assignment_value(raw: &str, ctx: &WordContext<'_>) -> Result<String, ShellRefusal> {
+    if is_plain(raw) {
+        return Ok(raw.to_owned());
+    }
+    let chars = parsed_chars(raw, ctx)?;
+    Ok(chars.iter().map(|ch| ch.c).collect())
 }
 
 /// An argument word: its literal text, and the pattern bash would expand
@@ -57,7 +71,7 @@ pub(super) struct Argument {
 /// An argument word, which unlike [`literal`] may hold an unquoted glob,
 /// expanded later against the working directory it runs in.
 pub(super) fn argument(raw: &str, ctx: &WordContext<'_>) -> Result<Argument, ShellRefusal> {
-    if is_plain(raw) {
+    if is_plain(raw) || is_lone_bracket(raw) {
         return Ok(Argument {
             text: raw.to_owned(),
             glob: None,
@@ -118,6 +132,14 @@ fn is_plain(raw: &str) -> bool {
                     b'_' | b'-' | b'.' | b'/' | b':' | b'=' | b'+' | b',' | b'@' | b'%'
                 )
         })
+}
+
+/// Whether `raw` is the word `[` alone (the `test` command of `[ -d x ]`).
+/// An unquoted `[` opens a bracket expression only when a `]` closes it in
+/// the same word; alone it matches itself, so bash's pathname expansion
+/// yields `[` whatever the directory holds (a file named `[` included).
+fn is_lone_bracket(raw: &str) -> bool {
+    raw == "["
 }
 
 /// Appends the literal characters of one piece, or refuses the piece.
@@ -412,6 +434,55 @@ mod tests {
         ];
         for (raw, code) in cases {
             assert_eq!(lit(raw), Err(code), "{raw}");
+        }
+    }
+
+    #[test]
+    fn an_assignment_value_is_never_globbed_and_still_refuses_every_expansion() {
+        let options = super::super::parser_options();
+        let ctx = WordContext {
+            options: &options,
+            home: Some("/home/u"),
+            vars: None,
+        };
+        let value = |raw: &str| assignment_value(raw, &ctx).map_err(|e| e.code());
+        for (raw, text) in [
+            ("app:*", "app:*"),
+            ("a?b", "a?b"),
+            ("[a-z]*", "[a-z]*"),
+            ("'x*'", "x*"),
+            ("~/x", "/home/u/x"),
+        ] {
+            assert_eq!(value(raw), Ok(text.to_owned()), "{raw}");
+        }
+        for (raw, code) in [
+            ("$X", "parameter-expansion"),
+            ("app:$(id)", "command-substitution"),
+            ("`id`", "backtick-substitution"),
+            ("{a,b}", "brace-expansion"),
+            ("a:~/x", "tilde"),
+            ("$'a'", "ansi-c-quoting"),
+        ] {
+            assert_eq!(value(raw), Err(code), "{raw}");
+        }
+    }
+
+    #[test]
+    fn the_test_command_bracket_alone_is_literal_and_a_bracket_expression_still_globs() {
+        // `[ -d x ]`: a lone `[` matches only itself, so bash passes `[`.
+        assert_eq!(lit("["), Ok("[".to_owned()));
+        let options = super::super::parser_options();
+        let ctx = WordContext {
+            options: &options,
+            home: Some("/home/u"),
+            vars: None,
+        };
+        assert_eq!(argument("[", &ctx).map(|a| a.glob), Ok(None));
+        // Anything more is a pattern (or may close one): still refused as a
+        // command word and expanded (or refused) as an argument.
+        for raw in ["[a]", "[[", "[a", "[*", "x[", "[]"] {
+            assert_eq!(lit(raw), Err("glob"), "{raw}");
+            assert!(argument(raw, &ctx).is_ok_and(|a| a.glob.is_some()), "{raw}");
         }
     }
 

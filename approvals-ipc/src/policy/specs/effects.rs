@@ -196,7 +196,10 @@ fn judge(
         Effect::WritesFile(why) => {
             let place = match value {
                 None => Some("at a path the prompt does not show"),
-                Some("-") => None,
+                // Standard output, and the null device, which discards what
+                // is written to it: an option's value is opened and written,
+                // never removed or renamed over (`curl -o /dev/null`).
+                Some("-" | NULL_DEVICE) => None,
                 Some(path) => risky_write(cwd, path),
             }?;
             Some((ids.writes_file, format!("{why} ({place})")))
@@ -316,6 +319,9 @@ pub(super) fn elsewhere(sources: Sources, cwd: &Path, value: &str) -> Option<&'s
         }
     }
 }
+
+/// The null device: output sent there is discarded.
+pub(crate) const NULL_DEVICE: &str = "/dev/null";
 
 /// Whether `value` names a file on another host: `host:path`, a colon
 /// before any slash (GNU tar's and rsync's rule).

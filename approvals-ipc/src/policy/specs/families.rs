@@ -16,6 +16,7 @@ mod gh;
 mod git;
 mod go;
 mod grep;
+mod inspect;
 pub(crate) mod jq;
 mod make;
 mod mawk;
@@ -47,6 +48,7 @@ use super::types::Spec;
 /// Every spec, sorted by family.
 pub(crate) static ALL: &[&Spec] = &[
     &awk::AWK,
+    &inspect::BASENAME,
     &cargo::CARGO,
     &coreutils::CAT,
     &attrs::CHCON,
@@ -58,8 +60,12 @@ pub(crate) static ALL: &[&Spec] = &[
     &curl::CURL,
     &attrs::DATE,
     &attrs::DD,
+    &inspect::DF,
     &diff::DIFF,
+    &inspect::DIRNAME,
     &docker::DOCKER,
+    &inspect::DU,
+    &inspect::ECHO,
     &erb::ERB,
     &find::FIND,
     &gh::GH,
@@ -85,11 +91,14 @@ pub(crate) static ALL: &[&Spec] = &[
     &perldoc::PERLDOC,
     &pip::PIP,
     &pnpm::PNPM,
+    &inspect::PRINTF,
     &prove::PROVE,
     &attrs::PTX,
     &pytest::PYTEST,
     &python::PYTHON,
     &rake::RAKE,
+    &inspect::READLINK,
+    &inspect::REALPATH,
     &rg::RG,
     &fileutils::RM,
     &fileutils::RMDIR,
@@ -103,9 +112,11 @@ pub(crate) static ALL: &[&Spec] = &[
     &coreutils::SORT,
     &attrs::SPLIT,
     &ssh::SSH,
+    &inspect::STAT,
     &coreutils::TAIL,
     &tar::TAR,
     &fileutils::TEE,
+    &inspect::TEST,
     &fileutils::TOUCH,
     &attrs::TRUNCATE,
     &attrs::UNIQ,

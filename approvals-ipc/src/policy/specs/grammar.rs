@@ -161,6 +161,10 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         find(spec, args, &mut reading);
         return reading;
     }
+    if spec.grammar == Grammar::Verbatim {
+        reading.operands = args.iter().map(String::as_str).collect();
+        return reading;
+    }
     if let Grammar::Interpreter(lang) = spec.grammar {
         interp::read(lang, &index::of(spec).global, args, &mut reading);
         return reading;
@@ -193,7 +197,9 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::Npm | Grammar::Find => (Match::Prefix, true),
         Grammar::PackageManager { .. } => (Match::Exact, false),
         // Read above.
-        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } => (Match::Exact, false),
+        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } | Grammar::Verbatim => {
+            (Match::Exact, false)
+        }
     };
     let has_subs = !spec.subs.is_empty();
     let index = index::of(spec);
@@ -286,7 +292,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
         Grammar::GoFlag { .. } => Match::Go,
-        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } => Match::Exact,
+        Grammar::Interpreter(_) | Grammar::GetoptLong { .. } | Grammar::Verbatim => Match::Exact,
     };
     // Down the subcommand groups (`gh pr view`): a group's options until
     // its first operand, which names its subcommand.

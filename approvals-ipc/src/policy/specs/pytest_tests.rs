@@ -24,6 +24,16 @@ fn everyday_pytest_trips_nothing() {
         &["py.test", "-q"],
         &["pytest-3", "-q"],
         &["python3", "-m", "pytest", "-q", "-k", "not slow", "tests/"],
+        // pytest-cov and pytest-xdist, the plugins agents use most.
+        &["pytest", "--cov=src", "--cov-branch", "-n", "4", "tests/"],
+        &[
+            "python3",
+            "-m",
+            "pytest",
+            "--cov",
+            "--no-cov-on-fail",
+            "-nauto",
+        ],
     ] {
         assert_eq!(ids(argv), NONE, "{argv:?}");
     }
@@ -121,6 +131,11 @@ fn pytest_never_abbreviates_and_plugin_options_are_asked_by_name() {
     // by pytest, and asked here as unknown.
     assert_eq!(ids(&["pytest", "--basetem=/x"]), ["pytest.unknown-option"]);
     assert_eq!(ids(&["pytest", "--co=x"]), ["pytest.unknown-option"]);
-    assert_eq!(ids(&["pytest", "-n", "4"]), ["pytest.unknown-option"]);
-    assert!(reasons(&["pytest", "--cov=src"])[0].contains("unknown option --cov=src"));
+    assert_eq!(
+        ids(&["pytest", "--tx", "ssh=host//python=python3"]),
+        ["pytest.unknown-option"]
+    );
+    assert!(
+        reasons(&["pytest", "--cov-report=html:/tmp/x"])[0].contains("unknown option --cov-report")
+    );
 }

@@ -140,6 +140,12 @@ pub enum Grammar {
     /// the first operand is the script and every word after it is the
     /// script's, never the interpreter's.
     Interpreter(Interp),
+    /// No options at all: every word is text the program prints or an
+    /// operand of the expression it evaluates (echo, printf, test, `[`),
+    /// so no word is read as an option that could be unknown. Only for
+    /// programs that neither write, run nor load anything whatever their
+    /// words say.
+    Verbatim,
 }
 
 /// Which interpreter's option rules a [`Grammar::Interpreter`] spec follows.

@@ -223,3 +223,19 @@ fn rustup_global_options_before_the_toolchain_do_not_hide_run() {
         assert!(unwrap(&words(argv)).is_ok(), "{argv:?}");
     }
 }
+
+#[test]
+fn command_v_is_refused_with_a_hint_naming_which() {
+    for option in ["-v", "-V"] {
+        let refusal = target(&["command", option, "git"]).unwrap_err();
+        assert!(
+            matches!(refusal, WrapperRefusal::Option { .. }),
+            "{refusal:?}"
+        );
+        let text = refusal.to_string();
+        assert!(text.contains("`which NAME`"), "{text}");
+    }
+    // Other options carry no hint that would not fit them.
+    let text = target(&["command", "-p", "git"]).unwrap_err().to_string();
+    assert!(!text.contains("hint"), "{text}");
+}

@@ -186,6 +186,14 @@ const CLIPPY: &[Opt] = &[
     flag(&["--no-deps"]),
     optional(&["--explain"]),
     flag(&["-V", "--version"]),
+    // `cargo clippy --fix` runs `cargo fix` and hands it the options it
+    // does not know; these four (cargo-clippy 0.1.9x, not in its `--help`)
+    // only let the fixes land in a tree with uncommitted, staged or
+    // broken code, as for `cargo fix`.
+    flag(&["--allow-dirty"]),
+    flag(&["--allow-no-vcs"]),
+    flag(&["--allow-staged"]),
+    flag(&["--broken-code"]),
 ];
 
 const DOC: &[Opt] = &[

@@ -607,6 +607,30 @@ const BUNDLE: &[Opt] = &[
 ];
 
 /// `git cat-file`.
+/// `git check-attr`: prints the attributes of paths; `--source` reads
+/// them from a tree, and nothing here runs the filters they name.
+const CHECK_ATTR: &[Opt] = &[
+    flag(&["-a", "--all"]),
+    flag(&["--cached"]),
+    flag(&["--stdin"]),
+    flag(&["-z"]),
+    value(&["--source"]),
+];
+
+/// `git check-ignore`: prints which ignore rule matches each path.
+const CHECK_IGNORE: &[Opt] = &[
+    flag(&["-q", "--quiet"]),
+    flag(&["-v", "--verbose"]),
+    flag(&["--stdin"]),
+    flag(&["-z"]),
+    flag(&["-n", "--non-matching"]),
+    flag(&["--index"]),
+    flag(&["--no-index"]),
+];
+
+/// `git cherry`: lists the commits not yet upstream.
+const CHERRY: &[Opt] = &[optional(&["--abbrev"]), flag(&["-v", "--verbose"])];
+
 const CAT_FILE: &[Opt] = &[
     flag(&["--allow-unknown-type"]),
     flag(&["--use-mailmap"]),
@@ -1200,6 +1224,20 @@ const MERGE: &[Opt] = &[
 ];
 
 /// `git merge-base`.
+/// `git name-rev`: names commits by the refs that reach them.
+const NAME_REV: &[Opt] = &[
+    flag(&["--name-only"]),
+    flag(&["--tags"]),
+    value(&["--refs"]),
+    value(&["--exclude"]),
+    flag(&["--all"]),
+    flag(&["--stdin"]),
+    flag(&["--annotate-stdin"]),
+    flag(&["--undefined"]),
+    flag(&["--always"]),
+    flag(&["--peel-tag"]),
+];
+
 const MERGE_BASE: &[Opt] = &[
     flag(&["-a", "--all"]),
     flag(&["--octopus"]),
@@ -1577,6 +1615,26 @@ const SHOW_REF: &[Opt] = &[
     optional(&["--exclude-existing"]),
 ];
 
+/// `git show-branch`: prints branches and their commits.
+const SHOW_BRANCH: &[Opt] = &[
+    flag(&["-a", "--all"]),
+    flag(&["-r", "--remotes"]),
+    optional(&["--color"]),
+    optional(&["--more"]),
+    flag(&["--list"]),
+    flag(&["--name"]),
+    flag(&["--no-name"]),
+    flag(&["--current"]),
+    flag(&["--sha1-name"]),
+    flag(&["--merge-base"]),
+    flag(&["--independent"]),
+    flag(&["--topo-order"]),
+    flag(&["--topics"]),
+    flag(&["--sparse"]),
+    flag(&["--date-order"]),
+    optional(&["-g", "--reflog"]),
+];
+
 /// `git stash`.
 const STASH: &[Opt] = &[
     flag(&["-u", "--include-untracked"]),
@@ -1707,7 +1765,10 @@ const SUBS: &[Sub] = &[
         "bundle create writes a bundle file, unbundle writes objects",
     )),
     sub(&["cat-file"], &[CAT_FILE, COMMON]),
+    sub(&["check-attr"], &[CHECK_ATTR, COMMON]),
+    sub(&["check-ignore"], &[CHECK_IGNORE, COMMON]),
     sub(&["checkout"], &[CHECKOUT, COMMON]),
+    sub(&["cherry"], &[CHERRY, COMMON]),
     sub(&["cherry-pick"], &[SEQUENCER, CHERRY_PICK, COMMON]),
     sub(&["clean"], &[CLEAN, COMMON]),
     sub(&["clone"], &[CLONE, COMMON])
@@ -1740,6 +1801,7 @@ const SUBS: &[Sub] = &[
     sub(&["merge"], &[MERGE, COMMON]),
     sub(&["merge-base"], &[MERGE_BASE, COMMON]),
     sub(&["mv"], &[MV, COMMON]),
+    sub(&["name-rev"], &[NAME_REV, COMMON]),
     sub(&["notes"], &[NOTES, COMMON]),
     sub(&["pull"], &[PULL, COMMON]).does(Network),
     sub(&["push"], &[PUSH, COMMON]).does(Network),
@@ -1755,6 +1817,7 @@ const SUBS: &[Sub] = &[
     sub(&["rm"], &[RM, COMMON]),
     sub(&["shortlog"], &[SHORTLOG, REV_OPTS, COMMON]),
     sub(&["show"], &[LOG, REV_OPTS, DIFF_OPTS, COMMON]),
+    sub(&["show-branch"], &[SHOW_BRANCH, COMMON]),
     sub(&["show-ref"], &[SHOW_REF, COMMON]),
     sub(&["stash"], &[STASH, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["status"], &[STATUS, COMMON]),

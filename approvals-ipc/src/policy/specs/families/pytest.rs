@@ -14,8 +14,9 @@
 //! from elsewhere (`-o`, `-c FILE`, `--rootdir`, `--confcutdir` above the
 //! tree), the session's output sent to a pastebin, reports and logs
 //! written outside the tree, and `--basetemp`, whose directory pytest
-//! empties and removes first, wherever it is. Plugin options (`-n`,
-//! `--cov`) are unknown to core pytest and asked by name.
+//! empties and removes first, wherever it is. The everyday options of
+//! pytest-cov and pytest-xdist (`--cov`, `-n 4`) have tables of their own;
+//! other plugins' options are unknown and asked by name.
 
 use crate::policy::specs::types::{
     CodeIn, Effect,
@@ -144,6 +145,32 @@ const OPTS: &[Opt] = &[
     flag(&["--xfail-tb"]),
 ];
 
+/// pytest-cov's options (from its documentation, version 6; the plugin
+/// is not installed where the conformance test runs, which compares
+/// pytest's own table only): measuring coverage is the test run's job.
+/// `--cov-report` (a report can go to any path) and `--cov-config` (a
+/// coverage config can load plugins) are left unknown, so they are asked.
+const COV: &[Opt] = &[
+    optional(&["--cov"]),
+    flag(&["--cov-append"]),
+    flag(&["--cov-branch"]),
+    value(&["--cov-context"]),
+    value(&["--cov-fail-under"]),
+    value(&["--cov-precision"]),
+    flag(&["--no-cov"]),
+    flag(&["--no-cov-on-fail"]),
+];
+
+/// pytest-xdist's options that spread the run over local workers (from
+/// its documentation, version 3). `--tx` and `--rsyncdir`, which start
+/// workers elsewhere, are left unknown, so they are asked.
+const XDIST: &[Opt] = &[
+    value(&["--dist"]),
+    value(&["--max-worker-restart"]),
+    value(&["--maxprocesses"]),
+    value(&["-n", "--numprocesses"]),
+];
+
 const DEBUGGER: Effect =
     LoadsCode("starts the Python debugger, which runs Python statements read from stdin");
 
@@ -153,7 +180,8 @@ pub(crate) const PYTEST: Spec = Spec {
     names: &["pytest", "py.test", "pytest-3"],
     ids: ids!("pytest"),
     grammar: Grammar::Argparse { from_file: true },
-    opts: &[OPTS],
+    // pytest's own table first: the conformance test compares it alone.
+    opts: &[OPTS, COV, XDIST],
     subs: &[],
     checked_with: "pytest 9.2.0 (from pip)",
     operands: Operands::Plain,
