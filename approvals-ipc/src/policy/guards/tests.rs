@@ -795,6 +795,8 @@ fn guarded_commands_trip_their_guard() {
         (&["make", "V=1", "CC=gcc"], false, "make.variable-override"),
         (&["make", "V=yes"], false, "make.variable-override"),
         (&["make", "V=1x"], false, "make.variable-override"),
+        (&["make", "A.B=1"], false, "make.variable-override"),
+        (&["make", "1-X=1"], false, "make.variable-override"),
         (&["make", "V="], false, "make.variable-override"),
         // npm family
         (
@@ -951,6 +953,7 @@ fn plain_use_trips_no_guard() {
             false,
         ),
         (&["make", "test", "LANG=C"], false),
+        (&["make", "_QUIET=1", "MY_FLAG=0"], false),
         (&["cargo", "build", "--release"], false),
         (&["cargo", "+nightly", "test", "-p", "x"], false),
         (&["cargo", "run", "--", "--config", "x"], false),

@@ -654,6 +654,8 @@ fn everyday_go_trips_nothing() {
         &["go", "env", "GOPATH"],
         &["go", "version"],
         &["go", "build", "-race=false", "."],
+        // A boolean turned off does nothing: `go env -w=false` only prints.
+        &["go", "env", "-w=false", "GOPATH"],
         &["go", "test", ".", "-args", "-exec", "/bin/false"],
         &["go", "mod", "why", "-m", "-vendor", "example.com/x"],
         &["go", "mod", "download", "-json", "-x"],
