@@ -1,5 +1,6 @@
-//! rsync. Options from rsync 3.2.7's `--help`, plus the `--no-OPTION`
-//! spellings and aliases its option table holds (`--no-r`, `--cc`,
+//! rsync. Options from rsync 3.5.0's `--help` (Debian 12's security
+//! update of 3.2.7), plus the `--no-OPTION` spellings and aliases its
+//! option table holds (`--no-r`, `--cc`,
 //! `--i-r`, …), each tried on the installed program. rsync parses with
 //! popt: long options by exact name only (`--dry-ru` is unknown), `--opt=v`
 //! or `--opt v`, short bundles, options anywhere until `--`, which is how
@@ -46,6 +47,7 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["-z", "--compress"]),
     value(&["--compress-choice", "--zc"]),
     value(&["--compress-level", "--zl"]),
+    value(&["--compress-threads", "--zt"]),
     value(&["--contimeout"]),
     value(&["--copy-as"]),
     value(&["--copy-dest"]).does(ReadsFile),
@@ -53,6 +55,10 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["-k", "--copy-dirlinks"]),
     flag(&["-L", "--copy-links"]),
     flag(&["--copy-unsafe-links"]),
+    // 3.5.0: where operator paths may resolve, and the walk that refuses
+    // links other users own (our own check follows links regardless).
+    value(&["--confine-root"]),
+    flag(&["--insecure-links"]),
     flag(&["-N", "--crtimes"]),
     flag(&["-C", "--cvs-exclude"]),
     flag(&["-D"]),
@@ -67,6 +73,7 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["--delete-excluded"]),
     flag(&["--delete-missing-args"]),
     flag(&["--devices"]),
+    flag(&["--drop-D"]),
     flag(&["-d", "--dirs"]),
     flag(&["-n", "--dry-run"]),
     value(&["--early-input"]).does(Uploads(
@@ -75,7 +82,7 @@ const RSYNC_OPTS: &[Opt] = &[
     value(&["--exclude"]),
     value(&["--exclude-from"]).does(ReadsFile),
     flag(&["-E", "--executability"]),
-    flag(&["--existing"]),
+    flag(&["--existing", "--ignore-non-existing"]),
     flag(&["-F"]),
     flag(&["--fake-super"]),
     // Names in the list are read below the source operand, which the
@@ -269,7 +276,7 @@ pub(crate) const RSYNC: Spec = Spec {
     grammar: Grammar::Clap,
     opts: &[RSYNC_OPTS],
     subs: &[],
-    checked_with: "rsync 3.2.7 (Debian 12)",
+    checked_with: "rsync 3.5.0 (Debian 12)",
     operands: Operands::Destination(Copying {
         why: "copies files here",
         remote: true,
