@@ -243,7 +243,7 @@ fn semantic_wrappers_and_guarded_arguments_ask() {
         ),
         (&["find", ".", "-execdir", "rm", "{}", ";"], "find"),
         (&["find", ".", "-delete"], "find"),
-        (&["sed", "-i", "s/a/b/", "f"], "sed"),
+        (&["sed", "-i", "s/a/b/", "Makefile"], "sed"),
         (&["sed", "1e id"], "sed"),
         (&["git", "-C", "/", "status"], "git"),
         (&["make", "--eval=x:", "x"], "make"),

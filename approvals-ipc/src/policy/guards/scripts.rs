@@ -12,6 +12,7 @@
 use super::parse::{Invocation, OptName};
 use super::types::{Inspection, Layout};
 use crate::policy::env;
+use crate::policy::specs::effects::risky_write;
 
 mod awk;
 pub(crate) mod git;
@@ -43,6 +44,7 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::ScriptSource => script_source(inv),
         Inspection::RustcCodegen => rustc_codegen(inv),
         Inspection::SedScripts => sed_scripts(inv),
+        Inspection::SedInPlace => sed_in_place(inv),
         Inspection::StdinCommands => inv
             .stdin_is_input
             .then(|| "with commands on stdin".to_owned()),
@@ -482,6 +484,48 @@ pub(crate) fn sed_scripts(inv: &Invocation<'_>) -> Option<String> {
         (*inv.operands.first()?).to_owned()
     };
     sed::dangerous(&script, sandbox).map(|why| format!("script `{script}` {why}"))
+}
+
+/// `sed -i`: each file it edits is judged as a write (`sed -i s/a/b/
+/// src/lib.rs` edits the tree, which is sed's job; `.git/config`,
+/// `Makefile`, `~/.bashrc` or a file through a link out of the tree are
+/// asked). The backup suffix may hold a `/` (GNU sed puts the backup
+/// where `-i'/tmp/*'` points): asked. No file named: asked.
+pub(crate) fn sed_in_place(inv: &Invocation<'_>) -> Option<String> {
+    let in_place = inv
+        .opts
+        .iter()
+        .find(|o| o.name.is_any(&["--in-place", "-i"]))?;
+    // The suffix: `--in-place=SUF`, or the rest of a short cluster after
+    // its `i` (the guard parser splits `-i.bak` into letters).
+    let suffix_has_slash = in_place.value.is_some_and(|v| v.contains('/'))
+        || inv.args.iter().take_while(|a| *a != "--").any(|a| {
+            !a.starts_with("--")
+                && a.starts_with('-')
+                && a.split_once('i')
+                    .is_some_and(|(_, rest)| rest.contains('/'))
+        });
+    if suffix_has_slash {
+        return Some(format!(
+            "{} (a backup suffix with a `/` puts the backup where it points)",
+            in_place.shown()
+        ));
+    }
+    let script_given = inv
+        .opts
+        .iter()
+        .any(|o| o.name.is_any(&["--expression", "-e", "--file", "-f"]));
+    let files = if script_given {
+        &inv.operands[..]
+    } else {
+        inv.operands.get(1..).unwrap_or_default()
+    };
+    if files.is_empty() {
+        return Some(format!("{} (no file named)", in_place.shown()));
+    }
+    files.iter().find_map(|file| {
+        risky_write(inv.cwd, file).map(|place| format!("{} {file} ({place})", in_place.shown()))
+    })
 }
 
 /// awk program text: the `-e`/`--source` values (joined by newlines,

@@ -1839,8 +1839,8 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "sed.in-place",
-        Opt(&["--in-place", "-i"]),
-        "edits files in place",
+        Inspect(Inspection::SedInPlace),
+        "edits a file in place where a write matters (outside the working tree, in a tool's metadata, or a file other tools run), or keeps its backup where the suffix points",
     ),
     g(
         "sed.script",

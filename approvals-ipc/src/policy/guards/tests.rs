@@ -379,16 +379,47 @@ fn guarded_commands_trip_their_guard() {
         ),
         (&["bfs", ".", "-fls", "x"], false, "find.write-file"),
         // sed
-        (&["sed", "-i", "s/a/b/", "f"], false, "sed.in-place"),
-        (&["sed", "-ni", "p", "f"], false, "sed.in-place"),
-        (&["sed", "-i.bak", "s/a/b/", "f"], false, "sed.in-place"),
+        // sed -i: the files it edits are judged as writes, in every
+        // spelling of -i; a backup suffix with a `/` goes elsewhere.
         (
-            &["sed", "--in-place=.bak", "s/a/b/", "f"],
+            &["sed", "-i", "s/a/b/", "/etc/hosts"],
             false,
             "sed.in-place",
         ),
-        (&["sed", "--in", "s/a/b/", "f"], false, "sed.in-place"),
-        (&["gsed", "s/a/b/", "-i", "f"], false, "sed.in-place"),
+        (&["sed", "-ni", "p", "../other/f"], false, "sed.in-place"),
+        (
+            &["sed", "-i.bak", "s/a/b/", ".git/config"],
+            false,
+            "sed.in-place",
+        ),
+        (
+            &["sed", "--in-place=.bak", "s/a/b/", "Makefile"],
+            false,
+            "sed.in-place",
+        ),
+        (
+            &["sed", "--in", "s/a/b/", "/home/u/.bashrc"],
+            false,
+            "sed.in-place",
+        ),
+        (
+            &["gsed", "s/a/b/", "-i", "src/ok.rs", ".git/hooks/pre-commit"],
+            false,
+            "sed.in-place",
+        ),
+        (
+            &["sed", "-e", "s/a/b/", "-i", "x", "package.json"],
+            false,
+            "sed.in-place",
+        ),
+        (&["sed", "-i/tmp/*", "s/a/b/", "f"], false, "sed.in-place"),
+        (&["sed", "-ni../*", "p", "f"], false, "sed.in-place"),
+        (
+            &["sed", "--in-place=/tmp/*", "s/a/b/", "f"],
+            false,
+            "sed.in-place",
+        ),
+        (&["sed", "-i", "s/a/b/"], false, "sed.in-place"),
         (&["sed", "-f", "script.sed"], false, "sed.script-file"),
         (&["sed", "1e id"], false, "sed.script"),
         (&["sed", "e"], false, "sed.script"),
@@ -947,6 +978,13 @@ fn plain_use_trips_no_guard() {
         (&["rspec", "-r", "spec_helper", "spec/models"], false),
         (&["tox", "-e", "py311"], false),
         (&["vitest", "run", "--reporter=verbose"], false),
+        // sed -i on files inside the tree is sed's job.
+        (&["sed", "-i", "s/foo/bar/g", "src/lib.rs"], false),
+        (
+            &["sed", "-i.bak", "-e", "s/a/b/", "src/a.rs", "src/b.rs"],
+            false,
+        ),
+        (&["sed", "--in-place", "1d", "notes.txt"], false),
         // `make V=1`: a number, for a variable no table knows.
         (
             &["make", "-j4", "V=1", "VERBOSE=1", "DEBUG=0", "test"],

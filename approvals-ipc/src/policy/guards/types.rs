@@ -134,6 +134,10 @@ pub(crate) enum Inspection {
     RustcCodegen,
     /// A sed script that can run commands, or read or write files.
     SedScripts,
+    /// `sed -i` editing a file where a write matters (outside the tree,
+    /// in a tool's metadata, a file other tools run), or keeping a backup
+    /// where its suffix points (`-i'/tmp/*'`).
+    SedInPlace,
     /// Stdin carries data (a pipe or a heredoc) into a program that reads
     /// its own commands from stdin whatever its operands (`ftp HOST`).
     StdinCommands,

@@ -344,7 +344,7 @@ pub(super) fn in_metadata(path: &str) -> bool {
 
 /// Why writing `path` (relative to `cwd`) is asked, or `None` when it is
 /// an ordinary file inside the working tree.
-pub(super) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
+pub(crate) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
     if outside(cwd, path) {
         return Some("outside the working directory");
     }

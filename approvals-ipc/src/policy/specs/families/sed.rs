@@ -1,7 +1,7 @@
 //! GNU sed. Options from sed 4.9's `--help` (`scripts/spec-skeleton`),
 //! checked by `tests/spec_conformance.rs`. Editing its operand files in
-//! place (`-i`) is sed's job and the older `sed.in-place` guard asks about
-//! it; the script's own `e`, `r` and `w` commands are inspected by the
+//! place (`-i`) inside the tree is sed's job; the older `sed.in-place`
+//! guard judges each edited file as a write; the script's own `e`, `r` and `w` commands are inspected by the
 //! older `sed.script` guard. The options themselves only read.
 
 use crate::policy::specs::types::Operands;
