@@ -217,6 +217,34 @@ mod tests {
     }
 
     #[test]
+    fn sed_editing_in_place_after_a_cd_out_of_the_tree_is_asked() {
+        // The sed.in-place guard judges each file from the directory sed
+        // runs in; a `cd /tmp` first makes `x` look like a file in the tree.
+        let base = Path::new("/work/project");
+        let args = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+        let hit = writes_moved_out(
+            "sed",
+            &args(&["-i", "s/a/b/", "x"]),
+            base,
+            Path::new("/tmp"),
+        )
+        .expect("asked");
+        assert_eq!(hit.id, "cd.other-tree");
+        assert!(
+            writes_moved_out("sed", &args(&["s/a/b/", "x"]), base, Path::new("/tmp")).is_none()
+        );
+        assert!(
+            writes_moved_out(
+                "sed",
+                &args(&["-i", "s/a/b/", "x"]),
+                base,
+                Path::new("/work/project/src")
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
     fn cd_elsewhere_then_git_is_asked_through_the_policy() {
         use crate::policy::Verdict;
         use crate::policy::decision::tests::compiled;

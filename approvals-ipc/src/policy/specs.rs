@@ -141,6 +141,7 @@ pub fn writes(program: &str, args: &[String]) -> bool {
                     | Effect::FileOrRemote(_)
                     | Effect::Installs(..)
                     | Effect::Mounts(_)
+                    | Effect::Mode(Mode::EditsInPlace)
             )
     });
     let by_operand = match roles {

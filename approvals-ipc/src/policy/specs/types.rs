@@ -288,6 +288,10 @@ pub enum Sources {
 /// and operands are judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
+    /// Rewrites its operand files in place (sed's `-i`): judged by the
+    /// `sed.in-place` guard file by file, and a write for
+    /// `cwd_config::writes_moved_out` after a `cd` out of the tree.
+    EditsInPlace,
     /// The archive named by a [`Effect::FileOrRemote`] option is written
     /// (tar's `-c`, `-r`, `-u`, `-A`, `--delete`).
     WritesArchive,

@@ -7,7 +7,10 @@
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::ReadsFile, Grammar, Opt, Spec, flag, ids, optional, value,
+    Effect::{Mode, ReadsFile},
+    Grammar,
+    Mode::EditsInPlace,
+    Opt, Spec, flag, ids, optional, value,
 };
 
 const SED_OPTS: &[Opt] = &[
@@ -16,7 +19,7 @@ const SED_OPTS: &[Opt] = &[
     value(&["-e", "--expression"]),
     value(&["-f", "--file"]).does(ReadsFile),
     flag(&["--follow-symlinks"]),
-    optional(&["-i", "--in-place"]),
+    optional(&["-i", "--in-place"]).does(Mode(EditsInPlace)),
     value(&["-l", "--line-length"]),
     flag(&["--posix"]),
     flag(&["-E", "-r", "--regexp-extended"]),
