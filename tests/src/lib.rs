@@ -182,6 +182,45 @@ impl TestHome {
             .map(|l| serde_json::from_str(l).expect("json line"))
             .collect()
     }
+
+    /// The decision for each shell line in `cwd` under an allowlist as
+    /// broad as a user's `/usr/bin/*`: every word of the lines that could
+    /// name a program (and `[`) is a stand-in executable in this home's
+    /// `bin/`, the only directory on `PATH` and in the allowlist, so a
+    /// decision depends on names and arguments, never on what the host has
+    /// installed. Shared by the red-team and everyday corpora.
+    pub fn broad_allowlist_decisions(&self, shells: &[&str], cwd: &Path) -> Vec<serde_json::Value> {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = self.path().join("bin");
+        std::fs::create_dir_all(&bin).expect("bin");
+        let words: std::collections::BTreeSet<&str> = shells
+            .iter()
+            .flat_map(|s| s.split(|ch: char| ch.is_whitespace() || ch == '\'' || ch == '"'))
+            .filter(|w| {
+                *w == "["
+                    || (w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+                        && w.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c)))
+            })
+            .collect();
+        for word in words {
+            let file = bin.join(word);
+            std::fs::write(&file, "#!/bin/sh\nexit 0\n").expect("stand-in");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        self.write_approvals(&serde_json::json!({
+            "version": 1,
+            "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
+            "agents": {"*": {"allowlist": [{"pattern": format!("{}/*", bin.display())}]}}
+        }));
+        let cases: Vec<serde_json::Value> = shells
+            .iter()
+            .map(|s| serde_json::json!({ "shell": s }))
+            .collect();
+        self.explain_batch(&cases, |cmd| {
+            cmd.env("PATH", &bin).arg("--cwd").arg(cwd);
+        })
+    }
 }
 
 impl Default for TestHome {

@@ -14,12 +14,9 @@
 //! project (a `.git`, `src/*.rs`, `Cargo.toml`, `package.json` with
 //! scripts, a `Makefile`, `tests/`).
 
-use std::collections::BTreeSet;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use approvals_tests::{TestHome, workspace_root};
-use serde_json::{Value, json};
 
 /// What a corpus line expects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,35 +59,6 @@ fn corpus() -> Vec<Case> {
         .collect()
 }
 
-/// Every word of the corpus that could be a program's name, and `[`.
-fn program_words(cases: &[Case]) -> BTreeSet<String> {
-    cases
-        .iter()
-        .flat_map(|c| {
-            c.shell
-                .split(|ch: char| ch.is_whitespace() || ch == '\'' || ch == '"')
-        })
-        .filter(|w| {
-            *w == "["
-                || (w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-                    && w.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c)))
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-fn stand_ins(home: &TestHome, words: &BTreeSet<String>) -> PathBuf {
-    let bin = home.path().join("bin");
-    std::fs::create_dir_all(&bin).expect("bin");
-    for word in words {
-        let file = bin.join(word);
-        std::fs::write(&file, "#!/bin/sh\nexit 0\n").expect("stand-in");
-        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    bin
-}
-
 fn project(home: &TestHome) -> PathBuf {
     let proj = home.path().join("proj");
     for dir in [
@@ -131,26 +99,14 @@ fn project(home: &TestHome) -> PathBuf {
     proj
 }
 
-fn decisions(home: &TestHome, bin: &Path, cwd: &Path, cases: &[Case]) -> Vec<Value> {
-    let cases: Vec<Value> = cases.iter().map(|c| json!({ "shell": c.shell })).collect();
-    home.explain_batch(&cases, |cmd| {
-        cmd.env("PATH", bin).arg("--cwd").arg(cwd);
-    })
-}
-
 #[test]
 fn everyday_agent_commands_are_allowed_and_the_asked_ones_stay_asked() {
     let cases = corpus();
     assert!(cases.len() >= 400, "the corpus shrank to {}", cases.len());
     let home = TestHome::new();
-    let bin = stand_ins(&home, &program_words(&cases));
-    home.write_approvals(&json!({
-        "version": 1,
-        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
-        "agents": {"*": {"allowlist": [{"pattern": format!("{}/*", bin.display())}]}}
-    }));
     let cwd = project(&home);
-    let got = decisions(&home, &bin, &cwd, &cases);
+    let shells: Vec<&str> = cases.iter().map(|c| c.shell.as_str()).collect();
+    let got = home.broad_allowlist_decisions(&shells, &cwd);
     assert_eq!(got.len(), cases.len(), "one decision per line");
     let mut wrong = Vec::new();
     for (case, v) in cases.iter().zip(&got) {

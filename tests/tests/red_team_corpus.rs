@@ -15,12 +15,7 @@
 //! an everyday command that must stay allowed (a false refusal makes users
 //! turn the guardrail off). A failure lists every line that disagrees.
 
-use std::collections::BTreeSet;
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
-
 use approvals_tests::{TestHome, workspace_root};
-use serde_json::{Value, json};
 
 /// One corpus line: whether it must stay allowed, and the shell text.
 struct Case {
@@ -45,37 +40,6 @@ fn corpus() -> Vec<Case> {
             }
         })
         .collect()
-}
-
-/// Every word of the corpus that could be a program's name: each gets a
-/// stand-in executable, so whatever the analysis resolves is found.
-fn program_words(cases: &[Case]) -> BTreeSet<String> {
-    cases
-        .iter()
-        .flat_map(|c| {
-            c.shell
-                .split(|ch: char| ch.is_whitespace() || ch == '\'' || ch == '"')
-        })
-        .filter(|w| {
-            // `[` is the test program (`[ -d x ]`).
-            *w == "["
-                || (w.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-                    && w.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c)))
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-fn stand_ins(home: &TestHome, words: &BTreeSet<String>) -> std::path::PathBuf {
-    let bin = home.path().join("bin");
-    std::fs::create_dir_all(&bin).expect("bin");
-    for word in words {
-        let file = bin.join(word);
-        std::fs::write(&file, "#!/bin/sh\nexit 0\n").expect("stand-in");
-        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
-    bin
 }
 
 fn project(home: &TestHome) -> std::path::PathBuf {
@@ -107,26 +71,14 @@ fn project(home: &TestHome) -> std::path::PathBuf {
     proj
 }
 
-fn decisions(home: &TestHome, bin: &Path, cwd: &Path, cases: &[Case]) -> Vec<Value> {
-    let cases: Vec<Value> = cases.iter().map(|c| json!({ "shell": c.shell })).collect();
-    home.explain_batch(&cases, |cmd| {
-        cmd.env("PATH", bin).arg("--cwd").arg(cwd);
-    })
-}
-
 #[test]
 fn a_broad_allowlist_asks_every_red_team_command_and_allows_everyday_ones() {
     let cases = corpus();
     assert!(cases.len() >= 300, "the corpus shrank to {}", cases.len());
     let home = TestHome::new();
-    let bin = stand_ins(&home, &program_words(&cases));
-    home.write_approvals(&json!({
-        "version": 1,
-        "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
-        "agents": {"*": {"allowlist": [{"pattern": format!("{}/*", bin.display())}]}}
-    }));
     let cwd = project(&home);
-    let got = decisions(&home, &bin, &cwd, &cases);
+    let shells: Vec<&str> = cases.iter().map(|c| c.shell.as_str()).collect();
+    let got = home.broad_allowlist_decisions(&shells, &cwd);
     assert_eq!(got.len(), cases.len(), "one decision per line");
     let wrong: Vec<String> = cases
         .iter()
