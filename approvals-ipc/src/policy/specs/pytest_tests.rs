@@ -138,4 +138,24 @@ fn pytest_never_abbreviates_and_plugin_options_are_asked_by_name() {
     assert!(
         reasons(&["pytest", "--cov-report=html:/tmp/x"])[0].contains("unknown option --cov-report")
     );
+    // xdist's workers elsewhere and its rerun-forever loop stay unknown,
+    // while its local scheduling options are tabled.
+    for remote in [
+        &["pytest", "--px", "ssh=h"][..],
+        &["pytest", "-d"],
+        &["pytest", "-f"],
+    ] {
+        assert_eq!(ids(remote), ["pytest.unknown-option"], "{remote:?}");
+    }
+    assert!(
+        ids(&[
+            "pytest",
+            "-n",
+            "4",
+            "--maxschedchunk",
+            "2",
+            "--no-loadscope-reorder"
+        ])
+        .is_empty()
+    );
 }

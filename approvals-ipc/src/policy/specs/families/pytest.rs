@@ -145,11 +145,11 @@ const OPTS: &[Opt] = &[
     flag(&["--xfail-tb"]),
 ];
 
-/// pytest-cov's options (from its documentation, version 6; the plugin
-/// is not installed where the conformance test runs, which compares
-/// pytest's own table only): measuring coverage is the test run's job.
-/// `--cov-report` (a report can go to any path) and `--cov-config` (a
-/// coverage config can load plugins) are left unknown, so they are asked.
+/// pytest-cov's options (7.1.0, checked by the conformance test against
+/// the plugin loaded into pytest's parser): measuring coverage is the test
+/// run's job. `--cov-report` (a report can go to any path) and
+/// `--cov-config` (a coverage config can load plugins) are left unknown,
+/// so they are asked.
 const COV: &[Opt] = &[
     optional(&["--cov"]),
     flag(&["--cov-append"]),
@@ -157,18 +157,25 @@ const COV: &[Opt] = &[
     value(&["--cov-context"]),
     value(&["--cov-fail-under"]),
     value(&["--cov-precision"]),
+    flag(&["--cov-reset"]),
     flag(&["--no-cov"]),
     flag(&["--no-cov-on-fail"]),
 ];
 
-/// pytest-xdist's options that spread the run over local workers (from
-/// its documentation, version 3). `--tx` and `--rsyncdir`, which start
-/// workers elsewhere, are left unknown, so they are asked.
+/// pytest-xdist's options that spread the run over local workers (3.8.0,
+/// checked like pytest-cov's). `--tx`, `--px`, `-d` and the rsync options,
+/// which start workers elsewhere, are left unknown, so they are asked, and
+/// so is `-f`/`--looponfail` (its `xdist.looponfail` plugin reruns the
+/// tests on every change, forever).
 const XDIST: &[Opt] = &[
     value(&["--dist"]),
+    flag(&["--loadscope-reorder"]),
     value(&["--max-worker-restart"]),
     value(&["--maxprocesses"]),
+    value(&["--maxschedchunk"]),
+    flag(&["--no-loadscope-reorder"]),
     value(&["-n", "--numprocesses"]),
+    value(&["--testrunuid"]),
 ];
 
 const DEBUGGER: Effect =
@@ -183,7 +190,7 @@ pub(crate) const PYTEST: Spec = Spec {
     // pytest's own table first: the conformance test compares it alone.
     opts: &[OPTS, COV, XDIST],
     subs: &[],
-    checked_with: "pytest 9.2.0 (from pip)",
+    checked_with: "pytest 9.2.0, pytest-cov 7.1.0, pytest-xdist 3.8.0 (from pip)",
     operands: Operands::Plain,
     env: &[
         loads(
