@@ -17,7 +17,9 @@
 //! commands that run a package's binary, open a program, publish, log in
 //! or change config are asked, as is a package named by a URL, a VCS, a
 //! GitHub `owner/repo` or a path outside the tree ([`Sources::Npm`]; `npm
-//! pkg get` reads, `npm pkg set|delete|fix` edit); so is any option or command the spec does
+//! pkg get` reads, `npm pkg set|delete|fix` edit; `npm config get|list`
+//! read, npm 11 refusing or hiding protected keys such as tokens, `npm
+//! config set|delete|fix|edit` change it); so is any option or command the spec does
 //! not know (npm takes an unknown `--key` as config, and an abbreviated
 //! command as the command it abbreviates).
 
@@ -47,6 +49,8 @@ const REGISTRY: &str = "installs packages from another registry, whose install s
 const PREFIX: &str = "works in another project, whose package.json scripts then run";
 const GLOBAL: &str = "works on the global prefix, whose bin directory is on PATH";
 const PKG_EDITS: &str = "edits package.json, whose scripts npm runs";
+const CONFIG_EDITS: &str =
+    "changes npm config, which can set the script shell, node options or registry";
 const INSTALLS_FROM: &str = "installs a package from there, whose install scripts then run";
 const LOCATION: &str =
     "chooses which config npm saves to and where it installs (global: the prefix on PATH)";
@@ -274,9 +278,21 @@ const SUBS: &[Sub] = &[
         &[],
     ),
     sub(&["completion"], &[]),
-    sub(&["config", "c"], &[]).does(SetsConfig(
-        "reads or changes npm config, which can set the script shell, node options or registry",
-    )),
+    // `get` and `list` print config (npm 11 refuses to print a protected
+    // key such as a token, and lists one as `(protected)`), as `npm get`
+    // does; the others change it or open an editor.
+    group(
+        &["config", "c"],
+        &[],
+        &[
+            sub(&["delete", "rm", "del"], &[]).does(SetsConfig(CONFIG_EDITS)),
+            sub(&["edit"], &[]).does(RunsProgram("opens npm config in the configured editor")),
+            sub(&["fix"], &[]).does(SetsConfig(CONFIG_EDITS)),
+            sub(&["get"], &[]),
+            sub(&["list", "ls"], &[]),
+            sub(&["set"], &[]).does(SetsConfig(CONFIG_EDITS)),
+        ],
+    ),
     sub(&["dedupe", "ddp"], &[]),
     sub(&["deprecate"], &[]).does(Uploads(PUBLISHES)),
     sub(&["diff"], &[]),
