@@ -20,6 +20,8 @@ mod python_modules;
 pub mod types;
 
 #[cfg(test)]
+mod everyday_tests;
+#[cfg(test)]
 mod find_tests;
 #[cfg(test)]
 mod frontend_tests;

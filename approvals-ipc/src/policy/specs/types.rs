@@ -140,6 +140,13 @@ pub enum Grammar {
     /// the first operand is the script and every word after it is the
     /// script's, never the interpreter's.
     Interpreter(Interp),
+    /// tree's own parser: short letters bundle (`-aL`), and each letter
+    /// that takes a value takes the next word not yet taken, in order,
+    /// never the rest of its own word (`tree -oL out 2` is `-o out -L 2`;
+    /// `-L2` is `-L` and an unknown `-2`); long options exact, their value
+    /// after `=` or in the next word; options and operands interleave
+    /// until `--`.
+    NextWordValues,
     /// No options at all: every word is text the program prints or an
     /// operand of the expression it evaluates (echo, printf, test, `[`),
     /// so no word is read as an option that could be unknown. Only for
