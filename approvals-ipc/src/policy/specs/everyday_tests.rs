@@ -241,3 +241,36 @@ fn tree_lists_names_anywhere_and_its_writing_options_are_asked() {
     assert_eq!(ids(&["tree", "-L2"]), ["tree.unknown-option"]);
     assert_eq!(ids(&["tree", "-o"]), ["tree.unknown-option"]);
 }
+
+#[test]
+fn docker_network_and_volume_listing_is_read_only_and_changes_are_asked() {
+    for argv in [
+        &["docker", "network", "ls"][..],
+        &["docker", "network", "list", "--format", "{{.Name}}"],
+        &["docker", "network", "inspect", "bridge"],
+        &["docker", "volume", "ls", "-q"],
+        &[
+            "docker",
+            "volume",
+            "inspect",
+            "-f",
+            "{{.Mountpoint}}",
+            "data",
+        ],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for argv in [
+        &["docker", "network", "create", "x"][..],
+        &["docker", "network", "connect", "x", "app"],
+        &["docker", "volume", "rm", "data"],
+        &["docker", "volume", "prune", "-f"],
+        &["docker", "volume", "create", "--opt", "device=/", "x"],
+    ] {
+        assert_eq!(ids(argv), ["docker.unknown-subcommand"], "{argv:?}");
+    }
+    assert_eq!(
+        ids(&["docker", "network", "ls", "--frob"]),
+        ["docker.unknown-option"]
+    );
+}

@@ -4,9 +4,11 @@
 //! options anywhere in this reading; `run`, `create` and `exec` stop at the
 //! image or container, so an option after it is the container's, which
 //! this reading asks about rather than misses). Only one level of
-//! commands: the management commands (`docker container run`, `docker
-//! image ls`, …), plugins (`docker compose`, `docker buildx`) and `login`
-//! are asked as unknown subcommands.
+//! commands, except the listing and inspecting subcommands of `docker
+//! network` and `docker volume` (read-only questions to the daemon); the
+//! other management commands (`docker container run`, `docker image ls`,
+//! `docker network create`, …), plugins (`docker compose`, `docker
+//! buildx`) and `login` are asked as unknown subcommands.
 //!
 //! The daemon is root on the host: running containers is docker's job, but
 //! anything that hands the container the host (privileged mode, host
@@ -28,7 +30,7 @@ use crate::policy::specs::types::{
         AskedWhen, LoadsCode, Mounts, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig,
         Uploads, WritesFile,
     },
-    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+    Grammar, Opt, Spec, Sub, flag, group, ids, sub, value,
 };
 
 const HOST: &str = "hands the container the host (privileged mode, host namespaces, devices, capabilities or security options)";
@@ -306,6 +308,30 @@ const PAUSE_OPTS: &[Opt] = &[flag(&["--help"])];
 
 const PORT_OPTS: &[Opt] = &[flag(&["--help"])];
 
+/// `docker network ls` and `docker volume ls` (`--cluster`: volume only).
+const LIST_OPTS: &[Opt] = &[
+    flag(&["--cluster"]),
+    value(&["-f", "--filter"]),
+    value(&["--format"]),
+    flag(&["--no-trunc"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+/// `docker network inspect` and `docker volume inspect` (`-v`: network only).
+const OBJECT_INSPECT_OPTS: &[Opt] = &[
+    value(&["-f", "--format"]),
+    flag(&["-v", "--verbose"]),
+    flag(&["--help"]),
+];
+
+/// The read-only subcommands of `docker network` and `docker volume`: the
+/// others create, connect, remove or prune, and are asked as unknown.
+const OBJECT_READS: &[Sub] = &[
+    sub(&["inspect"], &[OBJECT_INSPECT_OPTS]),
+    sub(&["ls", "list"], &[LIST_OPTS]),
+];
+
 const PS_OPTS: &[Opt] = &[
     flag(&["-a", "--all"]),
     value(&["-f", "--filter"]),
@@ -454,6 +480,7 @@ const SUBS: &[Sub] = &[
     sub(&["kill"], &[KILL_OPTS]),
     sub(&["load"], &[LOAD_OPTS]),
     sub(&["logs"], &[LOGS_OPTS]),
+    group(&["network"], &[&[flag(&["--help"])]], OBJECT_READS),
     sub(&["pause"], &[PAUSE_OPTS]),
     sub(&["port"], &[PORT_OPTS]),
     sub(&["ps"], &[PS_OPTS]),
@@ -474,6 +501,7 @@ const SUBS: &[Sub] = &[
     sub(&["unpause"], &[UNPAUSE_OPTS]),
     sub(&["update"], &[UPDATE_OPTS]),
     sub(&["version"], &[VERSION_OPTS]),
+    group(&["volume"], &[&[flag(&["--help"])]], OBJECT_READS),
     sub(&["wait"], &[WAIT_OPTS]),
 ];
 
