@@ -69,7 +69,9 @@ fn view(spec: &'static Spec, opts: &'static [&'static [Opt]]) -> &'static Spec {
 /// npm itself in `npm_spec_conformance.rs`); `Grammar::Interpreter` (each interpreter's
 /// own rules, options only before the script: tested in
 /// `specs/interp_tests.rs` and against the interpreters in
-/// `interp_spec_conformance.rs`).
+/// `interp_spec_conformance.rs`); `Grammar::NextWordValues` (tree's own
+/// parser: tested in `specs/everyday_tests.rs` and against tree in
+/// `spec_conformance.rs`).
 static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
     let mut out = Vec::new();
     for spec in specs::all().iter().copied() {
