@@ -274,3 +274,49 @@ fn docker_network_and_volume_listing_is_read_only_and_changes_are_asked() {
         ["docker.unknown-option"]
     );
 }
+
+#[test]
+fn rustup_default_alone_prints_and_naming_a_toolchain_is_asked() {
+    assert_eq!(ids(&["rustup", "default"]), NONE);
+    for argv in [
+        &["rustup", "default", "stable"][..],
+        &["rustup", "default", "--", "nightly"],
+        &[
+            "rustup",
+            "default",
+            "--force-non-host",
+            "x86_64-pc-windows-gnu",
+        ],
+    ] {
+        assert_eq!(ids(argv), ["rustup.sets-config"], "{argv:?}");
+    }
+}
+
+#[test]
+fn npm_global_flag_on_a_listing_command_reads_and_on_an_install_writes() {
+    for argv in [
+        &["npm", "ls", "-g", "--depth=0"][..],
+        &["npm", "-g", "ls"],
+        &["npm", "list", "--global"],
+        &["npm", "root", "-g"],
+        &["npm", "prefix", "-g"],
+        &["npm", "outdated", "-g"],
+        &["npm", "config", "get", "prefix", "-g"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for argv in [
+        &["npm", "install", "-g", "typescript"][..],
+        &["npm", "-g", "install", "typescript"],
+        &["npm", "update", "-g"],
+        &["npm", "uninstall", "--global", "x"],
+    ] {
+        assert_eq!(ids(argv), ["npm.writes-file"], "{argv:?}");
+    }
+    // Only -g is read as looking: another prefix is still another prefix.
+    assert!(
+        !ids(&["npm", "ls", "-g", "--prefix", "/tmp/x"]).is_empty(),
+        "{:?}",
+        ids(&["npm", "ls", "-g", "--prefix", "/tmp/x"])
+    );
+}
