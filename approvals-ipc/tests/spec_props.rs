@@ -537,6 +537,9 @@ fn inert_sub(t: &Target) -> bool {
             // Package operands from a URL (which the generator writes)
             // are asked by design (`specs/install_tests.rs`).
             && !matches!(sub.operands, Operands::Installs(..))
+            // A setting saved from an operand (`rustup default stable`)
+            // is asked by design (`specs/everyday_tests.rs`).
+            && !matches!(sub.operands, Operands::Saved(_))
     };
     t.sub.is_none_or(|(sub, _)| inert(sub)) && t.parents.iter().all(|p| inert(p))
 }
