@@ -276,6 +276,46 @@ fn docker_network_and_volume_listing_is_read_only_and_changes_are_asked() {
 }
 
 #[test]
+fn docker_container_image_and_system_listing_is_read_only_and_changes_are_asked() {
+    for argv in [
+        &["docker", "container", "ls", "-a"][..],
+        &["docker", "container", "ps", "-q"],
+        &[
+            "docker",
+            "container",
+            "inspect",
+            "-f",
+            "{{.State.Status}}",
+            "app",
+        ],
+        &["docker", "image", "ls"],
+        &[
+            "docker",
+            "image",
+            "inspect",
+            "--platform",
+            "linux/amd64",
+            "alpine",
+        ],
+        &["docker", "image", "history", "-H", "alpine"],
+        &["docker", "system", "df", "-v"],
+        &["docker", "system", "info"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for argv in [
+        &["docker", "container", "run", "-v", "/:/host", "alpine"][..],
+        &["docker", "container", "exec", "app", "sh"],
+        &["docker", "container", "rm", "-f", "app"],
+        &["docker", "image", "rm", "alpine"],
+        &["docker", "image", "push", "x/y"],
+        &["docker", "system", "prune", "-af"],
+    ] {
+        assert_eq!(ids(argv), ["docker.unknown-subcommand"], "{argv:?}");
+    }
+}
+
+#[test]
 fn rustup_default_alone_prints_and_naming_a_toolchain_is_asked() {
     assert_eq!(ids(&["rustup", "default"]), NONE);
     for argv in [

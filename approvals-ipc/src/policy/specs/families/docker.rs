@@ -5,9 +5,10 @@
 //! image or container, so an option after it is the container's, which
 //! this reading asks about rather than misses). Only one level of
 //! commands, except the listing and inspecting subcommands of `docker
-//! network` and `docker volume` (read-only questions to the daemon); the
-//! other management commands (`docker container run`, `docker image ls`,
-//! `docker network create`, …), plugins (`docker compose`, `docker
+//! container`, `image`, `network`, `system` and `volume` (read-only
+//! questions to the daemon); the other management commands (`docker
+//! container run`, `docker image rm`, `docker system prune`, `docker
+//! network create`, …), plugins (`docker compose`, `docker
 //! buildx`) and `login` are asked as unknown subcommands.
 //!
 //! The daemon is root on the host: running containers is docker's job, but
@@ -332,6 +333,32 @@ const OBJECT_READS: &[Sub] = &[
     sub(&["ls", "list"], &[LIST_OPTS]),
 ];
 
+/// `docker system df`.
+const SYSTEM_DF_OPTS: &[Opt] = &[
+    value(&["--format"]),
+    flag(&["-v", "--verbose"]),
+    flag(&["--help"]),
+];
+
+/// The read-only subcommands of `docker container`: `ls` is `docker ps`.
+const CONTAINER_READS: &[Sub] = &[
+    sub(&["inspect"], &[INSPECT_OPTS]),
+    sub(&["ls", "list", "ps"], &[PS_OPTS]),
+];
+
+/// The read-only subcommands of `docker image`: `ls` is `docker images`.
+const IMAGE_READS: &[Sub] = &[
+    sub(&["history"], &[HISTORY_OPTS]),
+    sub(&["inspect"], &[INSPECT_OPTS, &[value(&["--platform"])]]),
+    sub(&["ls", "list"], &[IMAGES_OPTS]),
+];
+
+/// The read-only subcommands of `docker system`: `info` is `docker info`.
+const SYSTEM_READS: &[Sub] = &[
+    sub(&["df"], &[SYSTEM_DF_OPTS]),
+    sub(&["info"], &[INFO_OPTS]),
+];
+
 const PS_OPTS: &[Opt] = &[
     flag(&["-a", "--all"]),
     value(&["-f", "--filter"]),
@@ -460,6 +487,7 @@ const SUBS: &[Sub] = &[
         "sends this directory to the daemon as the build context, which the Dockerfile's steps read and can send anywhere",
     )),
     sub(&["commit"], &[COMMIT_OPTS]),
+    group(&["container"], &[&[flag(&["--help"])]], CONTAINER_READS),
     sub(&["cp"], &[CP_OPTS]).operands(Operands::Destination(Copying {
         why: "copies between a container and the host",
         remote: true,
@@ -473,6 +501,7 @@ const SUBS: &[Sub] = &[
     sub(&["exec"], &[EXEC_OPTS]),
     sub(&["export"], &[EXPORT_OPTS]),
     sub(&["history"], &[HISTORY_OPTS]),
+    group(&["image"], &[&[flag(&["--help"])]], IMAGE_READS),
     sub(&["images"], &[IMAGES_OPTS]),
     sub(&["import"], &[IMPORT_OPTS]),
     sub(&["info"], &[INFO_OPTS]),
@@ -496,6 +525,7 @@ const SUBS: &[Sub] = &[
     sub(&["start"], &[START_OPTS]),
     sub(&["stats"], &[STATS_OPTS]),
     sub(&["stop"], &[STOP_OPTS]),
+    group(&["system"], &[&[flag(&["--help"])]], SYSTEM_READS),
     sub(&["tag"], &[TAG_OPTS]),
     sub(&["top"], &[TOP_OPTS]),
     sub(&["unpause"], &[UNPAUSE_OPTS]),
