@@ -60,6 +60,21 @@ const EXTRA: &[(&str, &str, &str)] = &[
     ("archive", "verbose", "archive.c's second stage"),
     ("archive", "mtime", "archive.c's second stage"),
     ("archive", "list", "archive.c's second stage"),
+    (
+        "diff-tree",
+        "root",
+        "a revision option diff-tree's usage shows (`git diff-tree -h`)",
+    ),
+    (
+        "diff-tree",
+        "no-commit-id",
+        "a revision option diff-tree's usage shows",
+    ),
+    (
+        "diff-tree",
+        "always",
+        "a revision option of `man git-diff-tree`",
+    ),
     ("config", "get", "legacy action (`git config --get`)"),
     ("config", "get-all", "legacy action"),
     ("config", "get-regexp", "legacy action"),
@@ -78,11 +93,18 @@ const EXTRA: &[(&str, &str, &str)] = &[
 
 /// Options whose value git's completion list does not show (a low-level
 /// callback prints no `=`), checked by hand.
-const ARITY: &[(&str, &str, &str)] = &[(
-    "merge",
-    "file",
-    "`git merge --file` alone: \"option `file' requires a value\"",
-)];
+const ARITY: &[(&str, &str, &str)] = &[
+    (
+        "update-index",
+        "cacheinfo",
+        "a low-level callback: `--cacheinfo <mode>,<object>,<path>` or those three words; asked either way",
+    ),
+    (
+        "merge",
+        "file",
+        "`git merge --file` alone: \"option `file' requires a value\"",
+    ),
+];
 
 struct Env {
     dir: tempfile::TempDir,
@@ -335,6 +357,11 @@ fn git_spec_matches_the_installed_git() {
         let mut under: BTreeMap<String, Vec<&str>> =
             longs.keys().map(|l| (l.clone(), vec![name])).collect();
         for ss in &subsubs {
+            // A group the spec keeps to some subcommands (`sparse-checkout
+            // list`): the others are asked as unknown (checked below).
+            if !sub.subs.is_empty() && !sub.subs.iter().any(|s| s.names.contains(&ss.as_str())) {
+                continue;
+            }
             let Some((more, _)) = env.completion(&[name, ss]) else {
                 continue;
             };
@@ -608,6 +635,9 @@ fn git_short_options_match_the_installed_git() {
         let mut letters = usage_shorts(&env, &[name]);
         let mut conflicting = std::collections::BTreeSet::new();
         for ss in &subsubs {
+            if !sub.subs.is_empty() && !sub.subs.iter().any(|s| s.names.contains(&ss.as_str())) {
+                continue;
+            }
             for (c, a) in usage_shorts(&env, &[name, ss]) {
                 if *letters.entry(c).or_insert(a) != a {
                     conflicting.insert(c);
@@ -682,6 +712,91 @@ fn git_opens_a_browser_exactly_where_the_spec_reads_help_web() {
         if spec_opens != git_opens {
             failures.push(format!(
                 "git {line}: git opens a browser: {git_opens}, the spec says {spec_opens}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `git sparse-checkout`: the spec knows only `list`, which prints the
+/// patterns; every other subcommand git lists rewrites which files the
+/// working tree holds and must be asked as unknown, and the spec has no
+/// subcommand git does not list. `list` takes no option of its own: its
+/// completion list, in a sparse worktree, must be empty.
+#[test]
+fn git_sparse_checkout_allows_list_alone() {
+    let Some(env) = Env::new() else {
+        eprintln!("SKIP git_spec_conformance sparse-checkout: git is not installed or cannot run");
+        return;
+    };
+    let spec = specs::lookup("git").expect("a git spec");
+    let group = sub_named(spec, "sparse-checkout");
+    let (_, listed) = env
+        .completion(&["sparse-checkout"])
+        .expect("a completion list");
+    let mut failures = Vec::new();
+    for ours in group.subs {
+        if !listed.iter().any(|l| l == ours.names[0]) {
+            failures.push(format!(
+                "git sparse-checkout {} is not listed by git",
+                ours.names[0]
+            ));
+        }
+    }
+    for word in &listed {
+        let args = vec!["sparse-checkout".to_owned(), word.clone()];
+        let hits = specs::check("git", &args, &env.repo()).expect("git has a spec");
+        let asked = hits.iter().any(|h| h.id == "git.unknown-subcommand");
+        if asked != (word != "list") {
+            failures.push(format!(
+                "git sparse-checkout {word}: asked as unknown is {asked}"
+            ));
+        }
+    }
+    let init = env.git(&["sparse-checkout", "set", "--no-cone", "/*"], &env.repo());
+    assert!(
+        init.is_some_and(|(code, _)| code == 0),
+        "git sparse-checkout set"
+    );
+    match env.completion(&["sparse-checkout", "list"]) {
+        Some((longs, _)) if longs.is_empty() => {}
+        other => failures.push(format!("git sparse-checkout list takes options: {other:?}")),
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `git update-index`: the options the spec allows are the refresh forms
+/// and what only changes the output; every other option git lists is
+/// asked (it changes what the index records).
+#[test]
+fn git_update_index_allows_only_its_refresh_forms() {
+    let Some(env) = Env::new() else {
+        eprintln!("SKIP git_spec_conformance update-index: git is not installed or cannot run");
+        return;
+    };
+    const ALLOWED: &[&str] = &[
+        "ignore-missing",
+        "ignore-submodules",
+        "really-refresh",
+        "refresh",
+        "show-index-version",
+        "unmerged",
+        "verbose",
+    ];
+    let (longs, _) = env
+        .completion(&["update-index"])
+        .expect("a completion list");
+    let mut failures = Vec::new();
+    for (long, takes) in &longs {
+        let mut args = vec!["update-index".to_owned(), format!("--{long}")];
+        if *takes {
+            args.push("x".to_owned());
+        }
+        let hits = specs::check("git", &args, &env.repo()).expect("git has a spec");
+        if hits.is_empty() != ALLOWED.contains(&long.as_str()) {
+            failures.push(format!(
+                "git update-index --{long}: allowed is {}",
+                hits.is_empty()
             ));
         }
     }

@@ -213,13 +213,76 @@ fn npm_reads_options_as_the_spec_does() {
             None => (!u.negated).to_string(),
         });
         if reading.problem.is_some()
-            || reading.sub_word != Some("config")
+            || reading.path.first().map(|(_, word)| *word) != Some("config")
+            || reading.sub_word != Some("get")
             || read_as.as_deref() != Some(*want)
         {
             problems.push(format!(
                 "spec {args:?}: {read_as:?}, command {:?}, {:?}",
                 reading.sub_word, reading.problem
             ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `npm config`'s actions: the spec's `config` subcommands are the ones
+/// `npm config --help` lists (plus the aliases npm's `config.js` takes),
+/// and the two it allows, `get` and `list`, print no token: npm refuses
+/// `config get` of a protected key and hides one from `config list`
+/// (with and without `--json`), read here from a private `~/.npmrc`.
+#[test]
+fn npm_config_get_and_list_are_the_only_allowed_actions_and_print_no_token() {
+    let home = tempfile::tempdir().expect("tempdir");
+    if npm(home.path(), &["--version"]).is_none_or(|o| !o.status.success()) {
+        eprintln!("SKIP npm_spec_conformance config: npm is not installed");
+        return;
+    }
+    let spec = spec();
+    let config = spec
+        .subs
+        .iter()
+        .find(|s| s.names.contains(&"config"))
+        .expect("npm config");
+    let help = npm(home.path(), &["config", "--help"]).expect("npm runs");
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let listed: std::collections::BTreeSet<&str> = help
+        .lines()
+        .filter_map(|l| l.strip_prefix("npm config "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let ours: std::collections::BTreeSet<&str> = config.subs.iter().map(|s| s.names[0]).collect();
+    let mut problems = Vec::new();
+    if listed != ours {
+        problems.push(format!(
+            "npm config --help lists {listed:?}, the spec has {ours:?}"
+        ));
+    }
+    for action in &listed {
+        let args = vec!["config".to_owned(), (*action).to_owned(), "x".to_owned()];
+        let hits = specs::check("npm", &args, home.path()).expect("npm has a spec");
+        let allowed = hits.is_empty();
+        if allowed != matches!(*action, "get" | "list") {
+            problems.push(format!("npm config {action}: allowed is {allowed}"));
+        }
+    }
+    let token = "npm_conformance_SECRET_0123456789";
+    std::fs::write(
+        home.path().join(".npmrc"),
+        format!("//registry.npmjs.org/:_authToken={token}\n"),
+    )
+    .expect("write .npmrc");
+    for args in [
+        &["config", "get", "//registry.npmjs.org/:_authToken"][..],
+        &["config", "list"],
+        &["config", "list", "--json"],
+        &["config", "get"],
+    ] {
+        let out = npm(home.path(), args).expect("npm runs");
+        let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.push_str(&String::from_utf8_lossy(&out.stderr));
+        if text.contains(token) {
+            problems.push(format!("npm {args:?} printed the token"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

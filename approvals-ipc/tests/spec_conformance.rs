@@ -59,9 +59,10 @@
 //! --help` opens `awkprof.out` before printing the help), never elsewhere:
 //! every value they give is `x` or nothing, and every path is relative.
 //!
-//! Two more tests cover the other grammars: jq's own parser (exact long
-//! names, two-word options) and tar's old-style first-word bundle, each
-//! against the installed program.
+//! Three more tests cover the other grammars: jq's own parser (exact long
+//! names, two-word options), tar's old-style first-word bundle, and tree's
+//! own parser (its help's option table, bundles whose letters take the
+//! following words in order), each against the installed program.
 //!
 //! A program that is not installed is reported (`SKIP spec conformance:
 //! PROG not installed`) and listed on the last line; it is not counted as
@@ -285,6 +286,11 @@ const HELP_ARGS: &[(&str, &[&str])] = &[("mawk", &["-W", "usage"])];
 
 /// Long options whose arity the help shows wrongly, with why.
 const ARITY: &[(&str, &str, &str)] = &[
+    (
+        "file",
+        "--parameter",
+        "the help shows `-P, --parameter` and a table of names; file says `option requires an argument -- 'P'`",
+    ),
     (
         "xargs",
         "--max-lines",
@@ -964,4 +970,111 @@ fn tar_old_style_bundles_take_values_in_order_as_tar_does() {
         Some(0),
         "tar {swapped:?} read excl as the archive: {text}"
     );
+}
+
+/// tree's spec against the installed tree, whose help is no GNU table and
+/// whose parser is its own ([`Grammar::NextWordValues`]):
+///
+/// 1. Every option line of `tree --help` (`  -L level      Descend…`,
+///    `  --gitfile X   …`, `  --filelimit # …`) is a row of the spec with
+///    the same arity (a value is the word after the spelling when a column
+///    gap, `#` or `<…>` marks it), and every row of the spec is in the help.
+/// 2. tree reads a bundle's value letters from the following words in
+///    order (`-oL out.txt 1 d` writes `out.txt`), as the spec does; `-L1`
+///    is refused by both; long options are exact (`--norep` is refused by
+///    both); options may follow the directory.
+#[test]
+fn the_tree_spec_matches_the_installed_tree() {
+    let Some(spec) = all().iter().copied().find(|s| s.family == "tree") else {
+        panic!("no tree spec");
+    };
+    assert_eq!(spec.grammar, Grammar::NextWordValues);
+    let Some(path) = installed("tree") else {
+        eprintln!("SKIP spec conformance: tree not installed");
+        return;
+    };
+    let dir = scratch();
+    let (_, help) = run(&path, &["--help"], dir.path());
+    let mut listed = Vec::new();
+    for line in help.lines() {
+        let Some(body) = line.strip_prefix("  -") else {
+            continue;
+        };
+        let body = format!("-{body}");
+        let Some((spelling, rest)) = body.split_once(' ') else {
+            continue;
+        };
+        // `--` ends options; `------- Listing options -------` heads a section.
+        if spelling.chars().all(|c| c == '-') {
+            continue;
+        }
+        let word = rest.split(' ').next().unwrap_or("");
+        let after = rest.get(word.len()..).unwrap_or("");
+        let takes =
+            !word.is_empty() && (word == "#" || word.starts_with('<') || after.starts_with("  "));
+        listed.push((spelling.to_owned(), takes));
+    }
+    assert!(listed.len() > 40, "tree --help: {help}");
+    let mut failures = Vec::new();
+    let rows: Vec<&Opt> = spec.opts.iter().flat_map(|t| t.iter()).collect();
+    for (spelling, takes) in &listed {
+        match rows.iter().find(|o| o.names.contains(&spelling.as_str())) {
+            None => failures.push(format!("{spelling}: in the help, not in the spec")),
+            Some(row) if (row.arity != Arity::Flag) != *takes => failures.push(format!(
+                "{spelling}: takes a value in the help: {takes}, spec: {:?}",
+                row.arity
+            )),
+            Some(_) => {}
+        }
+    }
+    for row in &rows {
+        for name in row.names {
+            if !listed.iter().any(|(s, _)| s == name) {
+                failures.push(format!("{name}: in the spec, not in the help"));
+            }
+        }
+    }
+    std::fs::create_dir(dir.path().join("d")).expect("mkdir d");
+    std::fs::write(dir.path().join("d/f"), "").expect("write d/f");
+    let reading = |words: &[&str]| {
+        let args: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+        let r = read(spec, &args);
+        let values: Vec<(String, Option<String>)> = r
+            .uses
+            .iter()
+            .map(|u| (u.opt.names[0].to_owned(), u.value.map(str::to_owned)))
+            .collect();
+        (r.problem.is_none(), values, r.operands.len())
+    };
+    let bundle = ["-oL", "out.txt", "1", "d"];
+    let (code, text) = run(&path, &bundle, dir.path());
+    if code != Some(0) || !dir.path().join("out.txt").is_file() {
+        failures.push(format!("tree {bundle:?} did not write out.txt: {text}"));
+    }
+    let (ok, values, operands) = reading(&bundle);
+    let want = vec![
+        ("-o".to_owned(), Some("out.txt".to_owned())),
+        ("-L".to_owned(), Some("1".to_owned())),
+    ];
+    if !ok || values != want || operands != 1 {
+        failures.push(format!(
+            "spec reads {bundle:?} as {values:?}, {operands} operands"
+        ));
+    }
+    for refused in [&["-L1", "d"][..], &["--norep", "d"]] {
+        let (code, _) = run(&path, refused, dir.path());
+        if code == Some(0) {
+            failures.push(format!("tree {refused:?} was accepted"));
+        }
+        if reading(refused).0 {
+            failures.push(format!("the spec reads {refused:?} without a problem"));
+        }
+    }
+    let after = ["d", "--noreport", "--charset=ascii"];
+    let (code, text) = run(&path, &after, dir.path());
+    let (ok, values, _) = reading(&after);
+    if code != Some(0) || text.contains("directories") || !ok || values.len() != 2 {
+        failures.push(format!("tree {after:?}: {text}; spec reads {values:?}"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -260,6 +260,29 @@ fn docker_spec_knows_every_option_of_every_command() {
         let Some(help) = run("docker", &[name, "--help"]) else {
             continue;
         };
+        // A management command the spec keeps to its read-only
+        // subcommands (`docker network ls`): each against its own help.
+        for nested in sub.subs {
+            let Some(help) = run("docker", &[name, nested.names[0], "--help"]) else {
+                continue;
+            };
+            let known: BTreeSet<&str> = nested
+                .opts
+                .iter()
+                .flat_map(|t| t.iter())
+                .flat_map(|o| o.names.iter().copied())
+                .collect();
+            for alias in nested.names {
+                if *alias != nested.names[0] && !help.contains(&format!("docker {name} {alias}")) {
+                    panic!("docker {name} {alias}: not an alias docker lists");
+                }
+            }
+            assert_known(
+                &format!("docker {name} {}", nested.names[0]),
+                &listed(&help),
+                |n| known.contains(n),
+            );
+        }
         let known = spellings(docker, Some(name));
         let names = listed(&help);
         if names.is_empty() {

@@ -69,7 +69,9 @@ fn view(spec: &'static Spec, opts: &'static [&'static [Opt]]) -> &'static Spec {
 /// npm itself in `npm_spec_conformance.rs`); `Grammar::Interpreter` (each interpreter's
 /// own rules, options only before the script: tested in
 /// `specs/interp_tests.rs` and against the interpreters in
-/// `interp_spec_conformance.rs`).
+/// `interp_spec_conformance.rs`); `Grammar::NextWordValues` (tree's own
+/// parser: tested in `specs/everyday_tests.rs` and against tree in
+/// `spec_conformance.rs`).
 static TARGETS: LazyLock<Vec<Target>> = LazyLock::new(|| {
     let mut out = Vec::new();
     for spec in specs::all().iter().copied() {
@@ -535,6 +537,9 @@ fn inert_sub(t: &Target) -> bool {
             // Package operands from a URL (which the generator writes)
             // are asked by design (`specs/install_tests.rs`).
             && !matches!(sub.operands, Operands::Installs(..))
+            // A setting saved from an operand (`rustup default stable`)
+            // is asked by design (`specs/everyday_tests.rs`).
+            && !matches!(sub.operands, Operands::Saved(_))
     };
     t.sub.is_none_or(|(sub, _)| inert(sub)) && t.parents.iter().all(|p| inert(p))
 }

@@ -20,6 +20,8 @@ mod python_modules;
 pub mod types;
 
 #[cfg(test)]
+mod everyday_tests;
+#[cfg(test)]
 mod find_tests;
 #[cfg(test)]
 mod frontend_tests;
@@ -145,7 +147,10 @@ pub fn writes(program: &str, args: &[String]) -> bool {
             )
     });
     let by_operand = match roles {
-        Operands::Plain | Operands::SetsEnv(_) | Operands::ChangesSystemUnless(..) => false,
+        Operands::Plain
+        | Operands::SetsEnv(_)
+        | Operands::ChangesSystemUnless(..)
+        | Operands::Saved(_) => false,
         // tar extracting into the directory it runs in, a clone named
         // after its source: no operand needed.
         Operands::Archive { .. } | Operands::Fills(..) => true,

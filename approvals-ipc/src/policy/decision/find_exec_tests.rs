@@ -166,13 +166,17 @@ fn a_shell_linked_under_a_readers_name_is_not_run_by_find() {
 
 #[test]
 fn find_exec_of_a_program_with_no_spec_given_what_find_hands_over_is_asked() {
-    // file has no spec: nothing says it only reads what find hands over,
-    // which may be a file in .git (`file -C` writes a compiled magic file).
+    // od has no spec: nothing says it only reads what find hands over,
+    // which may be a file in .git.
     let dir = tempfile::tempdir().unwrap();
-    let c = policy(&["find", "file"], json!({}));
-    let e = run(&c, dir.path(), &["find", ".", "-exec", "file", "{}", "+"]);
+    let c = policy(&["find", "od"], json!({}));
+    let e = run(&c, dir.path(), &["find", ".", "-exec", "od", "{}", "+"]);
     assert_eq!(e.decision, Verdict::Ask);
     assert_eq!(guard_ids(&e), ["unknown.sensitive-path"]);
+    // file's spec says it only reads what it names.
+    let c = policy(&["find", "file"], json!({}));
+    let e = run(&c, dir.path(), &["find", ".", "-exec", "file", "{}", "+"]);
+    assert_eq!(e.decision, Verdict::Allow, "{:?}", guard_ids(&e));
     // stat's spec says it only looks at what it names.
     let c = policy(&["find", "stat"], json!({}));
     let e = run(&c, dir.path(), &["find", ".", "-exec", "stat", "{}", "+"]);

@@ -2321,12 +2321,26 @@ fn print_and_inspect_only_programs_given_the_home_or_git_metadata_trip_nothing()
     }
     // No spec: whether it writes there is still not known.
     assert_eq!(
-        hits(&["tree", "-o", &home], false),
+        hits(&["zstd", "x", "-o", &format!("{home}/.profile")], false),
         ["unknown.sensitive-path"]
     );
     assert_eq!(
-        hits(&["file", "-C", "-m", ".git/hooks/pre-commit"], false),
+        hits(&["objcopy", "x", ".git/hooks/pre-commit"], false),
         ["unknown.sensitive-path"]
+    );
+    // file and tree have specs since helper H23's sweep: listing or typing
+    // the home or `.git` is plain, their writing options are writes.
+    for cmd in [
+        &["tree", ".git", "-L", "1"][..],
+        &["tree", &home, "-L", "1"],
+        &["file", ".git/HEAD"],
+    ] {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+    assert_eq!(hits(&["tree", "-o", &home], false), ["tree.writes-file"]);
+    assert_eq!(
+        hits(&["file", "-C", "-m", ".git/hooks/pre-commit"], false),
+        ["file.writes-file", "file.loads-code"]
     );
     // The new getopt specs read options: one they do not know is asked.
     for (cmd, id) in [

@@ -92,6 +92,15 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
         if used.negated {
             continue;
         }
+        // `npm ls -g` lists the global prefix that `npm install -g` writes.
+        if reading.sub.is_some_and(|sub| {
+            used.opt
+                .names
+                .iter()
+                .any(|name| sub.looks_only.contains(name))
+        }) {
+            continue;
+        }
         if let Some((id, why)) = judge(spec, used.opt.effect, used.value, cwd) {
             // A global option comes before the subcommand: `git -c k=v`,
             // not `git log -c k=v` (`-c` means something else to `log`).

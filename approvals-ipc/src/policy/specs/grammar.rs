@@ -120,6 +120,9 @@ enum Match {
     Go,
     /// Perl's Getopt::Long: prefix long names, plus `+name`.
     PerlLong,
+    /// tree's: exact long names; a short letter's value is the next word
+    /// not yet taken, never the rest of its own word.
+    NextWords,
 }
 
 /// git's two other spellings of `git help`, as `git.c` reads them: a
@@ -196,6 +199,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::GoFlag { .. } => (Match::Go, false),
         Grammar::Npm | Grammar::Find => (Match::Prefix, true),
         Grammar::PackageManager { .. } => (Match::Exact, false),
+        Grammar::NextWordValues => (Match::NextWords, true),
         // Read above.
         Grammar::Interpreter(_) | Grammar::GetoptLong { .. } | Grammar::Verbatim => {
             (Match::Exact, false)
@@ -292,6 +296,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
         Grammar::InfoZip { zip: true } => Match::Zip,
         Grammar::InfoZip { zip: false } => Match::Unzip,
         Grammar::GoFlag { .. } => Match::Go,
+        Grammar::NextWordValues => Match::NextWords,
         Grammar::Interpreter(_) | Grammar::GetoptLong { .. } | Grammar::Verbatim => Match::Exact,
     };
     // Down the subcommand groups (`gh pr view`): a group's options until
@@ -915,6 +920,24 @@ fn region<'a>(
             if let Err(problem) = info_zip_cluster(index, how, tokens, &mut i, reading) {
                 return stop(reading, problem);
             }
+        } else if tok.len() > 1 && tok.starts_with('-') && how == Match::NextWords {
+            // Each value-taking letter takes the next word not yet taken.
+            for c in tok[1..].chars() {
+                let Some(opt) = short(index, c, true) else {
+                    return stop(reading, Problem::UnknownOption(tok));
+                };
+                let value = match opt.arity {
+                    Arity::Flag => None,
+                    Arity::Optional | Arity::Required | Arity::Pair => {
+                        i += 1;
+                        match tokens.get(i) {
+                            Some(v) => Some(v.as_str()),
+                            None => return stop(reading, Problem::MissingValue(tok)),
+                        }
+                    }
+                };
+                reading.uses.push(Use::new(opt, value, tok));
+            }
         } else if tok.len() > 1 && tok.starts_with('-') {
             let cluster = &tok[1..];
             for (pos, c) in cluster.char_indices() {
@@ -1110,7 +1133,7 @@ fn long(index: &Index, how: Match, name: &str) -> Result<(&'static Opt, bool), V
             return Ok((row, true));
         }
     }
-    if matches!(how, Match::Exact | Match::Unzip) {
+    if matches!(how, Match::Exact | Match::Unzip | Match::NextWords) {
         return Err(Vec::new());
     }
     if how == Match::Curl

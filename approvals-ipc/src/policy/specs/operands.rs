@@ -132,6 +132,14 @@ pub(super) fn hits(
                 }
             }
         }
+        Operands::Saved(why) => {
+            for operand in &reading.operands {
+                out.push(GuardHit {
+                    id: spec.ids.sets_config,
+                    reason: format!("{shown} {operand}: {why}"),
+                });
+            }
+        }
         Operands::ChangesSystemUnless(prefix, why) => {
             for operand in reading.operands.iter().filter(|o| !o.starts_with(prefix)) {
                 out.push(GuardHit {
@@ -368,6 +376,7 @@ pub(super) fn filled<'a>(
         | Operands::Assignments { .. }
         | Operands::SetsEnv(_)
         | Operands::ChangesSystemUnless(..)
+        | Operands::Saved(_)
         | Operands::Downloads { .. }
         | Operands::JqProgram
         | Operands::Installs(..)

@@ -140,6 +140,13 @@ pub enum Grammar {
     /// the first operand is the script and every word after it is the
     /// script's, never the interpreter's.
     Interpreter(Interp),
+    /// tree's own parser: short letters bundle (`-aL`), and each letter
+    /// that takes a value takes the next word not yet taken, in order,
+    /// never the rest of its own word (`tree -oL out 2` is `-o out -L 2`;
+    /// `-L2` is `-L` and an unknown `-2`); long options exact, their value
+    /// after `=` or in the next word; options and operands interleave
+    /// until `--`.
+    NextWordValues,
     /// No options at all: every word is text the program prints or an
     /// operand of the expression it evaluates (echo, printf, test, `[`),
     /// so no word is read as an option that could be unknown. Only for
@@ -356,6 +363,10 @@ pub enum Operands {
     /// runs: judged as a `NAME=value` prefix of the command would be (inert
     /// variables are fine, any other is asked); other operands are plain.
     SetsEnv(&'static str),
+    /// Every operand is a value the program saves as a setting (`rustup
+    /// default stable`): asked as setting config; with no operand it only
+    /// prints the setting (`rustup default`).
+    Saved(&'static str),
     /// An operand that does not start with `prefix` changes the system
     /// (`date 0101…` sets the clock; `date +%s` only prints): asked.
     ChangesSystemUnless(&'static str, &'static str),
@@ -544,6 +555,11 @@ pub struct Sub {
     /// program (`gh repo clone R -- --upload-pack=x` passes them to `git
     /// clone` as options): judged whenever such words are given.
     pub passes: Effect,
+    /// Spellings of options whose effect this subcommand does not have:
+    /// there they only choose where it looks (npm's `-g`, which installs
+    /// into the global prefix, only lists it for `npm ls -g`). Not judged
+    /// under this subcommand.
+    pub looks_only: &'static [&'static str],
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -555,6 +571,7 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         operands: Operands::Plain,
         subs: &[],
         passes: Effect::Inert,
+        looks_only: &[],
     }
 }
 
@@ -572,6 +589,7 @@ pub const fn group(
         operands: Operands::Plain,
         subs,
         passes: Effect::Inert,
+        looks_only: &[],
     }
 }
 
@@ -584,6 +602,15 @@ impl Sub {
     /// The same subcommand with `operands`.
     pub const fn operands(self, operands: Operands) -> Sub {
         Sub { operands, ..self }
+    }
+
+    /// The same subcommand, where the options spelled `names` only choose
+    /// where it looks.
+    pub const fn looks_only(self, names: &'static [&'static str]) -> Sub {
+        Sub {
+            looks_only: names,
+            ..self
+        }
     }
 
     /// The same subcommand, handing the words after `--` on with `effect`.

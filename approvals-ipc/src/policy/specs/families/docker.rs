@@ -4,9 +4,12 @@
 //! options anywhere in this reading; `run`, `create` and `exec` stop at the
 //! image or container, so an option after it is the container's, which
 //! this reading asks about rather than misses). Only one level of
-//! commands: the management commands (`docker container run`, `docker
-//! image ls`, …), plugins (`docker compose`, `docker buildx`) and `login`
-//! are asked as unknown subcommands.
+//! commands, except the listing and inspecting subcommands of `docker
+//! container`, `image`, `network`, `system` and `volume` (read-only
+//! questions to the daemon); the other management commands (`docker
+//! container run`, `docker image rm`, `docker system prune`, `docker
+//! network create`, …), plugins (`docker compose`, `docker
+//! buildx`) and `login` are asked as unknown subcommands.
 //!
 //! The daemon is root on the host: running containers is docker's job, but
 //! anything that hands the container the host (privileged mode, host
@@ -28,7 +31,7 @@ use crate::policy::specs::types::{
         AskedWhen, LoadsCode, Mounts, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig,
         Uploads, WritesFile,
     },
-    Grammar, Opt, Spec, Sub, flag, ids, sub, value,
+    Grammar, Opt, Spec, Sub, flag, group, ids, sub, value,
 };
 
 const HOST: &str = "hands the container the host (privileged mode, host namespaces, devices, capabilities or security options)";
@@ -306,6 +309,56 @@ const PAUSE_OPTS: &[Opt] = &[flag(&["--help"])];
 
 const PORT_OPTS: &[Opt] = &[flag(&["--help"])];
 
+/// `docker network ls` and `docker volume ls` (`--cluster`: volume only).
+const LIST_OPTS: &[Opt] = &[
+    flag(&["--cluster"]),
+    value(&["-f", "--filter"]),
+    value(&["--format"]),
+    flag(&["--no-trunc"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+/// `docker network inspect` and `docker volume inspect` (`-v`: network only).
+const OBJECT_INSPECT_OPTS: &[Opt] = &[
+    value(&["-f", "--format"]),
+    flag(&["-v", "--verbose"]),
+    flag(&["--help"]),
+];
+
+/// The read-only subcommands of `docker network` and `docker volume`: the
+/// others create, connect, remove or prune, and are asked as unknown.
+const OBJECT_READS: &[Sub] = &[
+    sub(&["inspect"], &[OBJECT_INSPECT_OPTS]),
+    sub(&["ls", "list"], &[LIST_OPTS]),
+];
+
+/// `docker system df`.
+const SYSTEM_DF_OPTS: &[Opt] = &[
+    value(&["--format"]),
+    flag(&["-v", "--verbose"]),
+    flag(&["--help"]),
+];
+
+/// The read-only subcommands of `docker container`: `ls` is `docker ps`.
+const CONTAINER_READS: &[Sub] = &[
+    sub(&["inspect"], &[INSPECT_OPTS]),
+    sub(&["ls", "list", "ps"], &[PS_OPTS]),
+];
+
+/// The read-only subcommands of `docker image`: `ls` is `docker images`.
+const IMAGE_READS: &[Sub] = &[
+    sub(&["history"], &[HISTORY_OPTS]),
+    sub(&["inspect"], &[INSPECT_OPTS, &[value(&["--platform"])]]),
+    sub(&["ls", "list"], &[IMAGES_OPTS]),
+];
+
+/// The read-only subcommands of `docker system`: `info` is `docker info`.
+const SYSTEM_READS: &[Sub] = &[
+    sub(&["df"], &[SYSTEM_DF_OPTS]),
+    sub(&["info"], &[INFO_OPTS]),
+];
+
 const PS_OPTS: &[Opt] = &[
     flag(&["-a", "--all"]),
     value(&["-f", "--filter"]),
@@ -434,6 +487,7 @@ const SUBS: &[Sub] = &[
         "sends this directory to the daemon as the build context, which the Dockerfile's steps read and can send anywhere",
     )),
     sub(&["commit"], &[COMMIT_OPTS]),
+    group(&["container"], &[&[flag(&["--help"])]], CONTAINER_READS),
     sub(&["cp"], &[CP_OPTS]).operands(Operands::Destination(Copying {
         why: "copies between a container and the host",
         remote: true,
@@ -447,6 +501,7 @@ const SUBS: &[Sub] = &[
     sub(&["exec"], &[EXEC_OPTS]),
     sub(&["export"], &[EXPORT_OPTS]),
     sub(&["history"], &[HISTORY_OPTS]),
+    group(&["image"], &[&[flag(&["--help"])]], IMAGE_READS),
     sub(&["images"], &[IMAGES_OPTS]),
     sub(&["import"], &[IMPORT_OPTS]),
     sub(&["info"], &[INFO_OPTS]),
@@ -454,6 +509,7 @@ const SUBS: &[Sub] = &[
     sub(&["kill"], &[KILL_OPTS]),
     sub(&["load"], &[LOAD_OPTS]),
     sub(&["logs"], &[LOGS_OPTS]),
+    group(&["network"], &[&[flag(&["--help"])]], OBJECT_READS),
     sub(&["pause"], &[PAUSE_OPTS]),
     sub(&["port"], &[PORT_OPTS]),
     sub(&["ps"], &[PS_OPTS]),
@@ -469,11 +525,13 @@ const SUBS: &[Sub] = &[
     sub(&["start"], &[START_OPTS]),
     sub(&["stats"], &[STATS_OPTS]),
     sub(&["stop"], &[STOP_OPTS]),
+    group(&["system"], &[&[flag(&["--help"])]], SYSTEM_READS),
     sub(&["tag"], &[TAG_OPTS]),
     sub(&["top"], &[TOP_OPTS]),
     sub(&["unpause"], &[UNPAUSE_OPTS]),
     sub(&["update"], &[UPDATE_OPTS]),
     sub(&["version"], &[VERSION_OPTS]),
+    group(&["volume"], &[&[flag(&["--help"])]], OBJECT_READS),
     sub(&["wait"], &[WAIT_OPTS]),
 ];
 

@@ -21,7 +21,7 @@ use crate::policy::specs::types::{
         LoadsCode, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig, SetsConfigKey,
         WritesFile,
     },
-    Grammar, Keys, Opt, Spec, Sub, flag, ids, optional, sub, value,
+    Grammar, Keys, Opt, Spec, Sub, flag, group, ids, optional, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
@@ -201,6 +201,104 @@ const ARCHIVE_ARGS: &[Opt] = &[
     value(&["--mtime"]),
     flag(&["-#"]),
     flag(&["-l", "--list"]),
+];
+
+/// `git diff-tree`'s own options (`git diff-tree -h`, `man git-diff-tree`),
+/// beside the revision and diff options `setup_revisions` gives it: what it
+/// shows, never where it writes (the diff options' `--output` is a write).
+const DIFF_TREE: &[Opt] = &[
+    flag(&["-r"]),
+    flag(&["--root"]),
+    flag(&["--no-commit-id"]),
+    flag(&["--always"]),
+    flag(&["-v"]),
+    flag(&["--merge-base"]),
+];
+
+/// `git diff-index`'s own options, beside the revision and diff options.
+const DIFF_INDEX: &[Opt] = &[flag(&["--cached"]), flag(&["--merge-base"]), flag(&["-m"])];
+
+/// `git diff-files`'s own options, beside the revision and diff options.
+const DIFF_FILES: &[Opt] = &[
+    flag(&["-q"]),
+    flag(&["-0"]),
+    flag(&["-1", "--base"]),
+    flag(&["-2", "--ours"]),
+    flag(&["-3", "--theirs"]),
+];
+
+/// `git merge-tree`: merges in memory and prints the result; `--write-tree`
+/// writes the merged tree's objects into the object store, no ref, index
+/// or working-tree file.
+const MERGE_TREE: &[Opt] = &[
+    flag(&["--write-tree"]),
+    flag(&["--trivial-merge"]),
+    flag(&["--messages"]),
+    flag(&["-z"]),
+    flag(&["--name-only"]),
+    flag(&["--allow-unrelated-histories"]),
+    flag(&["--stdin"]),
+    value(&["--merge-base"]),
+    value(&["-X", "--strategy-option"]),
+];
+
+/// Why the `git update-index` options beside the refresh ones are asked.
+const INDEX_EDIT: &str = "changes what the index records (entries the prompt does not show, modes, flags that hide changes from git status, its format or caches), which later commits and checkouts act on";
+
+/// `git update-index`: its refresh forms (`--refresh`, `-q`,
+/// `--really-refresh`) re-read the files' stat data into the index, as
+/// `git status` does, and are allowed; every option that changes what the
+/// index holds (`--add`, `--remove`, `--cacheinfo`, `--index-info`,
+/// `--chmod`), hides changes from `git status` (`--assume-unchanged`,
+/// `--skip-worktree`, `--fsmonitor-valid`), reads entries from stdin, or
+/// changes the index's format or caches is asked.
+const UPDATE_INDEX: &[Opt] = &[
+    flag(&["-q"]),
+    flag(&["--refresh"]),
+    flag(&["--really-refresh"]),
+    flag(&["--ignore-submodules"]),
+    flag(&["--unmerged"]),
+    flag(&["--ignore-missing"]),
+    flag(&["--verbose"]),
+    flag(&["--show-index-version"]),
+    flag(&["-z"]),
+    flag(&["--add"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--replace"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--remove"]).does(SetsConfig(INDEX_EDIT)),
+    value(&["--cacheinfo"]).does(SetsConfig(INDEX_EDIT)),
+    value(&["--chmod"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--assume-unchanged"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--no-assume-unchanged"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--skip-worktree"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--no-skip-worktree"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--ignore-skip-worktree-entries"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--info-only"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--force-remove"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--stdin"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--index-info"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--unresolve"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["-g", "--again"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--clear-resolve-undo"]).does(SetsConfig(INDEX_EDIT)),
+    value(&["--index-version"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--split-index"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--untracked-cache"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--test-untracked-cache"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--force-untracked-cache"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--force-write-index"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--fsmonitor"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--fsmonitor-valid"]).does(SetsConfig(INDEX_EDIT)),
+    flag(&["--no-fsmonitor-valid"]).does(SetsConfig(INDEX_EDIT)),
+];
+
+/// `git verify-commit`: checks a commit's signature with the configured
+/// gpg (a `gpg.program` a request sets is judged by `-c`'s key list).
+const VERIFY_COMMIT: &[Opt] = &[flag(&["-v", "--verbose"]), flag(&["--raw"])];
+
+/// `git verify-tag`: `git verify-commit` for tags, and a format to print.
+const VERIFY_TAG: &[Opt] = &[
+    flag(&["-v", "--verbose"]),
+    flag(&["--raw"]),
+    value(&["--format"]),
 ];
 
 /// `git var`.
@@ -1782,6 +1880,9 @@ const SUBS: &[Sub] = &[
     )),
     sub(&["describe"], &[DESCRIBE, COMMON]),
     sub(&["diff"], &[DIFF_CMD, DIFF_OPTS, COMMON]),
+    sub(&["diff-files"], &[DIFF_FILES, REV_OPTS, DIFF_OPTS, COMMON]),
+    sub(&["diff-index"], &[DIFF_INDEX, REV_OPTS, DIFF_OPTS, COMMON]),
+    sub(&["diff-tree"], &[DIFF_TREE, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["difftool"], &[DIFFTOOL, DIFF_CMD, DIFF_OPTS, COMMON]),
     sub(&["fetch"], &[FETCH, COMMON]).does(Network),
     sub(&["for-each-ref"], &[FOR_EACH_REF, COMMON]),
@@ -1800,6 +1901,7 @@ const SUBS: &[Sub] = &[
     sub(&["ls-tree"], &[LS_TREE, COMMON]),
     sub(&["merge"], &[MERGE, COMMON]),
     sub(&["merge-base"], &[MERGE_BASE, COMMON]),
+    sub(&["merge-tree"], &[MERGE_TREE, COMMON]),
     sub(&["mv"], &[MV, COMMON]),
     sub(&["name-rev"], &[NAME_REV, COMMON]),
     sub(&["notes"], &[NOTES, COMMON]),
@@ -1819,13 +1921,23 @@ const SUBS: &[Sub] = &[
     sub(&["show"], &[LOG, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["show-branch"], &[SHOW_BRANCH, COMMON]),
     sub(&["show-ref"], &[SHOW_REF, COMMON]),
+    // Only `list`: `set`, `add`, `init`, `reapply` and `disable` rewrite
+    // which files the working tree holds, and are asked as unknown.
+    group(
+        &["sparse-checkout"],
+        &[COMMON],
+        &[sub(&["list"], &[COMMON])],
+    ),
     sub(&["stash"], &[STASH, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["status"], &[STATUS, COMMON]),
     sub(&["submodule"], &[SUBMODULE, COMMON]),
     sub(&["switch"], &[SWITCH, COMMON]),
     sub(&["symbolic-ref"], &[SYMBOLIC_REF, COMMON]),
     sub(&["tag"], &[TAG, COMMON]),
+    sub(&["update-index"], &[UPDATE_INDEX, COMMON]),
     sub(&["var"], &[VAR, COMMON]),
+    sub(&["verify-commit"], &[VERIFY_COMMIT, COMMON]),
+    sub(&["verify-tag"], &[VERIFY_TAG, COMMON]),
     sub(&["version"], &[VERSION, COMMON]),
     sub(&["whatchanged"], &[LOG, REV_OPTS, DIFF_OPTS, COMMON]),
     sub(&["worktree"], &[WORKTREE, COMMON])

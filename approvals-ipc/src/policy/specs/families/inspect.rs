@@ -3,7 +3,8 @@
 //! `[` (every word is text, [`Grammar::Verbatim`]), and the GNU coreutils
 //! basename, dirname, realpath, readlink, stat, du and df (options from
 //! coreutils 9.1's `--help`, `scripts/spec-skeleton`, checked by
-//! `tests/spec_conformance.rs`).
+//! `tests/spec_conformance.rs`), file (which reads the start of each file
+//! to name its type) and tree (which lists names, as `ls -R` does).
 //!
 //! Without a spec, a program is asked whenever it is given a path where a
 //! write would matter (`guards/unknown.rs`), since whether it writes there
@@ -11,8 +12,14 @@
 //! ~` were asked although none of these programs can write a file. A spec
 //! says what they do with their words: nothing but print or inspect them.
 //! Credential stores stay protected whatever the program (`secrets.rs`).
+//! The few options that do more are asked: `file -z` runs decompressors,
+//! `file -m` loads a list of magic files and `-f` a list of names, `file
+//! -C` and `tree -o` write a file, `tree -R` writes one into every
+//! directory, `tree --fromfile` prints the lines of the files it is given.
 
-use crate::policy::specs::types::Effect::ReadsFile;
+use crate::policy::specs::types::Effect::{
+    LoadsCode, ReadsFile, ReadsNames, RunsProgram, WritesFile,
+};
 use crate::policy::specs::types::{Grammar, Operands, Opt, Spec, flag, ids, optional, value};
 
 const GNU: Grammar = Grammar::Getopt { permute: true };
@@ -240,6 +247,148 @@ pub(crate) const DF: Spec = Spec {
     opts: &[DF_OPTS, COMMON],
     subs: &[],
     checked_with: V91,
+    operands: Operands::Plain,
+    env: &[],
+};
+
+/// Why `file -z` is asked, as ripgrep's `-z` is.
+const DECOMPRESSES: &str = "looks inside compressed files, running a decompressor found on PATH for formats libmagic cannot read itself";
+
+const FILE_OPTS: &[Opt] = &[
+    flag(&["-v", "--version"]),
+    value(&["-m", "--magic-file"]).does(LoadsCode(
+        "reads magic rules from a colon-separated list of files, which the check of protected paths does not split, and prints what it cannot parse",
+    )),
+    flag(&["-z", "--uncompress"]).does(RunsProgram(DECOMPRESSES)),
+    flag(&["-Z", "--uncompress-noreport"]).does(RunsProgram(DECOMPRESSES)),
+    flag(&["-b", "--brief"]),
+    flag(&["-c", "--checking-printout"]),
+    value(&["-e", "--exclude"]),
+    value(&["--exclude-quiet"]),
+    value(&["-f", "--files-from"]).does(ReadsNames(
+        "reads the names of the files to examine from a file or stdin, which the prompt does not show",
+    )),
+    value(&["-F", "--separator"]),
+    flag(&["-i", "--mime"]),
+    flag(&["--apple"]),
+    flag(&["--extension"]),
+    flag(&["--mime-type"]),
+    flag(&["--mime-encoding"]),
+    flag(&["-k", "--keep-going"]),
+    flag(&["-l", "--list"]),
+    flag(&["-L", "--dereference"]),
+    flag(&["-h", "--no-dereference"]),
+    flag(&["-n", "--no-buffer"]),
+    flag(&["-N", "--no-pad"]),
+    flag(&["-0", "--print0"]),
+    flag(&["-p", "--preserve-date"]),
+    value(&["-P", "--parameter"]),
+    flag(&["-r", "--raw"]),
+    flag(&["-s", "--special-files"]),
+    flag(&["-S", "--no-sandbox"]),
+    flag(&["-C", "--compile"]).does(WritesFile(
+        "compiles the magic file into a .mgc file named after it in the working directory",
+    )),
+    flag(&["-d", "--debug"]),
+    flag(&["-E"]),
+];
+
+/// `file`: reads the start of each file it is given and prints its type.
+/// Options from file 5.44's `--help` (`-E` from its manual page and usage
+/// line), checked by `tests/spec_conformance.rs`.
+pub(crate) const FILE: Spec = Spec {
+    family: "file",
+    names: &["file"],
+    ids: ids!("file"),
+    grammar: GNU,
+    opts: &[FILE_OPTS, &[flag(&["--help"])]],
+    subs: &[],
+    checked_with: "file 5.44",
+    operands: Operands::Plain,
+    env: &[],
+};
+
+/// Why tree's HTML options that write into every directory are asked.
+const TREE_RERUN: &str = "with -H and -o, writes an 00Tree.html into every directory it lists";
+
+const TREE_OPTS: &[Opt] = &[
+    flag(&["-a"]),
+    flag(&["-d"]),
+    flag(&["-l"]),
+    flag(&["-f"]),
+    flag(&["-x"]),
+    value(&["-L"]),
+    flag(&["-R"]).does(WritesFile(TREE_RERUN)),
+    value(&["-P"]),
+    value(&["-I"]),
+    flag(&["--gitignore"]),
+    value(&["--gitfile"]).does(ReadsFile),
+    flag(&["--ignore-case"]),
+    flag(&["--matchdirs"]),
+    flag(&["--metafirst"]),
+    flag(&["--prune"]),
+    flag(&["--info"]),
+    value(&["--infofile"]).does(ReadsFile),
+    flag(&["--noreport"]),
+    value(&["--charset"]),
+    value(&["--filelimit"]),
+    value(&["-o"]).does(WritesFile("writes the listing to this file")),
+    flag(&["-q"]),
+    flag(&["-N"]),
+    flag(&["-Q"]),
+    flag(&["-p"]),
+    flag(&["-u"]),
+    flag(&["-g"]),
+    flag(&["-s"]),
+    flag(&["-h"]),
+    flag(&["--si"]),
+    flag(&["--du"]),
+    flag(&["-D"]),
+    value(&["--timefmt"]),
+    flag(&["-F"]),
+    flag(&["--inodes"]),
+    flag(&["--device"]),
+    flag(&["-v"]),
+    flag(&["-t"]),
+    flag(&["-c"]),
+    flag(&["-U"]),
+    flag(&["-r"]),
+    flag(&["--dirsfirst"]),
+    flag(&["--filesfirst"]),
+    value(&["--sort"]),
+    flag(&["-i"]),
+    flag(&["-A"]),
+    flag(&["-S"]),
+    flag(&["-n"]),
+    flag(&["-C"]),
+    flag(&["-X"]),
+    flag(&["-J"]),
+    value(&["-H"]),
+    value(&["-T"]),
+    flag(&["--nolinks"]),
+    value(&["--hintro"]).does(ReadsFile),
+    value(&["--houtro"]).does(ReadsFile),
+    flag(&["--fromfile"]).does(ReadsNames(
+        "lists the paths written in the files it is given (or stdin) instead of the directories, printing those files' lines",
+    )),
+    flag(&["--fflinks"]),
+    flag(&["--version"]),
+    flag(&["--help"]),
+];
+
+/// `tree`: lists the names under each directory it is given, as `ls -R`
+/// does (names, never contents: `tree ~` is judged as `ls ~` is, and a
+/// credential store it names is still asked by `secrets.rs`). Options from
+/// tree 2.1.0's `--help`, read by its own parser
+/// ([`Grammar::NextWordValues`]), checked by `tests/spec_conformance.rs`.
+pub(crate) const TREE: Spec = Spec {
+    family: "tree",
+    names: &["tree"],
+    ids: ids!("tree"),
+    grammar: Grammar::NextWordValues,
+    opts: &[TREE_OPTS],
+    subs: &[],
+    checked_with: "tree 2.1.0",
     operands: Operands::Plain,
     env: &[],
 };

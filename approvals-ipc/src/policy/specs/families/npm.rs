@@ -17,7 +17,11 @@
 //! commands that run a package's binary, open a program, publish, log in
 //! or change config are asked, as is a package named by a URL, a VCS, a
 //! GitHub `owner/repo` or a path outside the tree ([`Sources::Npm`]; `npm
-//! pkg get` reads, `npm pkg set|delete|fix` edit); so is any option or command the spec does
+//! pkg get` reads, `npm pkg set|delete|fix` edit; `npm config get|list`
+//! read, npm 11 refusing or hiding protected keys such as tokens, `npm
+//! config set|delete|fix|edit` change it; `-g`, the global prefix that
+//! `npm install -g` writes, is only where `npm ls|root|prefix|outdated|
+//! explain` and `npm config get|list` look); so is any option or command the spec does
 //! not know (npm takes an unknown `--key` as config, and an abbreviated
 //! command as the command it abbreviates).
 
@@ -47,6 +51,12 @@ const REGISTRY: &str = "installs packages from another registry, whose install s
 const PREFIX: &str = "works in another project, whose package.json scripts then run";
 const GLOBAL: &str = "works on the global prefix, whose bin directory is on PATH";
 const PKG_EDITS: &str = "edits package.json, whose scripts npm runs";
+/// `-g` on a command that only reads: it lists, prints or explains the
+/// global prefix instead of the project (`npm ls -g --depth=0`, `npm root
+/// -g`), writing nothing there.
+const GLOBAL_READ: &[&str] = &["-g", "--global"];
+const CONFIG_EDITS: &str =
+    "changes npm config, which can set the script shell, node options or registry";
 const INSTALLS_FROM: &str = "installs a package from there, whose install scripts then run";
 const LOCATION: &str =
     "chooses which config npm saves to and where it installs (global: the prefix on PATH)";
@@ -274,9 +284,21 @@ const SUBS: &[Sub] = &[
         &[],
     ),
     sub(&["completion"], &[]),
-    sub(&["config", "c"], &[]).does(SetsConfig(
-        "reads or changes npm config, which can set the script shell, node options or registry",
-    )),
+    // `get` and `list` print config (npm 11 refuses to print a protected
+    // key such as a token, and lists one as `(protected)`), as `npm get`
+    // does; the others change it or open an editor.
+    group(
+        &["config", "c"],
+        &[],
+        &[
+            sub(&["delete", "rm", "del"], &[]).does(SetsConfig(CONFIG_EDITS)),
+            sub(&["edit"], &[]).does(RunsProgram("opens npm config in the configured editor")),
+            sub(&["fix"], &[]).does(SetsConfig(CONFIG_EDITS)),
+            sub(&["get"], &[]).looks_only(GLOBAL_READ),
+            sub(&["list", "ls"], &[]).looks_only(GLOBAL_READ),
+            sub(&["set"], &[]).does(SetsConfig(CONFIG_EDITS)),
+        ],
+    ),
     sub(&["dedupe", "ddp"], &[]),
     sub(&["deprecate"], &[]).does(Uploads(PUBLISHES)),
     sub(&["diff"], &[]),
@@ -287,7 +309,7 @@ const SUBS: &[Sub] = &[
     sub(&["exec", "x"], &[]).does(RunsProgram(
         "runs a package's binary, downloading the package when it is not installed",
     )),
-    sub(&["explain", "why"], &[]),
+    sub(&["explain", "why"], &[]).looks_only(GLOBAL_READ),
     sub(&["explore"], &[]).does(RunsProgram(
         "runs a shell or command in a package's directory",
     )),
@@ -315,10 +337,10 @@ const SUBS: &[Sub] = &[
     sub(&["link", "ln"], &[]).does(OtherTree(
         "links packages through the global prefix, whose bin directory is on PATH",
     )),
-    sub(&["ll", "la"], &[]),
+    sub(&["ll", "la"], &[]).looks_only(GLOBAL_READ),
     sub(&["logout"], &[]).does(SetsConfig("removes a registry token from the user config")),
-    sub(&["ls", "list"], &[]),
-    sub(&["outdated"], &[]),
+    sub(&["ls", "list"], &[]).looks_only(GLOBAL_READ),
+    sub(&["outdated"], &[]).looks_only(GLOBAL_READ),
     sub(&["owner", "author"], &[]).does(Uploads(PUBLISHES)),
     sub(&["pack"], &[]),
     sub(&["ping"], &[]),
@@ -332,14 +354,14 @@ const SUBS: &[Sub] = &[
             sub(&["set"], &[]).does(SetsConfig(PKG_EDITS)),
         ],
     ),
-    sub(&["prefix"], &[]),
+    sub(&["prefix"], &[]).looks_only(GLOBAL_READ),
     sub(&["prune"], &[]),
     sub(&["publish"], &[]).does(Uploads("uploads the package to a registry")),
     sub(&["query"], &[]),
     sub(&["rebuild", "rb"], &[]),
     sub(&["repo"], &[]).does(RunsProgram(OPENS)),
     sub(&["restart"], &[]),
-    sub(&["root"], &[]),
+    sub(&["root"], &[]).looks_only(GLOBAL_READ),
     sub(&["run", "run-script", "rum", "urn"], &[]),
     sub(&["sbom"], &[]),
     sub(&["search", "find", "s", "se"], &[]),

@@ -183,7 +183,8 @@ const SUBS: &[Sub] = &[
     sub(&["install", "add"], &[INSTALL_OPTS]),
     sub(&["uninstall", "remove", "rm"], &[HELP]),
     group(&["toolchain"], &[HELP], TOOLCHAIN_SUBS),
-    sub(&["default"], &[DEFAULT_OPTS]).does(SetsConfig(DEFAULT)),
+    // `rustup default` alone prints the default toolchain.
+    sub(&["default"], &[DEFAULT_OPTS]).operands(Operands::Saved(DEFAULT)),
     group(&["show"], &[SHOW_OPTS], SHOW_SUBS),
     sub(&["update", "up", "upgrade"], &[UPDATE_OPTS]),
     sub(&["check"], &[CHECK_OPTS]),
