@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use approvals_ipc::policy::plan::{ChainOp, Sink};
-use approvals_ipc::policy::shell::{ShellScript, analyze};
+use approvals_ipc::policy::shell::{Input, ShellScript, analyze};
 use proptest::prelude::*;
 use shell_support::{HOME, SHADOWED, accepted, double_quote, single_quote};
 
@@ -100,7 +100,9 @@ fn predict(script: &ShellScript) -> Observed {
         let last = item.pipeline.len() - 1;
         for (k, command) in item.pipeline.iter().enumerate() {
             let stdin = match (&command.stdin, k) {
-                (Some(body), _) => body.clone(),
+                (Some(Input::Heredoc(body)), _) => body.clone(),
+                // Read where bash runs: this test's working directory.
+                (Some(Input::File(name)), _) => std::fs::read_to_string(name).expect("stdin file"),
                 (None, 0) => String::new(),
                 (None, _) => pipe.clone(),
             };

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use approvals_ipc::policy::Runnable;
 use approvals_ipc::policy::env::{EnvRefusal, child_env};
-use approvals_ipc::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use approvals_ipc::policy::plan::{
+    ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink, Stdin,
+};
 use ui_bridge::exec::{ChildEnv, ExecLimits, ExecOutcome, run as execute, run_masked};
 
 fn exec(program: &str, argv: &[&str], cwd: &Path) -> PlannedExec {
@@ -272,7 +274,7 @@ async fn sinks_route_output_as_planned() {
 async fn feeds_a_heredoc_body_on_stdin() {
     let d = tmp();
     let mut cat = exec("/bin/cat", &["cat"], &d);
-    cat.stdin = Some("line one\n$HOME `id`\n".to_owned());
+    cat.stdin = Some(Stdin::Heredoc("line one\n$HOME `id`\n".to_owned()));
     let out = run(&plan(vec![step(ChainOp::Seq, vec![cat])])).await;
     assert_eq!(out, ok("line one\n$HOME `id`\n", ""));
 }
@@ -281,9 +283,120 @@ async fn feeds_a_heredoc_body_on_stdin() {
 async fn feeds_a_heredoc_larger_than_a_pipe_buffer() {
     let d = tmp();
     let mut wc = exec("/usr/bin/wc", &["wc", "-c"], &d);
-    wc.stdin = Some("x".repeat(1_000_000));
+    wc.stdin = Some(Stdin::Heredoc("x".repeat(1_000_000)));
     let out = run(&plan(vec![step(ChainOp::Seq, vec![wc])])).await;
     assert_eq!(out.stdout.trim(), "1000000");
+}
+
+/// `tr a-z A-Z < FILE` as planned: the file's real path on stdin.
+fn tr_upper(file: &Path, cwd: &Path) -> PlannedExec {
+    let mut tr = exec("/usr/bin/tr", &["tr", "a-z", "A-Z"], cwd);
+    tr.stdin = Some(Stdin::File(file.to_path_buf()));
+    tr
+}
+
+#[tokio::test]
+async fn feeds_a_planned_file_on_stdin() {
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().canonicalize().unwrap();
+    // A name a shell would read as several words and a command.
+    let file = real.join("a b;echo pwned");
+    std::fs::write(&file, "hello\n").unwrap();
+    let out = run(&plan(vec![step(
+        ChainOp::Seq,
+        vec![tr_upper(&file, &real)],
+    )]))
+    .await;
+    assert_eq!(out, ok("HELLO\n", ""));
+    let null = tr_upper(Path::new("/dev/null"), &real);
+    assert_eq!(
+        run(&plan(vec![step(ChainOp::Seq, vec![null])])).await,
+        ok("", "")
+    );
+}
+
+#[tokio::test]
+async fn a_stdin_file_overrides_the_pipe_as_in_bash() {
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().canonicalize().unwrap();
+    let file = real.join("in.txt");
+    std::fs::write(&file, "from file\n").unwrap();
+    let out = run(&plan(vec![step(
+        ChainOp::Seq,
+        vec![
+            exec("/bin/echo", &["echo", "from pipe"], &real),
+            tr_upper(&file, &real),
+        ],
+    )]))
+    .await;
+    assert_eq!(out.stdout, "FROM FILE\n");
+}
+
+#[tokio::test]
+async fn a_stdin_file_that_is_gone_fails_the_command_like_bash() {
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().canonicalize().unwrap();
+    let gone = real.join("gone.txt");
+    let out = run(&plan(vec![
+        step(ChainOp::Seq, vec![tr_upper(&gone, &real)]),
+        step(
+            ChainOp::Or,
+            vec![exec("/bin/echo", &["echo", "fallback"], &real)],
+        ),
+        step(
+            ChainOp::And,
+            vec![exec("/bin/echo", &["echo", "and"], &real)],
+        ),
+    ]))
+    .await;
+    // The command did not run; `||` ran on its status 1, as in bash.
+    assert_eq!(out.stdout, "fallback\nand\n");
+    assert!(out.stderr.contains("gone.txt"), "{out:?}");
+    let alone = run(&plan(vec![step(
+        ChainOp::Seq,
+        vec![tr_upper(&gone, &real)],
+    )]))
+    .await;
+    assert_eq!(alone.exit_code, Some(1), "{alone:?}");
+    assert!(!alone.success);
+}
+
+#[tokio::test]
+async fn a_stdin_file_swapped_for_a_link_fifo_or_directory_is_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    let real = d.path().canonicalize().unwrap();
+    let secret = real.join("secret");
+    std::fs::write(&secret, "secret\n").unwrap();
+    // Checked as a plain file, then replaced by a link to another file.
+    let checked = real.join("checked.txt");
+    std::os::unix::fs::symlink(&secret, &checked).unwrap();
+    // A link on a directory of the path (Linux: openat2 refuses it too).
+    let dir_link = real.join("dirlink");
+    std::os::unix::fs::symlink(&real, &dir_link).unwrap();
+    let through_dir = dir_link.join("secret");
+    let fifo = real.join("fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    let mut cases = vec![checked, fifo, real.clone()];
+    if cfg!(target_os = "linux") {
+        cases.push(through_dir);
+    }
+    for file in cases {
+        let out = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            run(&plan(vec![step(
+                ChainOp::Seq,
+                vec![tr_upper(&file, &real)],
+            )])),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("{}: the open blocked", file.display()));
+        assert_eq!(out.exit_code, Some(1), "{}: {out:?}", file.display());
+        assert!(
+            !out.stdout.contains("SECRET"),
+            "{}: {out:?}",
+            file.display()
+        );
+    }
 }
 
 #[tokio::test]

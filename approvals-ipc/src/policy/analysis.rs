@@ -1,6 +1,8 @@
 //! From a request's argv to segments and a plan: unwrap the shell wrapper,
 //! parse its script, unwrap dispatch wrappers, follow `cd`, check
-//! assignments and resolve every executable.
+//! assignments, resolve every executable and every file read on stdin
+//! (`< FILE`: only an existing regular file or `/dev/null`, by its real
+//! path, so the decision judges and the executor opens the same file).
 //!
 //! Anything not fully understood ends the analysis with a reason; the
 //! decision then never auto-allows (DESIGN.md invariant 3).
@@ -9,11 +11,11 @@ use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 
 use crate::policy::compiled::CompiledPolicy;
-use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink};
+use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink, Stdin};
 use crate::policy::reason::Refusal;
 use crate::policy::resolve::Resolution;
 use crate::policy::risk::{self, Risk};
-use crate::policy::shell::{self, ChainItem, GlobWord, ShellScript, SimpleCommand};
+use crate::policy::shell::{self, ChainItem, GlobWord, Input, ShellScript, SimpleCommand};
 use crate::policy::wrappers::{self, Unwrapped};
 use crate::policy::{env, expand, find_exec, unicode};
 
@@ -26,8 +28,11 @@ pub struct Segment {
     pub resolution: Resolution,
     /// The working directory it runs in.
     pub cwd: PathBuf,
-    /// Whether it reads data on stdin (a pipe or a heredoc).
+    /// Whether it reads data on stdin (a pipe, a heredoc or a file).
     pub stdin_is_input: bool,
+    /// The file it reads on stdin (`< FILE`), which the decision judges as
+    /// a file the program reads.
+    pub stdin_file: Option<StdinFile>,
     /// Its index in the plan: (step, position in the pipeline).
     pub position: (usize, usize),
     /// For a command another segment runs (`find … -exec grep …`), that
@@ -37,6 +42,16 @@ pub struct Segment {
     /// segments of their own, checked like any other, so its spec need not
     /// ask about them.
     pub runs_checked: bool,
+}
+
+/// A file a command reads on stdin (`< FILE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StdinFile {
+    /// The name as written, quotes removed and `~` expanded: what the
+    /// secrets check reads lexically.
+    pub word: String,
+    /// Its real path (absolute, every link resolved): what the plan opens.
+    pub real: PathBuf,
 }
 
 /// The segment that runs a command (find), and the directory whose files
@@ -211,6 +226,7 @@ fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) ->
         resolution: compiled.resolver.resolve(&argv[0], cwd),
         cwd: cwd.to_owned(),
         stdin_is_input: false,
+        stdin_file: None,
         position: (0, 0),
         run_by: None,
         runs_checked: false,
@@ -253,6 +269,7 @@ fn plan_script(
                     exec,
                     resolution,
                     nested,
+                    stdin_file,
                 } => {
                     let stdin_is_input = position > 0 || exec.stdin.is_some();
                     let runner = segments.len();
@@ -261,6 +278,7 @@ fn plan_script(
                         resolution,
                         cwd: cwd.clone(),
                         stdin_is_input,
+                        stdin_file,
                         position: (step_index, position),
                         run_by: None,
                         runs_checked: !nested.is_empty(),
@@ -274,8 +292,10 @@ fn plan_script(
                         argv: command.argv,
                         resolution,
                         cwd: cwd.clone(),
-                        // find's stdin is what the commands it runs read.
+                        // find's stdin is what the commands it runs read;
+                        // its file, if any, is judged once, on find.
                         stdin_is_input,
+                        stdin_file: None,
                         position: (step_index, position),
                         runs_checked: false,
                     }));
@@ -330,6 +350,8 @@ enum Planned {
         resolution: Resolution,
         /// The commands it runs that are checked as segments of their own.
         nested: Vec<(find_exec::ExecCommand, Resolution)>,
+        /// The file it reads on stdin.
+        stdin_file: Option<StdinFile>,
     },
 }
 
@@ -373,6 +395,7 @@ fn plan_command(
     unicode::check_command_word(word)?;
     if word == "cd" {
         if pipeline_len > 1 || !assignments.is_empty() || stdin.is_some() {
+            // A heredoc or `< FILE` on `cd` included.
             return Err(Refusal::CdInPipeline);
         }
         let dir = cd_target(compiled, &target[1..], cwd)?;
@@ -412,6 +435,17 @@ fn plan_command(
     let mut argv = expanded.unwrap_or(written);
     argv.drain(..start);
     let nested = find_commands(compiled, &resolution, &mut argv, cwd);
+    let (stdin, stdin_file) = match stdin {
+        None => (None, None),
+        Some(Input::Heredoc(body)) => (Some(Stdin::Heredoc(body)), None),
+        Some(Input::File(word)) => {
+            let real = stdin_path(&word, cwd)?;
+            (
+                Some(Stdin::File(real.clone())),
+                Some(StdinFile { word, real }),
+            )
+        }
+    };
     let exec = PlannedExec {
         program,
         argv,
@@ -425,7 +459,64 @@ fn plan_command(
         exec,
         resolution,
         nested,
+        stdin_file,
     })
+}
+
+/// The one device `< FILE` may name: it reads as empty.
+const DEV_NULL: &str = "/dev/null";
+
+/// Directories of devices and kernel files: reading one can block (a
+/// terminal, a FIFO), read hardware or another process's memory and
+/// environment (`/proc/PID/mem`, `/proc/PID/environ`), or is bash's own
+/// network emulation (`/dev/tcp/HOST/PORT`), never a file's contents.
+const KERNEL_DIRS: &[&str] = &["/dev", "/proc", "/sys"];
+
+/// The real path of the file `< word` opens for a command run in `cwd`,
+/// when it is `/dev/null` or an existing regular file outside
+/// [`KERNEL_DIRS`]; otherwise why it is not auto-allowed. A missing file
+/// is refused rather than allowed: an earlier command of the same request
+/// may make it (as a link to anything), and nothing would have judged it.
+fn stdin_path(word: &str, cwd: &Path) -> Result<PathBuf, Refusal> {
+    let refused = |why: &'static str| Refusal::InputFile {
+        path: word.to_owned(),
+        why,
+    };
+    let kernel = |path: &Path| {
+        path != Path::new(DEV_NULL) && KERNEL_DIRS.iter().any(|dir| path.starts_with(dir))
+    };
+    // The kernel reads `..` after following links; only the spelling is
+    // judged lexically here, the real path below as the kernel finds it.
+    let joined = cwd.join(word);
+    if kernel(&normalize(&joined)) {
+        return Err(refused(
+            "a device or kernel file, which can block or read hardware or process memory",
+        ));
+    }
+    let real = match std::fs::canonicalize(&joined) {
+        Ok(real) => real,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Err(refused(
+                "it does not exist (bash would not run the command; an earlier command could make it a link to anything)",
+            ));
+        }
+        Err(_) => return Err(refused("it cannot be resolved to a real path")),
+    };
+    if real == Path::new(DEV_NULL) {
+        return Ok(real);
+    }
+    if kernel(&real) {
+        return Err(refused(
+            "it leads to a device or kernel file, which can block or read hardware or process memory",
+        ));
+    }
+    match std::fs::metadata(&real) {
+        Ok(meta) if meta.is_file() => Ok(real),
+        Ok(_) => Err(refused(
+            "not a regular file (a directory, FIFO, socket or device)",
+        )),
+        Err(_) => Err(refused("it cannot be resolved to a real path")),
+    }
 }
 
 /// When `argv` is find's and every command it runs can be checked as a

@@ -81,6 +81,10 @@ pub struct SegmentReport {
     /// index in the list: it is checked, but not run, on its own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_by: Option<usize>,
+    /// The real path of the file it reads on stdin (`< FILE`), which is
+    /// what runs: shown so a person sees which file is read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdin_file: Option<String>,
 }
 
 /// The analysis part of an evaluation.
@@ -727,6 +731,7 @@ impl SegmentCheck {
             satisfied_by: self.satisfied_by,
             guards: self.guards,
             run_by: segment.run_by.as_ref().map(|r| r.segment),
+            stdin_file: segment.stdin_file.map(|f| path_string(f.real)),
         }
     }
 }
@@ -829,7 +834,7 @@ fn check_segment(
         && entry
             .and_then(|i| policy.allowlist.get(i))
             .is_none_or(|e| e.arg_guards != Some(false));
-    let guards = if guards_on && satisfied_by == Some(SatisfiedBy::Allowlist) && !by_marker {
+    let mut guards = if guards_on && satisfied_by == Some(SatisfiedBy::Allowlist) && !by_marker {
         // A multi-call binary is the program it is invoked as (`/bin/awk`
         // → busybox is awk); anything else is judged by the file that runs,
         // then by the name it was called.
@@ -882,6 +887,17 @@ fn check_segment(
     } else {
         Vec::new()
     };
+    // A file read on stdin is read by the command whatever satisfied it (a
+    // safe bin reads stdin only) and whatever its entry's guards: only an
+    // exact-command approval, of this very text, covers it.
+    if let Some(file) = segment.stdin_file.as_ref().filter(|_| !by_marker) {
+        let site = Site::new(&segment.cwd, segment.cwd == request_cwd, &[]);
+        guards.extend(
+            compiled
+                .secrets
+                .read_on_stdin(&file.word, &file.real, &site),
+        );
+    }
     SegmentCheck {
         satisfied_by,
         entry,
@@ -985,3 +1001,6 @@ mod prefix_tests;
 
 #[cfg(test)]
 mod find_exec_tests;
+
+#[cfg(test)]
+mod stdin_tests;

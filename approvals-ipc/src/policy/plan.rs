@@ -31,6 +31,18 @@ pub enum Sink {
     Null,
 }
 
+/// What a command reads on stdin when a redirection says so.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum Stdin {
+    /// A heredoc's literal body, fed through a pipe.
+    Heredoc(String),
+    /// `< FILE`: the file's real path (absolute, every link resolved when
+    /// it was checked), which the executor opens read-only, refusing a link
+    /// anywhere on it, so the file that runs is the file that was judged.
+    File(PathBuf),
+}
+
 /// One step of a plan: a pipeline of commands.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PlanStep {
@@ -69,9 +81,10 @@ pub struct PlannedExec {
     pub env: Vec<(String, String)>,
     /// The working directory (absolute).
     pub cwd: PathBuf,
-    /// Literal heredoc body to feed on stdin; `None` means stdin is the
-    /// previous pipe (or closed for the first command).
-    pub stdin: Option<String>,
+    /// The heredoc body or file to feed on stdin, overriding the pipe as
+    /// in bash; `None` means stdin is the previous pipe (or closed for the
+    /// first command).
+    pub stdin: Option<Stdin>,
     /// Where stdout goes.
     pub stdout: Sink,
     /// Where stderr goes.
@@ -113,6 +126,10 @@ pub enum PlanError {
     /// A working directory or `cd` target that is not absolute.
     #[error("step {0}: the directory {1} is not absolute")]
     RelativeDir(usize, String),
+    /// A stdin file that is not an absolute path (it would be opened
+    /// relative to whatever directory the executor is in).
+    #[error("step {0}: the stdin file {1} is not an absolute path")]
+    RelativeInput(usize, String),
     /// The first step joined to nothing by `&&` or `||`.
     #[error("the first step must not depend on a previous one")]
     FirstStepChained,
@@ -120,8 +137,8 @@ pub enum PlanError {
 
 impl Plan {
     /// A plan of `steps`, checked: at least one step, no empty pipeline, the
-    /// first step unconditional, every program and directory absolute and
-    /// every argv non-empty.
+    /// first step unconditional, every program, directory and stdin file
+    /// absolute and every argv non-empty.
     pub(crate) fn new(steps: Vec<PlanStep>) -> Result<Self, PlanError> {
         let first = steps.first().ok_or(PlanError::NoSteps)?;
         if first.op != ChainOp::Seq {
@@ -143,6 +160,11 @@ impl Plan {
                         }
                         if !exec.cwd.is_absolute() {
                             return Err(PlanError::RelativeDir(i, exec.cwd.display().to_string()));
+                        }
+                        if let Some(Stdin::File(path)) = &exec.stdin
+                            && !path.is_absolute()
+                        {
+                            return Err(PlanError::RelativeInput(i, path.display().to_string()));
                         }
                     }
                     PlannedCommand::Cd { dir } if !dir.is_absolute() => {

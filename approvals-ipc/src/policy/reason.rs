@@ -108,6 +108,17 @@ pub enum Refusal {
     /// `cd a b`.
     #[error("`cd` with more than one argument is not auto-allowed")]
     CdOperands,
+    /// `< FILE` naming something other than an existing regular file or
+    /// `/dev/null`: a missing file (an earlier command may make it, as a
+    /// link to anything), a directory, a FIFO or device that can block or
+    /// read hardware, or a kernel file under `/proc`, `/sys` or `/dev`.
+    #[error("stdin from {path} is not auto-allowed: {why}")]
+    InputFile {
+        /// The file name as written (quotes removed).
+        path: String,
+        /// What it is instead of a regular file.
+        why: &'static str,
+    },
 }
 
 impl Refusal {
@@ -133,6 +144,7 @@ impl Refusal {
             Self::CdWithoutHome => "cd-without-home",
             Self::CdOption { .. } => "cd-option",
             Self::CdOperands => "cd-operands",
+            Self::InputFile { .. } => "input-file",
         }
     }
 }

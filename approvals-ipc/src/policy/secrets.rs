@@ -236,26 +236,12 @@ impl Secrets {
 
     /// The hit for the first argument of `argv`, run at `site`, that names
     /// a protected path, if any.
-    pub fn named_by<'a>(&self, argv: &[String], site: &'a Site<'_>) -> Option<GuardHit> {
-        // After a `cd` through a link, a relative name is read in the
-        // directory the link leads to, as the program's kernel reads it.
-        let base = |cwd: &'a Path| {
-            let bytes = cwd.as_os_str().as_encoded_bytes();
-            let in_protected = self.in_or_at_a_path(bytes) && self.row_of(cwd).is_some();
-            // A word with no `/` names `cwd/word`: protected only when
-            // `cwd` is in a protected path or just above one. Most words
-            // are that, and most directories neither.
-            let near = in_protected || self.above.contains(bytes);
-            (cwd, near, in_protected)
-        };
-        let bases = [Some(base(site.cwd)), site.moved_to.as_deref().map(base)];
-        let real_cwd = site.real_cwd();
+    pub fn named_by(&self, argv: &[String], site: &Site<'_>) -> Option<GuardHit> {
+        let bases = self.bases(site);
         let mut options_end = false;
         for arg in argv.iter().skip(1) {
-            for &(cwd, near, in_protected) in bases.iter().flatten() {
-                if let Some(hit) = self.spelled(arg, cwd, near, in_protected) {
-                    return Some(hit);
-                }
+            if let Some(hit) = self.spelled_at(arg, &bases) {
+                return Some(hit);
             }
             // Before `--`, a word spelled like an option is one, and only
             // its `=value` can name a file; after it, the whole word can
@@ -269,11 +255,58 @@ impl Secrets {
             {
                 continue;
             }
-            if let Some(hit) = self.through_link(arg, real_cwd, option) {
+            if let Some(hit) = self.through_link(arg, site.real_cwd(), option) {
                 return Some(hit);
             }
         }
         None
+    }
+
+    /// The hit when the file a command run at `site` reads on stdin
+    /// (`< word`, whose real path is `real`) is a protected path: judged as
+    /// [`Secrets::named_by`] judges a file operand (its spelling, a link on
+    /// it), and by the real path the executor opens.
+    pub fn read_on_stdin(&self, word: &str, real: &Path, site: &Site<'_>) -> Option<GuardHit> {
+        self.spelled_at(word, &self.bases(site))
+            .or_else(|| self.through_link(word, site.real_cwd(), false))
+            .or_else(|| {
+                let row = self.row_of(real)?;
+                Some(GuardHit {
+                    id: ID,
+                    reason: format!(
+                        "stdin from {word} reads {}, which is in {} and holds {}; what a command reads there goes back to the agent",
+                        real.display(),
+                        row.path.display(),
+                        row.what
+                    ),
+                })
+            })
+    }
+
+    /// The directories a relative name is read in at `site` (its own, and
+    /// after a `cd` through a link, where that leads, as the program's
+    /// kernel reads it), each with whether it is in or just above a
+    /// protected path and whether it is inside one.
+    fn bases<'a>(&self, site: &'a Site<'_>) -> [Option<(&'a Path, bool, bool)>; 2] {
+        let base = |cwd: &'a Path| {
+            let bytes = cwd.as_os_str().as_encoded_bytes();
+            let in_protected = self.in_or_at_a_path(bytes) && self.row_of(cwd).is_some();
+            // A word with no `/` names `cwd/word`: protected only when
+            // `cwd` is in a protected path or just above one. Most words
+            // are that, and most directories neither.
+            let near = in_protected || self.above.contains(bytes);
+            (cwd, near, in_protected)
+        };
+        [Some(base(site.cwd)), site.moved_to.as_deref().map(base)]
+    }
+
+    /// The hit for `arg` when its spelling names a protected path from one
+    /// of `bases`.
+    fn spelled_at(&self, arg: &str, bases: &[Option<(&Path, bool, bool)>; 2]) -> Option<GuardHit> {
+        bases
+            .iter()
+            .flatten()
+            .find_map(|&(cwd, near, in_protected)| self.spelled(arg, cwd, near, in_protected))
     }
 
     /// The hit for `arg` when its spelling, read lexically against `cwd`,

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use approvals_ipc::policy::plan::{ChainOp, Sink};
-use approvals_ipc::policy::shell::{ChainItem, GlobWord, ShellScript, SimpleCommand};
+use approvals_ipc::policy::shell::{ChainItem, GlobWord, Input, ShellScript, SimpleCommand};
 
 /// The home directory the tests expand `~` to.
 pub const HOME: &str = "/home/tester";
@@ -71,7 +71,11 @@ pub fn accepted() -> Vec<(&'static str, ShellScript)> {
         ..cmd(argv)
     };
     let with_stdin = |argv: &[&str], body: &str| SimpleCommand {
-        stdin: Some(body.to_owned()),
+        stdin: Some(Input::Heredoc(body.to_owned())),
+        ..cmd(argv)
+    };
+    let with_file = |argv: &[&str], name: &str| SimpleCommand {
+        stdin: Some(Input::File(name.to_owned())),
         ..cmd(argv)
     };
     vec![
@@ -358,6 +362,48 @@ pub fn accepted() -> Vec<(&'static str, ShellScript)> {
                 with_stdin(&["cat"], "body\n"),
                 cmd(&["echo", "after"]),
             ]),
+        ),
+        // `< FILE` and `0< FILE`: a literal name, quotes removed, `~`
+        // expanded; the policy judges the file. The differential test
+        // reads these files from the package directory, where bash runs.
+        (
+            "wc -l < Cargo.toml",
+            seq(vec![with_file(&["wc", "-l"], "Cargo.toml")]),
+        ),
+        (
+            "sort 0<Cargo.toml",
+            seq(vec![with_file(&["sort"], "Cargo.toml")]),
+        ),
+        (
+            "cat < 'Cargo.toml'",
+            seq(vec![with_file(&["cat"], "Cargo.toml")]),
+        ),
+        (
+            "cat <\"Cargo\".toml",
+            seq(vec![with_file(&["cat"], "Cargo.toml")]),
+        ),
+        (
+            "cat < /dev/null",
+            seq(vec![with_file(&["cat"], "/dev/null")]),
+        ),
+        (
+            "<Cargo.toml cat",
+            seq(vec![with_file(&["cat"], "Cargo.toml")]),
+        ),
+        (
+            "cat < /dev/null 2>/dev/null | wc -c",
+            ShellScript {
+                items: vec![item(
+                    Seq,
+                    vec![
+                        SimpleCommand {
+                            stderr: Sink::Null,
+                            ..with_file(&["cat"], "/dev/null")
+                        },
+                        cmd(&["wc", "-c"]),
+                    ],
+                )],
+            },
         ),
         // Assignments stay literal; the policy judges the names.
         (

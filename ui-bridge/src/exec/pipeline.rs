@@ -3,13 +3,17 @@
 //! terminal; a process group cannot span sessions), inside the run's
 //! containment, and waited for.
 //!
-//! It decides each command's stdin (heredoc body, previous pipe, or null),
+//! It decides each command's stdin (heredoc body, the file of `< FILE`,
+//! previous pipe, or null; a redirection overrides the pipe, as in bash),
 //! stdout and stderr (next pipe, captured stream, or `/dev/null`, as the
 //! plan's [`Sink`]s say), environment (cleared, then exactly what was given)
 //! and working directory. It refuses to start a command whose working
 //! directory is missing, whose argv is empty or whose environment cannot be
-//! passed intact. Upholds DESIGN.md invariant 4: what runs is the plan's argv
-//! and program, never text re-read by a shell.
+//! passed intact. A command whose stdin file cannot be opened as the file
+//! that was checked ([`open_stdin`]) is not started: like bash, it fails
+//! with status 1 and a message on stderr, and the chain goes on from that
+//! status. Upholds DESIGN.md invariant 4: what runs is the plan's argv,
+//! program and stdin file, never text re-read by a shell.
 
 use std::io::{PipeReader, PipeWriter};
 use std::os::fd::OwnedFd;
@@ -17,7 +21,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 
-use approvals_ipc::policy::plan::{PlannedCommand, PlannedExec, Sink};
+use approvals_ipc::policy::plan::{PlannedCommand, PlannedExec, Sink, Stdin};
 use tokio::io::AsyncWriteExt;
 use tokio::net::unix::pipe;
 use tokio::task::JoinHandle;
@@ -175,6 +179,22 @@ pub(super) fn spawn_pipeline(
         match command {
             PlannedCommand::Cd { dir } => members.push(Member::Builtin(cd(dir, cx.capture))),
             PlannedCommand::Exec(exec) => {
+                let stdin = match &exec.stdin {
+                    Some(Stdin::File(path)) => match open_stdin(path) {
+                        Ok(file) => StdinFd::File(file),
+                        Err(error) => {
+                            // As bash: the command does not run, its status
+                            // is 1, and the pipeline's other members run.
+                            let line = format!("{}: {error}\n", path.display());
+                            cx.capture.push(Stream::Stderr, line.as_bytes());
+                            members.push(Member::Builtin(Status::Exited(1)));
+                            drop(own_stdout);
+                            previous = next;
+                            continue;
+                        }
+                    },
+                    _ => StdinFd::Piped(stdin),
+                };
                 let launch = build_launch(exec, cx, writers, stdin, &own_stdout, &mut feeders)?;
                 // The launch is consumed: our copies of the child's stdio
                 // close as soon as it started.
@@ -262,7 +282,7 @@ fn build_launch(
     exec: &PlannedExec,
     cx: &Context<'_>,
     writers: &CaptureWriters,
-    piped_stdin: Option<PipeReader>,
+    stdin: StdinFd,
     own_stdout: &PipeWriter,
     feeders: &mut Vec<JoinHandle<()>>,
 ) -> Result<Launch, ExecError> {
@@ -287,14 +307,28 @@ fn build_launch(
         }
     }
 
-    let stdin = match (&exec.stdin, piped_stdin) {
-        (Some(body), _) => {
+    // A redirection overrides the pipe (dropping our read end of it, so
+    // the writer sees a closed pipe), as in bash.
+    let stdin = match (&exec.stdin, stdin) {
+        (_, StdinFd::File(file)) => file,
+        (Some(Stdin::Heredoc(body)), StdinFd::Piped(_)) => {
             let (reader, writer) = std::io::pipe().map_err(ExecError::Pipe)?;
             feeders.push(feed(writer, body.clone())?);
             OwnedFd::from(reader)
         }
-        (None, Some(reader)) => OwnedFd::from(reader),
-        (None, None) => null(false)?,
+        // The caller opens a planned file: never reached, but a plan's
+        // file is never replaced by the pipe.
+        (Some(Stdin::File(path)), StdinFd::Piped(_)) => {
+            return Err(ExecError::Spawn {
+                program: exec.program.clone(),
+                source: std::io::Error::other(format!(
+                    "stdin file {} was not opened",
+                    path.display()
+                )),
+            });
+        }
+        (None, StdinFd::Piped(Some(reader))) => OwnedFd::from(reader),
+        (None, StdinFd::Piped(None)) => null(false)?,
     };
     let stdio = [
         stdin,
@@ -307,6 +341,79 @@ fn build_launch(
             source,
         }
     })
+}
+
+/// What a command's stdin is before its redirections: the previous pipe
+/// (if any), or the file its `< FILE` opened.
+enum StdinFd {
+    /// The read end of the previous command's pipe, or `None` first.
+    Piped(Option<PipeReader>),
+    /// The planned stdin file, opened by [`open_stdin`].
+    File(OwnedFd),
+}
+
+/// Opens the planned stdin file (`< FILE`) as the file the policy
+/// checked: read-only, close-on-exec, never as a controlling terminal,
+/// and never through a link. The plan holds the file's real path, which
+/// had no link on it when it was checked, so a link found on it now was
+/// put there since: on Linux `openat2` with `RESOLVE_NO_SYMLINKS` fails
+/// on a link anywhere on the path; where `openat2` is missing (a kernel
+/// before 5.6, a seccomp filter refusing it) and on other systems,
+/// `O_NOFOLLOW` fails on a link as the last component. It is opened
+/// without blocking and must be a regular file (or `/dev/null`, the one
+/// device the policy allows), so a FIFO or device swapped in since the
+/// check neither blocks the run nor is read.
+pub(super) fn open_stdin(path: &Path) -> std::io::Result<OwnedFd> {
+    let fd = open_no_links(path)?;
+    let meta = std::fs::File::from(fd.try_clone()?).metadata()?;
+    let null_device = path == Path::new("/dev/null")
+        && std::os::unix::fs::FileTypeExt::is_char_device(&meta.file_type());
+    if !meta.is_file() && !null_device {
+        return Err(std::io::Error::other(
+            "not a regular file (it changed since it was checked)",
+        ));
+    }
+    // The command reads it as bash would give it: blocking.
+    let flags = nix::fcntl::fcntl(&fd, nix::fcntl::FcntlArg::F_GETFL)?;
+    let flags = nix::fcntl::OFlag::from_bits_retain(flags) - nix::fcntl::OFlag::O_NONBLOCK;
+    nix::fcntl::fcntl(&fd, nix::fcntl::FcntlArg::F_SETFL(flags))?;
+    Ok(fd)
+}
+
+/// `path` opened read-only without following a link on it (see
+/// [`open_stdin`]).
+#[cfg(target_os = "linux")]
+fn open_no_links(path: &Path) -> std::io::Result<OwnedFd> {
+    use nix::errno::Errno;
+    use nix::fcntl::{OFlag, OpenHow, ResolveFlag, openat2};
+
+    let how = OpenHow::new()
+        .flags(OFlag::O_RDONLY | OFlag::O_CLOEXEC | OFlag::O_NOCTTY | OFlag::O_NONBLOCK)
+        .resolve(ResolveFlag::RESOLVE_NO_SYMLINKS);
+    match openat2(nix::fcntl::AT_FDCWD, path, how) {
+        Ok(fd) => Ok(fd),
+        Err(Errno::ENOSYS | Errno::EPERM) => open_no_final_link(path),
+        Err(Errno::ELOOP) => Err(std::io::Error::other(
+            "a symbolic link is on its path now (it changed since it was checked)",
+        )),
+        Err(errno) => Err(errno.into()),
+    }
+}
+
+/// Without `openat2`: `O_NOFOLLOW` refuses a link as the last component.
+#[cfg(not(target_os = "linux"))]
+fn open_no_links(path: &Path) -> std::io::Result<OwnedFd> {
+    open_no_final_link(path)
+}
+
+/// `path` opened read-only, failing when its last component is a link.
+fn open_no_final_link(path: &Path) -> std::io::Result<OwnedFd> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NOCTTY | libc::O_NONBLOCK)
+        .open(path)
+        .map(OwnedFd::from)
 }
 
 /// `/dev/null`, for reading or for writing.

@@ -49,6 +49,10 @@ fn refusals() -> Vec<Refusal> {
         Refusal::CdWithoutHome,
         Refusal::CdOption { arg: "-P".into() },
         Refusal::CdOperands,
+        Refusal::InputFile {
+            path: "fifo".into(),
+            why: "not a regular file",
+        },
     ]
 }
 

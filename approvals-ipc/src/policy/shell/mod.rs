@@ -4,8 +4,9 @@
 //! extglob off, tilde handled here): chains joined by `;`, newlines, `&&` and
 //! `||`, pipelines joined by `|` (`|&` is `2>&1 |`), and simple commands with
 //! literal argv, inert-looking `NAME=value` prefixes (judged later by the
-//! policy), a literal heredoc as stdin, and stdout/stderr sent to the pipe,
-//! the capture or `/dev/null`. Everything else is refused with a
+//! policy), a literal heredoc or a literal file name (`< FILE`, judged later
+//! by the policy as a file the command reads) as stdin, and stdout/stderr
+//! sent to the pipe, the capture or `/dev/null`. Everything else is refused with a
 //! [`ShellRefusal`] naming the construct: expansions of every kind,
 //! redirections to files, compound commands, builtins that change how later
 //! text is read, unquoted globs, invisible characters. Line continuations are
@@ -62,13 +63,25 @@ pub struct SimpleCommand {
     /// before anything is checked.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub globs: Vec<GlobWord>,
-    /// Literal heredoc body fed on stdin; `None` means the previous pipe (or
-    /// closed stdin for the first command).
-    pub stdin: Option<String>,
+    /// What a redirection feeds on stdin; `None` means the previous pipe (or
+    /// closed stdin for the first command). A redirection overrides the
+    /// pipe, as in bash.
+    pub stdin: Option<Input>,
     /// Where stdout goes.
     pub stdout: Sink,
     /// Where stderr goes.
     pub stderr: Sink,
+}
+
+/// Where a redirection says a command's stdin comes from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum Input {
+    /// A heredoc's literal body.
+    Heredoc(String),
+    /// `< FILE` or `0< FILE`: the literal file name as bash would open it,
+    /// relative to the directory the command runs in unless absolute.
+    File(String),
 }
 
 /// An argv word bash would expand to file names.

@@ -5,15 +5,20 @@
 //! [`Sink::Null`], `2>/dev/null` stderr, `&>/dev/null` both, and `2>&1` copies
 //! wherever stdout goes at that moment (so `>/dev/null 2>&1` silences both,
 //! `2>&1 >/dev/null` keeps stderr on stdout). One heredoc per command becomes
-//! literal stdin. Refuses every other redirection (files, appends, input,
-//! other descriptor duplications, here-strings, process substitutions), since
-//! our executor must not open files the policy never saw. Upholds DESIGN.md
-//! invariant 3.
+//! literal stdin, and so does `< FILE` or `0< FILE` with a literal file name
+//! (quotes, `~` and inert `$VAR` resolved as for argv words): the analysis
+//! then judges FILE as a file the command reads, and our executor opens the
+//! file that was judged. One stdin source per command: a second heredoc or
+//! input file is refused. Refuses every other redirection (output files,
+//! appends, `<>`, other descriptors, descriptor duplications, here-strings,
+//! process substitutions, a target with a glob, braces or an expansion),
+//! since our executor must not open files the policy never saw. Upholds
+//! DESIGN.md invariant 3.
 
 use brush_parser::ast::{IoFileRedirectKind, IoFileRedirectTarget, IoRedirect};
 
 use super::word::{WordContext, literal};
-use super::{ShellRefusal, heredoc};
+use super::{Input, ShellRefusal, heredoc};
 use crate::policy::plan::Sink;
 
 /// The only file a redirection may name.
@@ -21,8 +26,8 @@ const DEV_NULL: &str = "/dev/null";
 
 /// The I/O of one command as its redirections leave it.
 pub(super) struct Io {
-    /// Literal heredoc body, if any.
-    pub stdin: Option<String>,
+    /// The heredoc body or input file, if a redirection gave one.
+    pub stdin: Option<Input>,
     /// Where stdout goes.
     pub stdout: Sink,
     /// Where stderr goes.
@@ -69,10 +74,16 @@ impl Io {
                         text: format!("{}<<{}", fd_prefix(*fd), doc.here_end.value),
                     });
                 }
-                if self.stdin.is_some() {
-                    return Err(ShellRefusal::MultipleHeredocs);
+                match self.stdin {
+                    Some(Input::Heredoc(_)) => return Err(ShellRefusal::MultipleHeredocs),
+                    Some(Input::File(_)) => {
+                        return Err(ShellRefusal::MultipleInputs {
+                            text: format!("{}<<{}", fd_prefix(*fd), doc.here_end.value),
+                        });
+                    }
+                    None => {}
                 }
-                self.stdin = Some(heredoc::body(doc)?);
+                self.stdin = Some(Input::Heredoc(heredoc::body(doc)?));
                 Ok(())
             }
         }
@@ -99,6 +110,21 @@ impl Io {
                     Some(2) => self.stderr = Sink::Null,
                     Some(_) => return Err(ShellRefusal::Redirection { text: text() }),
                 }
+                Ok(())
+            }
+            (IoFileRedirectKind::Read, IoFileRedirectTarget::Filename(word))
+                if matches!(fd, None | Some(0)) =>
+            {
+                // A glob, brace or expansion in the name is refused here:
+                // bash would pick the file, not us.
+                let name = literal(&word.value, ctx)?;
+                if name.is_empty() {
+                    return Err(ShellRefusal::Redirection { text: text() });
+                }
+                if self.stdin.is_some() {
+                    return Err(ShellRefusal::MultipleInputs { text: text() });
+                }
+                self.stdin = Some(Input::File(name));
                 Ok(())
             }
             (IoFileRedirectKind::DuplicateOutput, IoFileRedirectTarget::Fd(1)) if fd == Some(2) => {

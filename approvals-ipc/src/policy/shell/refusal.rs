@@ -185,9 +185,10 @@ pub enum ShellRefusal {
         /// The assignment as written.
         text: String,
     },
-    /// A redirection other than `2>&1` or stdout/stderr to `/dev/null`.
+    /// A redirection other than `2>&1`, stdout/stderr to `/dev/null` or
+    /// stdin from a literal file name (`< FILE`, `0< FILE`).
     #[error(
-        "redirection is not auto-allowed: {}\nhint: only 2>&1 and >/dev/null, 2>/dev/null, &>/dev/null are understood",
+        "redirection is not auto-allowed: {}\nhint: only 2>&1, >/dev/null, 2>/dev/null, &>/dev/null and < FILE are understood",
         Shown(text)
     )]
     Redirection {
@@ -209,6 +210,17 @@ pub enum ShellRefusal {
     /// More than one heredoc for one command.
     #[error("more than one heredoc for one command is not auto-allowed")]
     MultipleHeredocs,
+    /// Two stdin redirections for one command (`< a < b`, a heredoc and
+    /// `< FILE`): bash opens every one and keeps the last, so a file it
+    /// would open would go unread and unchecked.
+    #[error(
+        "more than one stdin redirection for one command is not auto-allowed: {}",
+        Shown(text)
+    )]
+    MultipleInputs {
+        /// The redirection that came second, as written.
+        text: String,
+    },
     /// `$` or a backtick in an unquoted heredoc body.
     #[error(
         "shell expansion in unquoted heredoc is not auto-allowed: {}\nhint: quote the delimiter (<<'EOF') to keep the body literal",
@@ -268,6 +280,7 @@ impl ShellRefusal {
             Self::HereString { .. } => "here-string",
             Self::FdDuplication { .. } => "fd-duplication",
             Self::MultipleHeredocs => "multiple-heredocs",
+            Self::MultipleInputs { .. } => "multiple-inputs",
             Self::HeredocExpansion { .. } => "heredoc-expansion",
             Self::HeredocContinuation { .. } => "heredoc-continuation",
             Self::EmptyCommand => "empty-command",
