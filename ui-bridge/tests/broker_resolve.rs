@@ -23,6 +23,7 @@ fn display(agent: &str, allowed: &[Decision]) -> ApprovalDisplay {
             resolved_path: Some("/usr/bin/git".into()),
             real_path: Some("/usr/bin/git".into()),
             guards: vec![],
+            stdin_file: None,
         }],
         risk_level: "low".into(),
         risk_reasons: vec![],

@@ -427,6 +427,9 @@ fn write_text(
             "     real path:    {}",
             s.real_path.as_deref().unwrap_or("(not found)")
         )?;
+        if let Some(file) = &s.stdin_file {
+            writeln!(out, "     stdin from:   {}", escape_for_display(file))?;
+        }
         let by = s
             .satisfied_by
             .map(|b| json_word(&b))

@@ -62,6 +62,10 @@ pub struct DisplaySegment {
     pub real_path: Option<String>,
     /// The argument guards that escalated this segment to a question.
     pub guards: Vec<String>,
+    /// The real path of the file it reads on stdin (`< FILE`), so a person
+    /// sees which file the command is fed. Absent from older peers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdin_file: Option<String>,
 }
 
 /// A pending approval as every approver receives it.
@@ -113,6 +117,7 @@ pub fn approval_display(evaluation: &Evaluation, request: &ExecRequest) -> Appro
                 .into_iter()
                 .map(escape_for_display)
                 .collect(),
+            stdin_file: escape_opt(&segment.stdin_file),
         })
         .collect();
     let reason = evaluation

@@ -200,9 +200,10 @@ fn details(
             };
             rows.push(clip(
                 &format!(
-                    "segment {}: {} -> {}{guards}",
+                    "segment {}: {}{} -> {}{guards}",
                     index + 1,
                     argv_line(&segment.argv),
+                    stdin_note(segment.stdin_file.as_deref()),
                     path(segment.real_path.as_deref())
                 ),
                 cols,
@@ -210,7 +211,12 @@ fn details(
             continue;
         }
         rows.extend(wrap(
-            &format!("segment {}: {}", index + 1, argv_line(&segment.argv)),
+            &format!(
+                "segment {}: {}{}",
+                index + 1,
+                argv_line(&segment.argv),
+                stdin_note(segment.stdin_file.as_deref())
+            ),
             cols,
             LABEL,
         ));
@@ -282,6 +288,12 @@ pub(super) fn answered_line(approval: &PendingApproval, decision: Decision) -> S
 }
 
 /// The argv, each word in brackets so spaces and empty words show.
+/// ` < [FILE]` for a segment that reads a file on stdin, else nothing.
+fn stdin_note(file: Option<&str>) -> String {
+    file.map(|f| format!(" < [{}]", visible(f)))
+        .unwrap_or_default()
+}
+
 fn argv_line(argv: &[String]) -> String {
     argv.iter()
         .map(|word| format!("[{}]", visible(word)))

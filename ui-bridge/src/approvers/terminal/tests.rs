@@ -22,6 +22,7 @@ fn approval(id: &str, command: &str, decisions: &[Decision]) -> PendingApproval 
                 resolved_path: Some("/usr/local/bin/git".to_owned()),
                 real_path: Some("/usr/bin/git".to_owned()),
                 guards: vec!["git -c runs configured programs".to_owned()],
+                stdin_file: None,
             }],
             risk_level: "medium".to_owned(),
             risk_reasons: vec!["rewrites history".to_owned()],
@@ -226,6 +227,7 @@ fn many_segments(id: &str) -> PendingApproval {
             resolved_path: Some("/usr/bin/echo".to_owned()),
             real_path: Some("/usr/bin/echo".to_owned()),
             guards: vec!["a guard that takes a whole row of its own".to_owned()],
+            stdin_file: None,
         })
         .collect();
     shown

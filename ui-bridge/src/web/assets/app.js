@@ -170,6 +170,7 @@ function buildCard(approval) {
     const li = el('li', {}, el('code', { text: segment.argv.join(' ') }));
     li.append(el('div', { class: 'path', text: `resolved: ${segment.resolvedPath ?? '(not found)'}` }));
     li.append(el('div', { class: 'path', text: `real: ${segment.realPath ?? '(not found)'}` }));
+    if (segment.stdinFile) li.append(el('div', { class: 'path', text: `stdin from: ${segment.stdinFile}` }));
     for (const guard of segment.guards) li.append(el('div', { class: 'guard', text: `guard: ${guard}` }));
     segments.append(li);
   }
@@ -518,6 +519,7 @@ async function runExplain() {
   e.analysis.segments.forEach((s, i) => {
     lines.push(`${i + 1}. ${s.argv.join(' ')}`);
     lines.push(`   real path: ${s.realPath ?? '(not found)'}; satisfied by: ${s.satisfiedBy ?? 'nothing'}`);
+    if (s.stdinFile) lines.push(`   stdin from: ${s.stdinFile}`);
     if (s.miss) lines.push(`   miss: ${s.miss.message || JSON.stringify(s.miss)}`);
     for (const g of s.guards || []) lines.push(`   guard: ${g.reason}`);
   });
