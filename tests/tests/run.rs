@@ -277,3 +277,62 @@ fn an_allowlisted_reader_cannot_hand_the_socket_token_or_a_key_to_the_agent() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(stdout, "ssh-ed25519 AAAA\n");
 }
+
+#[test]
+fn stdin_from_a_file_runs_through_the_executor_and_reads_the_checked_file() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("deny"));
+    let proj = home.path().join("proj");
+    std::fs::create_dir_all(proj.join("sub")).unwrap();
+    std::fs::write(proj.join("in.txt"), "hello\n").unwrap();
+    std::fs::write(proj.join("sub/in.txt"), "from sub\n").unwrap();
+    // A name a shell re-reading the text unquoted would run as a command.
+    std::fs::write(proj.join("a b;touch pwned"), "tricky\n").unwrap();
+    let cwd = proj.to_string_lossy().into_owned();
+    let shell = |script: &str| {
+        run(
+            &home,
+            &["--exec-host", "local", "--cwd", &cwd, "--shell", script],
+        )
+    };
+    // tr and wc are default safe bins: no allowlist entry, the file read.
+    for (script, want) in [
+        ("tr a-z A-Z < in.txt", "HELLO\n"),
+        ("tr a-z A-Z 0<in.txt", "HELLO\n"),
+        ("tr a-z A-Z < 'a b;touch pwned'", "TRICKY\n"),
+        ("cd sub && tr a-z A-Z < in.txt", "FROM SUB\n"),
+        ("echo ignored | tr a-z A-Z < in.txt", "HELLO\n"),
+        ("wc -c < /dev/null", "0\n"),
+    ] {
+        let (code, stdout, stderr) = shell(script);
+        assert_eq!(code, Some(0), "{script}: {stderr}");
+        assert_eq!(stdout, want, "{script}");
+        // What bash does with the same text, in the same directory.
+        let sh = output(
+            std::process::Command::new("/bin/bash")
+                .args(["-c", script])
+                .current_dir(&proj),
+        );
+        assert_eq!(stdout, String::from_utf8_lossy(&sh.stdout), "{script}");
+        assert!(
+            !proj.join("pwned").exists(),
+            "{script}: text re-read by a shell"
+        );
+    }
+    // What cat may not read, a device or a missing file: asked, and with
+    // nobody to ask (askFallback deny), refused with nothing read.
+    let ssh = home.path().join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("id_rsa"), "PRIVATE KEY\n").unwrap();
+    std::os::unix::fs::symlink(ssh.join("id_rsa"), proj.join("key")).unwrap();
+    for script in [
+        "tr a-z A-Z < ~/.ssh/id_rsa",
+        "tr a-z A-Z < key",
+        "tr a-z A-Z < /dev/zero",
+        "tr a-z A-Z < missing.txt",
+    ] {
+        let (code, stdout, stderr) = shell(script);
+        assert_eq!(code, Some(126), "{script}: {stderr}");
+        assert!(!stdout.contains("PRIVATE"), "{script}");
+    }
+}
