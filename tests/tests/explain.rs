@@ -111,7 +111,11 @@ const NOT_UNDERSTOOD: &[&str] = &[
     // constructs
     "ls > out.txt",
     "ls >> out.txt",
-    "cat < /etc/passwd",
+    // `< FILE` is a read, as `cat FILE` (stdin_from_a_file_is_judged_…);
+    // other input forms and a second stdin are not understood.
+    "cat <> /etc/passwd",
+    "cat 3< /etc/passwd",
+    "cat < /etc/passwd < /etc/hostname",
     "ls &",
     "(ls)",
     "{ ls; }",
@@ -188,6 +192,54 @@ fn globs_and_home_are_expanded_then_checked_and_shown() {
         argv.contains("/.ssh/id_rsa") && !argv.contains('$'),
         "{v:#}"
     );
+}
+
+#[test]
+fn stdin_from_a_file_is_judged_as_a_read_and_shown() {
+    let home = TestHome::new();
+    home.write_approvals(&policy("allowlist", "on-miss"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let real = dir.path().canonicalize().expect("real dir");
+    std::fs::write(real.join("a.txt"), "x\n").expect("write");
+    let cwd = real.to_str().expect("utf-8");
+    let v = home.explain(&["--cwd", cwd, "--shell", "cat < a.txt"]);
+    assert_eq!(v["decision"], "allow", "{v:#}");
+    let file = real.join("a.txt");
+    assert_eq!(
+        v["analysis"]["segments"][0]["stdinFile"],
+        json!(file.to_str()),
+        "{v:#}"
+    );
+    // The text a person reads names the file the command is fed.
+    let out = output(home.command("node-host").args([
+        "explain",
+        "--cwd",
+        cwd,
+        "--shell",
+        "cat < a.txt",
+    ]));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("cat < a.txt"), "{text}");
+    assert!(
+        text.contains(&format!("stdin from:   {}", file.display())),
+        "{text}"
+    );
+    // What cat may not read, a device or a missing file, asks.
+    for (script, code, detail) in [
+        (
+            "cat < ~/.clawdbot/exec-approvals.json",
+            "argument-guard",
+            "secrets.path",
+        ),
+        ("cat < /dev/tcp/evil.example/80", "not-understood", "input-file"),
+        ("cat < missing.txt", "not-understood", "input-file"),
+        ("cat < *.txt", "not-understood", "glob"),
+    ] {
+        let v = home.explain(&["--cwd", cwd, "--shell", script]);
+        assert_eq!(v["decision"], "ask", "{script}: {v:#}");
+        assert_eq!(v["reason"]["code"], code, "{script}: {v:#}");
+        assert_eq!(v["reason"]["detail"], detail, "{script}: {v:#}");
+    }
 }
 
 #[test]

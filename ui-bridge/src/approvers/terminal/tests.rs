@@ -295,6 +295,19 @@ fn segments_fold_on_a_short_screen_and_e_unfolds_them() {
 }
 
 #[test]
+fn a_segment_fed_a_file_shows_the_file_folded_or_not() {
+    let mut shown = approval("0193-a", "tr a-z A-Z < in.txt", ALL);
+    shown.display.segments[0].stdin_file = Some("/home/u/proj/in.txt".to_owned());
+    let roomy = render(std::slice::from_ref(&shown), view(true)).text();
+    assert!(roomy.contains("command:  tr a-z A-Z < in.txt"), "{roomy}");
+    assert!(roomy.contains("[status] < [/home/u/proj/in.txt]"), "{roomy}");
+    let mut pending = many_segments("0193-b");
+    pending.display.segments[0].stdin_file = Some("/home/u/proj/in.txt".to_owned());
+    let folded = render(&[pending], small(false, 0)).text();
+    assert!(folded.contains("[step-number-0] < [/home/u/proj/in.txt]"), "{folded}");
+}
+
+#[test]
 fn scrolling_reaches_every_detail_row() {
     let pending = [many_segments("0193-a")];
     let top = render(&pending, small(true, 0));
