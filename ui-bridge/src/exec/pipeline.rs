@@ -455,3 +455,51 @@ fn feed(writer: PipeWriter, body: String) -> Result<JoinHandle<()>, ExecError> {
         }
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A regular file opened for stdin is close-on-exec, so no other
+    /// process this host starts inherits it, and reads blocking again.
+    #[test]
+    fn a_stdin_file_is_opened_close_on_exec_and_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().canonicalize().unwrap().join("in.txt");
+        std::fs::write(&file, "x").unwrap();
+        for opened in [
+            open_stdin(&file).unwrap(),
+            open_no_final_link(&file).unwrap(),
+        ] {
+            let fd_flags = nix::fcntl::fcntl(&opened, nix::fcntl::FcntlArg::F_GETFD).unwrap();
+            let cloexec = nix::fcntl::FdFlag::from_bits_retain(fd_flags);
+            assert!(cloexec.contains(nix::fcntl::FdFlag::FD_CLOEXEC));
+        }
+        let opened = open_stdin(&file).unwrap();
+        let flags = nix::fcntl::fcntl(&opened, nix::fcntl::FcntlArg::F_GETFL).unwrap();
+        let flags = nix::fcntl::OFlag::from_bits_retain(flags);
+        assert!(!flags.contains(nix::fcntl::OFlag::O_NONBLOCK), "{flags:?}");
+        assert!(open_stdin(Path::new("/dev/null")).is_ok());
+    }
+
+    /// Only `/dev/null` among devices, and never a link, even where
+    /// `openat2` is missing and only the last component is checked.
+    #[test]
+    fn devices_other_than_dev_null_and_links_are_not_opened() {
+        for device in ["/dev/zero", "/dev/full", "/dev/urandom"] {
+            assert!(open_stdin(Path::new(device)).is_err(), "{device}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().canonicalize().unwrap();
+        std::fs::write(real.join("target"), "x").unwrap();
+        std::os::unix::fs::symlink(real.join("target"), real.join("link")).unwrap();
+        assert!(open_stdin(&real.join("link")).is_err());
+        assert!(open_no_final_link(&real.join("link")).is_err());
+        assert!(open_no_final_link(&real.join("target")).is_ok());
+        let fifo = real.join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        // Returns at once (no writer would ever come) and is refused.
+        assert!(open_no_final_link(&fifo).is_ok());
+        assert!(open_stdin(&fifo).is_err());
+    }
+}

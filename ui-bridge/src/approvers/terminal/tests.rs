@@ -300,11 +300,17 @@ fn a_segment_fed_a_file_shows_the_file_folded_or_not() {
     shown.display.segments[0].stdin_file = Some("/home/u/proj/in.txt".to_owned());
     let roomy = render(std::slice::from_ref(&shown), view(true)).text();
     assert!(roomy.contains("command:  tr a-z A-Z < in.txt"), "{roomy}");
-    assert!(roomy.contains("[status] < [/home/u/proj/in.txt]"), "{roomy}");
+    assert!(
+        roomy.contains("[status] < [/home/u/proj/in.txt]"),
+        "{roomy}"
+    );
     let mut pending = many_segments("0193-b");
     pending.display.segments[0].stdin_file = Some("/home/u/proj/in.txt".to_owned());
     let folded = render(&[pending], small(false, 0)).text();
-    assert!(folded.contains("[step-number-0] < [/home/u/proj/in.txt]"), "{folded}");
+    assert!(
+        folded.contains("[step-number-0] < [/home/u/proj/in.txt]"),
+        "{folded}"
+    );
 }
 
 #[test]
