@@ -299,7 +299,7 @@ fn plan_script(
                         position: (step_index, position),
                         runs_checked: false,
                     }));
-                    pipeline.push(PlannedCommand::Exec(exec));
+                    pipeline.push(PlannedCommand::Exec(*exec));
                 }
             }
         }
@@ -346,7 +346,8 @@ enum Planned {
     /// A `cd` to `dir`, written as `words`.
     Cd { dir: PathBuf, words: Vec<String> },
     Exec {
-        exec: PlannedExec,
+        /// Boxed: the variant is the large one of a short-lived value.
+        exec: Box<PlannedExec>,
         resolution: Resolution,
         /// The commands it runs that are checked as segments of their own.
         nested: Vec<(find_exec::ExecCommand, Resolution)>,
@@ -456,7 +457,7 @@ fn plan_command(
         stderr,
     };
     Ok(Planned::Exec {
-        exec,
+        exec: Box::new(exec),
         resolution,
         nested,
         stdin_file,
