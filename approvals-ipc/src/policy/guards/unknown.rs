@@ -113,9 +113,8 @@ fn output_values(args: &[String]) -> impl Iterator<Item = &str> {
         {
             return Some(value);
         }
-        arg.strip_prefix("-o").filter(|v| {
-            !v.is_empty() && !arg.starts_with("--") && !OUTPUT_OPTS.contains(&arg.as_str())
-        })
+        // `-oFILE` (a word starting `--` never starts `-o`).
+        arg.strip_prefix("-o").filter(|v| !v.is_empty())
     })
 }
 

@@ -398,6 +398,7 @@ fn a_pylint_or_coverage_rcfile_from_outside_the_tree_is_asked() {
         &["pylint", "--rcfile=/tmp/evil.rc", "src"][..],
         &["pylint", "--rcfile", "../evil.rc", "src"],
         &["pylint", "--rcf=/tmp/evil.rc", "src"],
+        &["pylint", "--rc", "/tmp/evil.rc", "src"],
         &["coverage", "run", "--rcfile=/tmp/x", "-m", "pytest"],
         &["coverage", "report", "--rcfile=/tmp/x"],
     ] {
