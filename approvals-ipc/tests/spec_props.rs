@@ -177,7 +177,7 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
     Some(match effect {
         // A mode changes how operands are judged (`specs/operands_tests.rs`).
         Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
-        Effect::WritesFile(_) => ids.writes_file,
+        Effect::WritesFile(_) | Effect::FormatWrites(_) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
         Effect::LoadsCode(_) | Effect::LoadsCodeIf(..) | Effect::ReadsNames(_) => ids.loads_code,
         Effect::Uploads(_) | Effect::UploadsIf(..) => ids.uploads,
@@ -197,6 +197,7 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
         Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return Err(()),
         Effect::WritesFile(_) => "/tmp/elsewhere",
+        Effect::FormatWrites(_) => "%output{/tmp/elsewhere}",
         Effect::OtherTree(_) => "/tmp",
         Effect::FileOrRemote(_) => "backup@host:/tmp/a.tar",
         Effect::RunsProgramAtPath(_) => "./python",
@@ -229,6 +230,7 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
         Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => "v1",
         Effect::WritesFile(_) => "out.txt",
+        Effect::FormatWrites(_) => "%{http_code}",
         Effect::OtherTree(_) => "sub",
         Effect::FileOrRemote(_) => "a.tar",
         Effect::RunsProgramAtPath(_) => "3.12",

@@ -87,12 +87,112 @@ const HOME_ROWS: &[(&str, &str, &[&str])] = &[
         &[],
     ),
     (".local/share/keyrings", "the desktop keyring", &[]),
+    // Found by the H25 sweep: stores of tokens and passwords that CLIs,
+    // build tools, agents and browsers keep under the home directory.
+    (
+        ".boto",
+        "Google Cloud Storage and AWS keys (boto, gsutil)",
+        &[],
+    ),
+    (".bundle/config", "Bundler's gem server credentials", &[]),
+    (".cache/huggingface/token", "a Hugging Face token", &[]),
+    (".claude.json", "an AI agent's account and API key", &[]),
+    (
+        ".claude/.credentials.json",
+        "an AI agent's login tokens",
+        &[],
+    ),
+    (
+        ".cloudflared",
+        "Cloudflare tunnel certificates and credentials",
+        &[],
+    ),
+    (".codex/auth.json", "an AI agent's login tokens", &[]),
+    (
+        ".composer/auth.json",
+        "Composer's registry and GitHub tokens",
+        &[],
+    ),
+    (
+        ".config/Code/User/globalStorage",
+        "the editor's stored tokens and secrets",
+        &[],
+    ),
+    (
+        ".config/BraveSoftware",
+        "browser cookies and saved passwords",
+        &[],
+    ),
+    (
+        ".config/chromium",
+        "browser cookies and saved passwords",
+        &[],
+    ),
+    (
+        ".config/composer/auth.json",
+        "Composer's registry and GitHub tokens",
+        &[],
+    ),
+    (
+        ".config/containers/auth.json",
+        "container registry credentials",
+        &[],
+    ),
+    (".config/doctl", "a DigitalOcean token", &[]),
+    (".config/filezilla", "saved FTP and SFTP passwords", &[]),
+    (".config/github-copilot", "a GitHub Copilot token", &[]),
+    (
+        ".config/google-chrome",
+        "browser cookies and saved passwords",
+        &[],
+    ),
+    (
+        ".config/helm/repositories.yaml",
+        "chart repository passwords",
+        &[],
+    ),
+    (".config/op", "the 1Password CLI's account data", &[]),
+    (
+        ".config/sops/age/keys.txt",
+        "age private keys that decrypt sops secrets",
+        &[],
+    ),
+    (".databrickscfg", "Databricks tokens", &[]),
+    (
+        ".gradle/gradle.properties",
+        "Gradle's repository and signing credentials",
+        &[],
+    ),
+    (".huggingface/token", "a Hugging Face token", &[]),
+    (".kaggle/kaggle.json", "a Kaggle API key", &[]),
+    (
+        ".local/share/remmina",
+        "saved remote desktop passwords",
+        &[],
+    ),
+    (".m2/settings-security.xml", "Maven's master password", &[]),
+    (".m2/settings.xml", "Maven's repository passwords", &[]),
+    (".mozilla", "browser cookies and saved passwords", &[]),
+    (".my.cnf", "MySQL passwords", &[]),
+    (".oci/config", "Oracle Cloud keys", &[]),
+    (".pulumi/credentials.json", "Pulumi access tokens", &[]),
+    (".terraformrc", "Terraform Cloud tokens", &[]),
+    (".thunderbird", "mail passwords and messages", &[]),
     (".bash_history", HISTORY, &[]),
     (".zsh_history", HISTORY, &[]),
     (".local/share/fish/fish_history", HISTORY, &[]),
     (".python_history", HISTORY, &[]),
     (".psql_history", HISTORY, &[]),
     (".mysql_history", HISTORY, &[]),
+    (".irb_history", HISTORY, &[]),
+    (".node_repl_history", HISTORY, &[]),
+    (".rediscli_history", HISTORY, &[]),
+    (".sqlite_history", HISTORY, &[]),
+    (
+        ".viminfo",
+        "the editor's command and search history and registers, which hold pasted tokens",
+        &[],
+    ),
 ];
 
 /// Why a process's directory in `/proc` is protected.
@@ -355,9 +455,15 @@ impl Secrets {
     /// call ([`links`]).
     fn through_link(&self, arg: &str, real_cwd: &Path, option: bool) -> Option<GuardHit> {
         let after_eq = arg.split_once('=').map(|(_, v)| v);
+        // curl's `-w @file` and openssl's `-pass file:P` name the file
+        // after a prefix (found by the H25 sweep).
+        let after_at = arg.strip_prefix('@').filter(|_| !option);
+        let after_file = arg.strip_prefix("file:").filter(|_| !option);
         std::iter::once(arg)
             .filter(|_| !option)
             .chain(after_eq)
+            .chain(after_at)
+            .chain(after_file)
             .filter(|c| !c.is_empty())
             .find_map(|candidate| {
                 let path = real_cwd.join(candidate);
@@ -486,7 +592,7 @@ fn candidates(arg: &str) -> impl Iterator<Item = &str> {
 }
 
 #[path = "secrets/links.rs"]
-mod links;
+pub(crate) mod links;
 #[path = "secrets/settled.rs"]
 mod settled;
 

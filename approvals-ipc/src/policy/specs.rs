@@ -30,6 +30,8 @@ mod git_tests;
 #[cfg(test)]
 mod gnu_tests;
 #[cfg(test)]
+mod h25_sweep_tests;
+#[cfg(test)]
 mod install_tests;
 #[cfg(test)]
 mod interp_tests;

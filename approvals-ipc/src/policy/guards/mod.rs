@@ -27,6 +27,9 @@ mod tests;
 #[cfg(test)]
 mod git_tests;
 
+#[cfg(test)]
+mod dev_tools_tests;
+
 use std::path::Path;
 
 use crate::policy::programs::{self, Kind};
@@ -170,6 +173,7 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
             .global_opts()
             .find(|o| o.name.is_any(names) && !o.value.is_some_and(parse::is_output_stream))
             .map(|o| o.shown()),
+        Trigger::RewritesOperandOutsideCwd(turned_on_by) => rewrites_outside(turned_on_by, inv),
         Trigger::OptValueIs(names, values) => inv
             .global_opts()
             .find(|o| o.name.is_any(names) && o.value.is_some_and(|v| values.contains(&v)))
@@ -196,6 +200,27 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
         Trigger::CodeOnStdin => code_on_stdin(inv),
         Trigger::Inspect(which) => scripts::inspect(which, inv),
     }
+}
+
+/// The first operand outside the working directory of a program that
+/// rewrites its operands, when `turned_on_by` (options, or subcommand
+/// names) turns the rewriting on or is empty. The subcommand itself is no
+/// file.
+fn rewrites_outside(turned_on_by: &[&str], inv: &Invocation<'_>) -> Option<String> {
+    let on = turned_on_by.is_empty()
+        || inv.global_opts().any(|o| o.name.is_any(turned_on_by))
+        || inv.subcommand.is_some_and(|s| turned_on_by.contains(&s));
+    if !on {
+        return None;
+    }
+    let files = match inv.subcommand {
+        Some(_) => inv.operands.get(1..).unwrap_or_default(),
+        None => &inv.operands[..],
+    };
+    files
+        .iter()
+        .find(|f| parse::outside(inv.cwd, f))
+        .map(|f| format!("{f} (outside the working directory)"))
 }
 
 /// An interpreter with stdin data and no program named by option or operand.

@@ -56,6 +56,10 @@ const JEST_CODE: &[&str] = &[
     "--global-teardown",
     "--globalSetup",
     "--globalTeardown",
+    "--module-directories",
+    "--module-paths",
+    "--moduleDirectories",
+    "--modulePaths",
     "--preset",
     "--projects",
     "--reporters",
@@ -90,6 +94,49 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "chage", "chfn", "chpasswd", "chsh", "gpasswd", "groupadd", "groupdel", "groupmod",
             "newusers", "passwd", "useradd", "userdel", "usermod", "vigr", "vipw",
         ],
+        Layout::Permuted,
+        "",
+        &[],
+    ),
+    spec(
+        "ansible",
+        &[
+            "ansible",
+            "ansible-playbook",
+            "ansible-pull",
+            "ansible-vault",
+        ],
+        Layout::Permuted,
+        "BMPTacefilmtu",
+        &[
+            "--args",
+            "--become-method",
+            "--become-password-file",
+            "--become-user",
+            "--connection",
+            "--connection-password-file",
+            "--extra-vars",
+            "--forks",
+            "--inventory",
+            "--limit",
+            "--module-name",
+            "--module-path",
+            "--private-key",
+            "--scp-extra-args",
+            "--sftp-extra-args",
+            "--ssh-common-args",
+            "--ssh-extra-args",
+            "--tags",
+            "--timeout",
+            "--user",
+            "--vault-id",
+            "--vault-pass-file",
+            "--vault-password-file",
+        ],
+    ),
+    spec(
+        "ansible-console",
+        &["ansible-console"],
         Layout::Permuted,
         "",
         &[],
@@ -141,11 +188,58 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         )
     },
     spec(
+        "bazel",
+        &["bazel", "bazelisk"],
+        Layout::Permuted,
+        "",
+        &[
+            "--action_env",
+            "--bazelrc",
+            "--host_action_env",
+            "--host_jvm_args",
+            "--override_module",
+            "--override_repository",
+            "--registry",
+            "--repo_env",
+            "--run_under",
+            "--script_path",
+            "--server_javabase",
+        ],
+    ),
+    spec(
+        "black",
+        &["black"],
+        Layout::Permuted,
+        "Wclt",
+        &[
+            "--code",
+            "--config",
+            "--exclude",
+            "--extend-exclude",
+            "--force-exclude",
+            "--include",
+            "--line-length",
+            "--python-cell-magics",
+            "--required-version",
+            "--stdin-filename",
+            "--target-version",
+            "--workers",
+        ],
+    ),
+    spec(
         "bun",
         &["bun"],
         Layout::SubcommandAnywhere,
-        "ep",
-        &["--cwd", "--eval", "--preload", "--print"],
+        "cepr",
+        &[
+            "--config",
+            "--cwd",
+            "--eval",
+            "--import",
+            "--preload",
+            "--print",
+            "--require",
+        ],
     ),
     spec(
         "bundle",
@@ -179,7 +273,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["cmake"],
         Layout::Permuted,
         "ABCDGPSTUW",
-        &["--toolchain"],
+        &["--build", "--toolchain"],
     ),
     spec(
         "compose",
@@ -313,7 +407,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--expression", "--file"],
         &["--expression", "--file", "-e", "-f"],
     ),
-    spec("deno", &["deno"], Layout::SubcommandAnywhere, "", &[]),
+    spec(
+        "deno",
+        &["deno"],
+        Layout::SubcommandAnywhere,
+        "c",
+        &["--config", "--preload"],
+    ),
     spec(
         "desktop",
         &[
@@ -403,7 +503,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["flake8"],
         Layout::Permuted,
         "",
-        &["--append-config", "--config"],
+        &["--append-config", "--config", "--output-file"],
     ),
     spec("gcloud", &["gcloud"], Layout::Permuted, "", &[]),
     spec(
@@ -464,6 +564,23 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &[],
     ),
     spec(
+        "helm",
+        &["helm"],
+        Layout::SubcommandAnywhere,
+        "fn",
+        &[
+            "--kube-context",
+            "--kubeconfig",
+            "--namespace",
+            "--output-dir",
+            "--post-renderer",
+            "--post-renderer-args",
+            "--repo",
+            "--values",
+            "--version",
+        ],
+    ),
+    spec(
         "imagemagick",
         &[
             "animate",
@@ -491,6 +608,22 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--batch", "--netns"],
     ),
     spec(
+        "isort",
+        &["isort"],
+        Layout::Permuted,
+        "bfjlmop",
+        &[
+            "--filename",
+            "--jobs",
+            "--line-length",
+            "--multi-line",
+            "--settings-file",
+            "--settings-path",
+            "--sp",
+            "--src",
+        ],
+    ),
+    spec(
         "java",
         &[
             "jar",
@@ -513,6 +646,21 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &[],
     ),
     spec("jest", &["jest"], Layout::Permuted, "ct", JEST_CODE),
+    spec(
+        "js-bundler",
+        &["rollup", "vite", "webpack", "webpack-cli"],
+        Layout::Permuted,
+        "cdo",
+        &[
+            "--config",
+            "--configPlugin",
+            "--dir",
+            "--file",
+            "--outDir",
+            "--outdir",
+            "--output-path",
+        ],
+    ),
     interpreter(
         "julia",
         &["julia"],
@@ -752,11 +900,25 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec("pic", &["gpic", "pic"], Layout::Permuted, "", &[]),
     spec(
+        "pipenv",
+        &["pipenv"],
+        Layout::SubcommandAnywhere,
+        "",
+        &["--pypi-mirror", "--python"],
+    ),
+    spec(
         "pnpm",
         &["pnpm"],
         Layout::SubcommandAnywhere,
         "Cw",
         &["--dir", "--filter", "--workspace"],
+    ),
+    spec(
+        "poetry",
+        &["poetry"],
+        Layout::SubcommandAnywhere,
+        "CP",
+        &["--directory", "--project"],
     ),
     spec(
         "pre-commit",
@@ -820,6 +982,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "EIOPefort",
         &[
+            "--default-path",
             "--format",
             "--options",
             "--out",
@@ -829,6 +992,25 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         ],
     ),
     interpreter("ruby", &["ruby"], "CEeFIr", &[], &["-e"]),
+    spec(
+        "ruff",
+        &["ruff"],
+        Layout::SubcommandAnywhere,
+        "eo",
+        &[
+            "--config",
+            "--exclude",
+            "--extend-exclude",
+            "--extend-select",
+            "--ignore",
+            "--line-length",
+            "--output-file",
+            "--output-format",
+            "--select",
+            "--stdin-filename",
+            "--target-version",
+        ],
+    ),
     spec(
         "rustc",
         &["rustc", "rustdoc"],
@@ -975,6 +1157,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         ],
     ),
     spec(
+        "terraform",
+        &["terraform", "tofu"],
+        Layout::SubcommandAnywhere,
+        "",
+        &[],
+    ),
+    spec(
         "tex",
         &[
             "dvilualatex",
@@ -1001,8 +1190,43 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["tox"],
         Layout::Permuted,
         "cex",
-        &["--conf", "--override", "--root", "--workdir"],
+        &[
+            "--conf",
+            "--installpkg",
+            "--override",
+            "--root",
+            "--workdir",
+        ],
     ),
+    ProgramSpec {
+        family: "ts-node",
+        names: &[
+            "ts-node",
+            "ts-node-cwd",
+            "ts-node-esm",
+            "ts-node-script",
+            "ts-node-transpile-only",
+            "tsx",
+        ],
+        versioned: false,
+        layout: Layout::OptionsFirst,
+        value_shorts: "COPepr",
+        value_longs: &[
+            "--compiler",
+            "--compiler-options",
+            "--cwd",
+            "--eval",
+            "--import",
+            "--loader",
+            "--print",
+            "--project",
+            "--require",
+            "--transpiler",
+            "--tsconfig",
+        ],
+        program_opts: &["--eval", "--print", "-e", "-p"],
+        ending_opts: &[],
+    },
     spec("uvx", &["pipx", "uvx"], Layout::Permuted, "", &[]),
     spec(
         "vitest",
@@ -1060,8 +1284,8 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptWritesFile, SubOpt,
-    Subcommand, Word,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptWritesFile,
+    RewritesOperandOutsideCwd, SubOpt, Subcommand, Word,
 };
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
@@ -1075,6 +1299,42 @@ pub(crate) const GUARDS: &[Guard] = &[
         "accounts.always",
         Always,
         "changes user accounts, passwords or groups, which every login on this machine depends on",
+    ),
+    g(
+        "ansible-console.always",
+        Always,
+        "a console that runs the modules and commands typed at its prompt on the hosts of the inventory, this machine included",
+    ),
+    g(
+        "ansible.ad-hoc-module",
+        Opt(&["--args", "--module-name", "-a", "-m"]),
+        "runs the module it names with the arguments it is given on the hosts named, this machine included (`-m shell -a CMD` runs any command)",
+    ),
+    g(
+        "ansible.module-path",
+        OptOutsideCwd(&["--module-path", "-M"]),
+        "loads modules (code) from outside the working tree",
+    ),
+    g(
+        "ansible.password-program",
+        Opt(&[
+            "--become-password-file",
+            "--connection-password-file",
+            "--vault-id",
+            "--vault-pass-file",
+            "--vault-password-file",
+        ]),
+        "a password file that is executable is run as a program, and its output used as the password",
+    ),
+    g(
+        "ansible.ssh-args",
+        Opt(&[
+            "--scp-extra-args",
+            "--sftp-extra-args",
+            "--ssh-common-args",
+            "--ssh-extra-args",
+        ]),
+        "passes arguments to ssh, scp or sftp, whose `-o ProxyCommand=` runs any command",
     ),
     g(
         "aria2c.config",
@@ -1127,14 +1387,67 @@ pub(crate) const GUARDS: &[Guard] = &[
         "writes a file named by the option",
     ),
     g(
+        "bazel.outside-config",
+        OptOutsideCwd(&["--bazelrc"]),
+        "reads a bazelrc from outside the working tree, whose options run or replace programs (`--run_under`, repositories)",
+    ),
+    g(
+        "bazel.replaces-code",
+        Opt(&["--override_module", "--override_repository", "--registry"]),
+        "replaces an external repository or module, or the registry they come from, with code the prompt does not show",
+    ),
+    g(
+        "bazel.runs-program",
+        Opt(&[
+            "--action_env",
+            "--host_action_env",
+            "--host_jvm_args",
+            "--repo_env",
+            "--run_under",
+            "--script_path",
+            "--server_javabase",
+        ]),
+        "runs a program of the caller's choosing (`--run_under`, a JVM), writes a script that runs the target, or sets the environment of build actions (`LD_PRELOAD`, `PATH`)",
+    ),
+    g(
+        "black.rewrites-outside",
+        RewritesOperandOutsideCwd(&[]),
+        "rewrites the files it is given in place, and one is outside the working tree",
+    ),
+    g(
+        "bun.config",
+        OptOutsideCwd(&["--config", "-c"]),
+        "reads a bunfig from outside the working tree, whose `preload` runs code before every script",
+    ),
+    g(
+        "bun.global",
+        Opt(&["--global", "-g"]),
+        "installs, links or removes packages globally, outside the project: their executables go on PATH and their scripts run",
+    ),
+    g(
         "bun.inline-code",
         Opt(&["--eval", "--print", "-e", "-p"]),
         INLINE,
     ),
     g(
+        "bun.inspector",
+        Opt(&["--inspect", "--inspect-brk", "--inspect-wait"]),
+        "opens the inspector, through which anything that connects runs code in the process",
+    ),
+    g(
         "bun.package-runner",
         Subcommand(&["x"]),
         "downloads and runs a package",
+    ),
+    g(
+        "bun.preload",
+        Opt(&["--import", "--preload", "--require", "-r"]),
+        "loads a module before the script: code the prompt does not show",
+    ),
+    g(
+        "bun.runs-program",
+        Subcommand(&["c", "create", "repl", "upgrade"]),
+        "runs a template's code, a REPL that runs what it reads, or replaces bun with a download",
     ),
     g(
         "bun.script-source",
@@ -1143,9 +1456,24 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g("bun.stdin-script", Word(&["-"]), STDIN),
     g(
+        "bun.trust",
+        Word(&["trust"]),
+        "trusts dependencies, whose install scripts then run",
+    ),
+    g(
+        "bundle.console",
+        Subcommand(&["console", "open"]),
+        "runs a Ruby console that runs what it reads, or opens a gem in the editor the environment names (a program of its choosing)",
+    ),
+    g(
         "bundle.exec",
         Subcommand(&["exec"]),
         "runs the command it is given, found on a PATH with the bundle's gem executables first",
+    ),
+    g(
+        "bundle.outside-gemfile",
+        OptOutsideCwd(&["--gemfile"]),
+        "reads a Gemfile from outside the working tree: Ruby code that runs",
     ),
     g(
         "cargo.config",
@@ -1158,9 +1486,36 @@ pub(crate) const GUARDS: &[Guard] = &[
         "makes the compiler run or load a program of the caller's choosing (a wrapper, a plugin, another tool directory, a spec or response file)",
     ),
     g(
+        "cmake.code-variable",
+        Inspect(Inspection::ArgPrefix(&[
+            "-DCMAKE_CUDA_COMPILER_LAUNCHER",
+            "-DCMAKE_CXX_COMPILER_LAUNCHER",
+            "-DCMAKE_CXX_LINKER_LAUNCHER",
+            "-DCMAKE_C_COMPILER_LAUNCHER",
+            "-DCMAKE_C_LINKER_LAUNCHER",
+            "-DCMAKE_PROJECT_INCLUDE",
+            "-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES",
+            "-DCMAKE_USER_MAKE_RULES_OVERRIDE",
+            "CMAKE_CUDA_COMPILER_LAUNCHER",
+            "CMAKE_CXX_COMPILER_LAUNCHER",
+            "CMAKE_CXX_LINKER_LAUNCHER",
+            "CMAKE_C_COMPILER_LAUNCHER",
+            "CMAKE_C_LINKER_LAUNCHER",
+            "CMAKE_PROJECT_INCLUDE",
+            "CMAKE_PROJECT_TOP_LEVEL_INCLUDES",
+            "CMAKE_USER_MAKE_RULES_OVERRIDE",
+        ])),
+        "sets a CMake variable that runs a program around every compile or link (a launcher) or includes CMake code into the project, which can run any command",
+    ),
+    g(
         "cmake.command-mode",
         Opt(&["-E"]),
         "command mode runs the command it is given (`-E env`, `-E time`, `-E chdir`) and copies, links and removes files, with no spec for each tool",
+    ),
+    g(
+        "cmake.other-project",
+        OptOutsideCwd(&["--build", "-S"]),
+        "configures or builds a project outside the working tree, whose CMake code and build commands run",
     ),
     g(
         "cmake.outside-script",
@@ -1173,6 +1528,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs the services a compose file describes, which can mount any host path and run privileged containers (docker compose is asked as an unknown docker command the same way)",
     ),
     g(
+        "composer.global-config",
+        Opt(&["--global", "-g"]),
+        "changes composer's global config (repositories, tokens), which every project's installs use",
+    ),
+    g(
         "composer.other-dir",
         OptOutsideCwd(&["-d", "--working-dir"]),
         "works in another project, whose composer.json scripts it runs",
@@ -1183,9 +1543,19 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs a package's binary, or installs packages outside the project and runs their scripts",
     ),
     g(
+        "composer.self-update",
+        Subcommand(&["self-update", "selfupdate"]),
+        "replaces composer itself with a download",
+    ),
+    g(
         "credentials.always",
         Always,
         "a credential helper or secret store: prints or hands out stored tokens and passwords, which go back to the agent",
+    ),
+    g(
+        "ctest.build-and-test",
+        Opt(&["--build-and-test"]),
+        "configures, builds and runs a project the arguments name, whose build runs any command",
     ),
     g(
         "ctest.other-dir",
@@ -1256,15 +1626,45 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g("deno.eval", Subcommand(&["eval", "repl"]), INLINE),
     g(
+        "deno.global",
+        Opt(&["--global", "-g"]),
+        "installs an executable globally, onto PATH, outside the project",
+    ),
+    g(
+        "deno.inspector",
+        Opt(&["--inspect", "--inspect-brk", "--inspect-wait"]),
+        "opens the inspector, through which anything that connects runs code in the process",
+    ),
+    g(
+        "deno.outside-config",
+        OptOutsideCwd(&["--config", "-c"]),
+        "reads a deno config from outside the working tree, whose imports and tasks choose the code that runs",
+    ),
+    g(
+        "deno.preload",
+        Opt(&["--preload"]),
+        "loads a module before the script: code the prompt does not show",
+    ),
+    g(
         "deno.script-source",
         Inspect(Inspection::ScriptSource),
         SCRIPT_SOURCE,
     ),
     g("deno.stdin-script", Word(&["-"]), STDIN),
     g(
+        "deno.upgrade",
+        Subcommand(&["jupyter", "upgrade"]),
+        "replaces deno with a download, or installs a Jupyter kernel that runs deno",
+    ),
+    g(
         "desktop.always",
         Always,
         "asks session services over D-Bus or GIO to act outside this request: they start units and applications (`org.freedesktop.systemd1`), open files and URLs with other programs, and change settings",
+    ),
+    g(
+        "diff3.output",
+        OptOutsideCwd(&["--output", "-o"]),
+        "writes the merged file outside the working tree",
     ),
     g(
         "diff3.program",
@@ -1282,12 +1682,23 @@ pub(crate) const GUARDS: &[Guard] = &[
         "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
     ),
     g(
+        "eslint.fixes-outside",
+        RewritesOperandOutsideCwd(&["--fix"]),
+        "rewrites the files it is given in place, and one is outside the working tree",
+    ),
+    g(
+        "eslint.output-outside",
+        OptOutsideCwd(&["--output-file", "-o"]),
+        "writes the report outside the working tree",
+    ),
+    g(
         "eslint.outside-code",
         OptOutsideCwd(&[
             "-c",
             "--config",
             "-f",
             "--format",
+            "--plugin",
             "--resolve-plugins-relative-to",
             "--rulesdir",
         ]),
@@ -1305,6 +1716,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "find.write-file",
         Word(&["-fls", "-fprint", "-fprint0", "-fprintf"]),
         "writes a file named in the expression",
+    ),
+    g(
+        "flake8.output-outside",
+        OptOutsideCwd(&["--output-file"]),
+        "writes the report outside the working tree",
     ),
     g(
         "flake8.outside-config",
@@ -1374,6 +1790,27 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs a command given on the command line",
     ),
     g(
+        "gpg.keyring",
+        Opt(&[
+            "--delete-keys",
+            "--delete-secret-and-public-keys",
+            "--delete-secret-keys",
+            "--edit-key",
+            "--fetch-keys",
+            "--import",
+            "--import-ownertrust",
+            "--keyserver",
+            "--lsign-key",
+            "--quick-sign-key",
+            "--receive-keys",
+            "--recv-keys",
+            "--refresh-keys",
+            "--send-keys",
+            "--sign-key",
+        ]),
+        "changes the keyring or its trust, which decides whose signatures are believed, or talks to a keyserver (fetching keys or sending them away)",
+    ),
+    g(
         "gpg.runs-program",
         Opt(&[
             "--agent-program",
@@ -1396,6 +1833,19 @@ pub(crate) const GUARDS: &[Guard] = &[
         "makes GnuPG run a program, load a driver library, start a daemon, or read config (which can name programs) of the caller's choosing",
     ),
     g(
+        "gpg.secret-keys",
+        Opt(&["--export-secret-keys", "--export-secret-subkeys"]),
+        "exports private keys, which go back to the agent",
+    ),
+    g(
+        "gradle.java-home",
+        Inspect(Inspection::ArgPrefix(&[
+            "-Dorg.gradle.java.home",
+            "org.gradle.java.home",
+        ])),
+        "runs the build with the JVM at a path of the caller's choosing",
+    ),
+    g(
         "gradle.outside-code",
         OptOutsideCwd(&[
             "-I",
@@ -1414,6 +1864,21 @@ pub(crate) const GUARDS: &[Guard] = &[
         "groff.unsafe",
         Opt(&["-U"]),
         "turns off groff's safer mode: the document can then run shell commands (`.sy`, `.pso`, pipes)",
+    ),
+    g(
+        "helm.kubeconfig",
+        OptOutsideCwd(&["--kubeconfig"]),
+        "reads a kubeconfig the prompt does not show, whose exec credential plugins run commands on this machine",
+    ),
+    g(
+        "helm.plugin",
+        Subcommand(&["plugin"]),
+        "installs or changes helm plugins, programs helm runs by name",
+    ),
+    g(
+        "helm.post-renderer",
+        Opt(&["--post-renderer", "--post-renderer-args"]),
+        "runs the program it names on the rendered manifests",
     ),
     g(
         "imagemagick.runs-code",
@@ -1440,6 +1905,11 @@ pub(crate) const GUARDS: &[Guard] = &[
             "restore", "set",
         ]),
         "changes the network configuration other programs depend on, or runs a command in another network namespace (`ip netns exec`)",
+    ),
+    g(
+        "isort.rewrites-outside",
+        RewritesOperandOutsideCwd(&[]),
+        "rewrites the files it is given in place, and one is outside the working tree",
     ),
     g(
         "java.inline-code",
@@ -1472,6 +1942,24 @@ pub(crate) const GUARDS: &[Guard] = &[
         OptOutsideCwd(JEST_CODE),
         "loads a config, setup files, a runner, an environment, a transform, a reporter or a resolver (JavaScript code) from outside the working tree",
     ),
+    g(
+        "js-bundler.output-outside",
+        OptOutsideCwd(&[
+            "--dir",
+            "--file",
+            "--outDir",
+            "--outdir",
+            "--output-path",
+            "-d",
+            "-o",
+        ]),
+        "writes (and may first empty) an output directory outside the working tree",
+    ),
+    g(
+        "js-bundler.outside-config",
+        OptOutsideCwd(&["--config", "--configPlugin", "-c"]),
+        "runs a config from outside the working tree: JavaScript that runs when it is loaded",
+    ),
     g("julia.code-on-stdin", CodeOnStdin, STDIN),
     g(
         "julia.inline-code",
@@ -1484,9 +1972,42 @@ pub(crate) const GUARDS: &[Guard] = &[
         "loads code (a file or a system image) before the script, which the prompt does not show",
     ),
     g(
+        "kubectl.config-write",
+        Word(&[
+            "set",
+            "set-cluster",
+            "set-context",
+            "set-credentials",
+            "unset",
+        ]),
+        "writes the kubeconfig, whose exec credential plugins run commands on this machine",
+    ),
+    g(
         "kubectl.kubeconfig",
         OptOutsideCwd(&["--kubeconfig"]),
         "reads a kubeconfig the prompt does not show, whose exec credential plugins run commands on this machine",
+    ),
+    g(
+        "kubectl.listens",
+        Opt(&["--accept-hosts", "--address"]),
+        "listens on an address other hosts reach, handing them the cluster with this user's credentials",
+    ),
+    g(
+        "kubectl.raw",
+        Opt(&["--raw"]),
+        "prints the kubeconfig with its credentials, or sends a raw request to the API",
+    ),
+    g(
+        "kubectl.secret-ref",
+        Inspect(Inspection::ArgPrefix(&[
+            "secret.", "secret/", "secrets.", "secrets/",
+        ])),
+        "reads or changes a secret of the cluster, whose value goes back to the agent",
+    ),
+    g(
+        "kubectl.secrets",
+        Word(&["secret", "secrets", "token"]),
+        "reads or changes the cluster's secrets, or mints an access token, which go back to the agent",
     ),
     g(
         "latexmk.runs-code",
@@ -1571,9 +2092,24 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs a browser program",
     ),
     g(
+        "man.config",
+        Opt(&["--config-file", "-C"]),
+        "reads a man-db config of the caller's choosing, whose DEFINE lines name the pager and formatters it runs",
+    ),
+    g(
         "man.pager",
         Opt(&["--pager", "-P"]),
         "runs a pager program of the caller's choosing",
+    ),
+    g(
+        "mvn.exec-property",
+        Inspect(Inspection::ArgPrefix(&[
+            "-Dexec.executable",
+            "exec.executable",
+            "org.apache.maven.plugins:maven-antrun-plugin:",
+            "org.codehaus.mojo:exec-maven-plugin:",
+        ])),
+        "runs the program its properties name through the exec or antrun plugin, under any spelling of the goal",
     ),
     g(
         "mvn.outside-config",
@@ -1745,6 +2281,21 @@ pub(crate) const GUARDS: &[Guard] = &[
         "turns off pic's safer mode: `sh` commands in the picture then run",
     ),
     g(
+        "pipenv.index",
+        Opt(&["--pypi-mirror"]),
+        "installs from another package index, whose packages run their build code",
+    ),
+    g(
+        "pipenv.python",
+        OptOutsideCwd(&["--python"]),
+        "runs the Python interpreter at a path outside the working tree",
+    ),
+    g(
+        "pipenv.runs-command",
+        Subcommand(&["open", "run", "shell"]),
+        "runs any command or a shell with the environment first on PATH, or opens a package in the editor the environment names",
+    ),
+    g(
         "pnpm.exec",
         Subcommand(&["create", "dlx", "exec"]),
         "downloads or runs a package binary",
@@ -1753,6 +2304,21 @@ pub(crate) const GUARDS: &[Guard] = &[
         "pnpm.other-project",
         OptOutsideCwd(&["--dir", "-C"]),
         "switches to a project outside the working directory",
+    ),
+    g(
+        "poetry.other-dir",
+        OptOutsideCwd(&["--directory", "--project", "-C", "-P"]),
+        "works in a project outside the working tree, whose build code and scripts run",
+    ),
+    g(
+        "poetry.runs-command",
+        Subcommand(&["run", "shell"]),
+        "runs any command or a shell with the environment first on PATH, so the command does not resolve as checked",
+    ),
+    g(
+        "poetry.settings",
+        Subcommand(&["config", "env", "publish", "self", "source"]),
+        "changes poetry's config, plugins (code poetry runs), package sources or interpreter, or uploads the package",
     ),
     g(
         "pre-commit.installs-hook",
@@ -1773,6 +2339,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "prettier.outside-code",
         OptOutsideCwd(&["--config", "--plugin"]),
         "loads a plugin or a config (JavaScript code) from outside the working tree",
+    ),
+    g(
+        "prettier.writes-outside",
+        RewritesOperandOutsideCwd(&["--write", "-w"]),
+        "rewrites the files it is given in place, and one is outside the working tree",
     ),
     g("pwsh.inline-code", Inspect(Inspection::PwshCommand), INLINE),
     g(
@@ -1807,6 +2378,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("rscript.code-on-stdin", CodeOnStdin, STDIN),
     g("rscript.inline-code", Opt(&["-e"]), INLINE),
     g(
+        "rspec.output-outside",
+        OptOutsideCwd(&["--default-path", "--out", "-o"]),
+        "writes the report outside the working tree, or loads specs (code) from there",
+    ),
+    g(
         "rspec.outside-code",
         OptOutsideCwd(&["-I", "-O", "--options", "-r", "--require"]),
         "loads Ruby code, a load path or options from outside the working tree",
@@ -1817,6 +2393,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "ruby.script-source",
         Inspect(Inspection::ScriptSource),
         SCRIPT_SOURCE,
+    ),
+    g(
+        "ruff.output-outside",
+        OptOutsideCwd(&["--output-file", "-o"]),
+        "writes the report outside the working tree",
+    ),
+    g(
+        "ruff.rewrites-outside",
+        RewritesOperandOutsideCwd(&["--fix", "--unsafe-fixes", "format"]),
+        "rewrites the files it is given in place, and one is outside the working tree",
     ),
     g(
         "rustc.runs-program",
@@ -1914,6 +2500,21 @@ pub(crate) const GUARDS: &[Guard] = &[
         "pipes each extracted file into a command",
     ),
     g(
+        "terraform.login",
+        Subcommand(&["login"]),
+        "stores a token for a Terraform host",
+    ),
+    g(
+        "terraform.plugin-dir",
+        Inspect(Inspection::ExactLong(&["plugin-dir"])),
+        "loads providers (programs terraform runs) from a directory of the caller's choosing",
+    ),
+    g(
+        "terraform.state",
+        Word(&["pull", "push"]),
+        "prints the whole state, secrets included, or overwrites the remote state",
+    ),
+    g(
         "tex.shell-escape",
         Inspect(Inspection::LongOnly(&[
             "cnf-line",
@@ -1923,6 +2524,16 @@ pub(crate) const GUARDS: &[Guard] = &[
             "shell-escape",
         ])),
         "lets the document run shell commands (`\\write18`, pipes), or sets TeX's config or a Lua start-up script that can",
+    ),
+    g(
+        "tox.exec",
+        Word(&["exec"]),
+        "runs the command it is given inside an environment",
+    ),
+    g(
+        "tox.installpkg",
+        OptOutsideCwd(&["--installpkg"]),
+        "installs a package from outside the working tree, whose build code runs",
     ),
     g(
         "tox.other-config",
@@ -1935,9 +2546,55 @@ pub(crate) const GUARDS: &[Guard] = &[
         "overrides a setting of the tox config, such as the commands it runs",
     ),
     g(
+        "ts-node.inline-code",
+        Opt(&["--eval", "--print", "-e", "-p"]),
+        INLINE,
+    ),
+    g(
+        "ts-node.inspector",
+        Opt(&["--inspect", "--inspect-brk", "--inspect-wait"]),
+        "opens the inspector, through which anything that connects runs code in the process",
+    ),
+    g(
+        "ts-node.outside-config",
+        OptOutsideCwd(&["--project", "--tsconfig", "-P"]),
+        "reads a tsconfig from outside the working tree, whose ts-node section loads modules and compilers",
+    ),
+    g(
+        "ts-node.preload",
+        Opt(&[
+            "--compiler",
+            "--compiler-options",
+            "--import",
+            "--loader",
+            "--require",
+            "--transpiler",
+            "-C",
+            "-O",
+            "-r",
+        ]),
+        "loads a module, compiler or compiler plugin before the script: code the prompt does not show",
+    ),
+    g(
+        "ts-node.repl",
+        Opt(&["--interactive", "-i"]),
+        "starts a REPL that runs the code it reads",
+    ),
+    g(
+        "ts-node.script-source",
+        Inspect(Inspection::ScriptSource),
+        SCRIPT_SOURCE,
+    ),
+    g("ts-node.stdin-code", CodeOnStdin, STDIN),
+    g(
         "uvx.always",
         Always,
         "downloads a Python package and runs it, or installs its commands onto PATH (uvx is uv tool run; pipx run, install, inject, runpip)",
+    ),
+    g(
+        "vitest.inspector",
+        Opt(&["--inspect", "--inspect-brk"]),
+        "opens the inspector, through which anything that connects runs code in the process",
     ),
     g(
         "vitest.outside-code",

@@ -58,6 +58,12 @@ pub(crate) enum Trigger {
     /// file is written: `-` (standard output) or `/dev/null`. An option
     /// without a value (`curl -O`) always fires.
     OptWritesFile(&'static [&'static str]),
+    /// An operand outside the working directory, once one of these
+    /// options or subcommands turns writing on (none listed: always): a
+    /// formatter or a fixer rewrites the files it is given in place
+    /// (`prettier --write ../x.js`, `ruff format /elsewhere`, `isort
+    /// DIR`). Found by the H25 sweep.
+    RewritesOperandOutsideCwd(&'static [&'static str]),
     /// One of these options with one of these values.
     OptValueIs(&'static [&'static str], &'static [&'static str]),
     /// An option of these subcommands (empty: any subcommand).

@@ -17,8 +17,9 @@
 use std::path::{Component, Path};
 
 use super::GuardHit;
-use super::parse::normalize;
-use crate::policy::specs::effects::METADATA_DIRS;
+use super::parse::{normalize, outside};
+use crate::policy::secrets::links;
+use crate::policy::specs::effects::{METADATA_DIRS, executed_file};
 
 /// The guard id.
 pub(crate) const ID: &str = "unknown.sensitive-path";
@@ -51,19 +52,69 @@ const RUN_FILES: &[&str] = &[
     "authorized_keys",
 ];
 
+/// Options that name the file a program with no spec writes, in the
+/// spellings such programs use (`gcc -o`, `openssl -out`, `gpg --output`,
+/// `sdiff -o`, `eslint --output-file`).
+const OUTPUT_OPTS: &[&str] = &[
+    "--out",
+    "--out-file",
+    "--outfile",
+    "--output",
+    "--output-file",
+    "-o",
+    "-out",
+    "-outfile",
+    "-output",
+];
+
 /// The hit for the first argument of `program` that names a sensitive path.
 pub(crate) fn check(program: &str, args: &[String], cwd: &Path) -> Option<GuardHit> {
     let home = std::env::home_dir();
-    args.iter().find_map(|arg| {
-        let path = candidate(arg)?;
-        let target = normalize(&cwd.join(path))?;
-        let place = sensitive(&target, cwd, home.as_deref())?;
-        Some(GuardHit {
-            id: ID,
-            reason: format!(
-                "{program} {arg}: {place}; {program} has no spec, so whether it writes there is not known"
-            ),
+    let hit = |arg: &str, place: &str| GuardHit {
+        id: ID,
+        reason: format!(
+            "{program} {arg}: {place}; {program} has no spec, so whether it writes there is not known"
+        ),
+    };
+    let real_cwd = links::real_dir(cwd);
+    args.iter()
+        .find_map(|arg| {
+            let path = candidate(arg)?;
+            let target = normalize(&cwd.join(path))?;
+            // A link in the tree (`home` -> ~) leads the write where the
+            // spelling does not show: judged at its real path too.
+            let place = sensitive(&target, cwd, home.as_deref()).or_else(|| {
+                let real = links::linked(&target, false)?;
+                sensitive(&real, &real_cwd, home.as_deref())
+            })?;
+            Some(hit(arg, place))
         })
+        .or_else(|| {
+            output_values(args)
+                .find(|value| !outside(cwd, value) && executed_file(value))
+                .map(|value| {
+                    hit(
+                        value,
+                        "the value of an output option names a file other tools run (a Makefile, package.json, a CI workflow, a hook)",
+                    )
+                })
+        })
+}
+
+/// The values of [`OUTPUT_OPTS`] in `args`: `-o FILE`, `--output=FILE`,
+/// `-oFILE`.
+fn output_values(args: &[String]) -> impl Iterator<Item = &str> {
+    args.iter().enumerate().filter_map(|(i, arg)| {
+        if OUTPUT_OPTS.contains(&arg.as_str()) {
+            return args.get(i + 1).map(String::as_str);
+        }
+        if let Some((name, value)) = arg.split_once('=')
+            && OUTPUT_OPTS.contains(&name)
+        {
+            return Some(value);
+        }
+        // `-oFILE` (a word starting `--` never starts `-o`).
+        arg.strip_prefix("-o").filter(|v| !v.is_empty())
     })
 }
 

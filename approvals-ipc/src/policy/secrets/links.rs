@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// when no link is on it, so that its real path is its lexical one.
 /// `one_below_real`: `path` is one name below a directory that holds no
 /// link, so only that name is looked at.
-pub(super) fn linked(path: &Path, one_below_real: bool) -> Option<PathBuf> {
+pub(crate) fn linked(path: &Path, one_below_real: bool) -> Option<PathBuf> {
     if one_below_real {
         // Only the last component can be a link. `readlink` answers that
         // alone (`EINVAL` for anything else, `ENOENT` for nothing), at
@@ -46,7 +46,7 @@ pub(super) fn linked(path: &Path, one_below_real: bool) -> Option<PathBuf> {
 /// The real path of a working directory (absolute): itself when no link is
 /// on it, else where its links lead; itself when it cannot be resolved (a
 /// directory a command makes before it moves there).
-pub(super) fn real_dir(dir: &Path) -> PathBuf {
+pub(crate) fn real_dir(dir: &Path) -> PathBuf {
     match no_link_on(dir) {
         Some(true) => dir.to_path_buf(),
         _ => resolve(dir).unwrap_or_else(|| dir.to_path_buf()),

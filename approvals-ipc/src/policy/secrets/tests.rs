@@ -495,3 +495,63 @@ fn a_followed_tree_too_large_to_check_is_asked() {
         None
     );
 }
+
+#[test]
+fn credential_stores_of_clis_agents_build_tools_and_browsers_are_named() {
+    // Found by the H25 sweep: `cat ~/.kube/config` was asked, these were
+    // allowed.
+    for path in [
+        "/home/u/.my.cnf",
+        "/home/u/.boto",
+        "/home/u/.terraformrc",
+        "/home/u/.claude.json",
+        "/home/u/.claude/.credentials.json",
+        "/home/u/.codex/auth.json",
+        "/home/u/.cache/huggingface/token",
+        "/home/u/.kaggle/kaggle.json",
+        "/home/u/.m2/settings.xml",
+        "/home/u/.gradle/gradle.properties",
+        "/home/u/.config/composer/auth.json",
+        "/home/u/.config/containers/auth.json",
+        "/home/u/.config/sops/age/keys.txt",
+        "/home/u/.config/google-chrome/Default/Cookies",
+        "/home/u/.mozilla/firefox/x/logins.json",
+        "/home/u/.config/github-copilot/hosts.json",
+        "/home/u/.node_repl_history",
+        "/home/u/.viminfo",
+    ] {
+        assert!(named(&["cat", path], "/tmp").is_some(), "{path}");
+    }
+    // Their neighbours hold nothing secret.
+    for path in [
+        "/home/u/.m2/repository/x.jar",
+        "/home/u/.gradle/caches/x",
+        "/home/u/.config/containers/registries.conf",
+        "/home/u/.claude/settings.json",
+    ] {
+        assert!(named(&["cat", path], "/tmp").is_none(), "{path}");
+    }
+}
+
+#[test]
+fn a_key_named_after_an_at_or_a_file_prefix_through_a_link_is_named() {
+    // Found by the H25 sweep: `curl -w @home/.ssh/id_rsa URL` and `openssl
+    // enc -pass file:home/.ssh/id_rsa` with `home` a link to the home.
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::os::unix::fs::symlink(&home, project.join("h")).expect("symlink");
+    for argv in [
+        &["curl", "-w", "@h/.ssh/id_ed25519", "http://x"][..],
+        &["openssl", "enc", "-pass", "file:h/.ssh/id_ed25519"],
+    ] {
+        assert!(named_in(&secrets, argv, &project).is_some(), "{argv:?}");
+    }
+    assert!(
+        named_in(
+            &secrets,
+            &["curl", "-w", "@h/notes.txt", "http://x"],
+            &project
+        )
+        .is_none()
+    );
+}

@@ -22,27 +22,72 @@ const EXECUTED_FILES: &[&str] = &[
     ".bash_profile",
     ".bashrc",
     ".envrc",
+    ".gdbinit",
     ".gitattributes",
+    ".gitlab-ci.yml",
     ".gitmodules",
+    ".irbrc",
+    ".justfile",
+    ".mise.toml",
     ".npmrc",
+    ".pdbrc",
     ".pnpmfile.cjs",
+    ".pre-commit-config.yaml",
     ".profile",
     ".proverc",
+    ".pylintrc",
     ".yarnrc",
     ".yarnrc.yml",
     ".zshrc",
+    "CMakeLists.txt",
     "GNUmakefile",
+    "Gemfile",
+    "Jenkinsfile",
+    "Justfile",
     "Makefile",
     "Rakefile",
     "Rakefile.rb",
+    "Taskfile.yml",
+    "Vagrantfile",
+    "build.gradle",
+    "build.gradle.kts",
     "build.rs",
+    "bunfig.toml",
+    "composer.json",
     "conftest.py",
+    "deno.json",
+    "deno.jsonc",
+    "justfile",
     "makefile",
+    "mise.toml",
+    "noxfile.py",
     "package.json",
+    "pom.xml",
+    "pylintrc",
     "pyproject.toml",
     "rakefile",
     "rakefile.rb",
+    "rust-toolchain",
+    "rust-toolchain.toml",
+    "settings.gradle",
+    "settings.gradle.kts",
     "setup.py",
+    "tox.ini",
+];
+
+/// Directories whose files run elsewhere with this user's or the
+/// project's credentials: CI workflows (`.github/workflows`, run with
+/// the repository's secrets on the next push), git hooks kept in the tree
+/// (`.husky`, run by git through `core.hooksPath`), and dev-container
+/// definitions (their `postCreateCommand` runs when the editor opens the
+/// tree). A write under one is a write of code (found by the H25 sweep:
+/// `tee .github/workflows/ci.yml`).
+const EXECUTED_DIRS: &[&str] = &[
+    ".buildkite",
+    ".circleci",
+    ".devcontainer",
+    ".github",
+    ".husky",
 ];
 
 /// Directories whose files a tool reads as its own state or config.
@@ -213,6 +258,13 @@ fn judge(
             }?;
             Some((ids.writes_file, format!("{why} ({place})")))
         }
+        Effect::FormatWrites(why) => {
+            let (path, place) = value
+                .into_iter()
+                .flat_map(format_outputs)
+                .find_map(|path| Some((path, risky_write(cwd, path)?)))?;
+            Some((ids.writes_file, format!("{why}: {path} ({place})")))
+        }
         Effect::RunsProgram(why) => Some((ids.runs_program, why.to_owned())),
         Effect::LoadsCode(why) | Effect::ReadsNames(why) => Some((ids.loads_code, why.to_owned())),
         Effect::Uploads(why) => Some((ids.uploads, why.to_owned())),
@@ -262,6 +314,12 @@ fn judge(
             .is_none_or(|v| words.contains(&v))
             .then(|| (ids.runs_program, why.to_owned())),
         Effect::OtherTree(why) => match value {
+            // A URL is no directory of the working tree (`pip install -r
+            // http://…/req.txt`, found by the H25 sweep).
+            Some(url) if is_url(url) => Some((
+                ids.other_tree,
+                format!("{why} ({url} is a URL, somewhere else)"),
+            )),
             // Working inside `.git` (`tar -xf a.tar -C .git` plants a
             // config or hooks) is working in metadata, whoever's tree it is.
             Some(dir) if !outside(cwd, dir) && in_metadata(dir) => Some((
@@ -329,6 +387,26 @@ pub(super) fn elsewhere(sources: Sources, cwd: &Path, value: &str) -> Option<&'s
     }
 }
 
+/// The files a curl `-w` format writes: the FILE of each `%output{FILE}`
+/// or `%output{>>FILE}` (an unclosed brace runs to the end).
+fn format_outputs(format: &str) -> impl Iterator<Item = &str> {
+    format.split("%output{").skip(1).map(|rest| {
+        let name = rest.split_once('}').map_or(rest, |(name, _)| name);
+        name.strip_prefix(">>").unwrap_or(name)
+    })
+}
+
+/// Whether `value` is a URL: `SCHEME://…`, the scheme a letter then
+/// letters, digits, `+`, `-` or `.` (RFC 3986), as `git+https://`.
+pub(super) fn is_url(value: &str) -> bool {
+    value.split_once("://").is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
 /// The null device: output sent there is discarded.
 pub(crate) const NULL_DEVICE: &str = "/dev/null";
 
@@ -351,20 +429,35 @@ pub(super) fn in_metadata(path: &str) -> bool {
     })
 }
 
+/// Whether `path` has a directory whose files run elsewhere
+/// ([`EXECUTED_DIRS`]) among its components.
+fn in_executed_dir(path: &Path) -> bool {
+    path.components().any(|c| {
+        matches!(c, Component::Normal(n) if n.to_str().is_some_and(|n| EXECUTED_DIRS.contains(&n)))
+    })
+}
+
+/// Whether `path` names a file other tools run or load when they find it
+/// ([`EXECUTED_FILES`], a shell script, a rakelib task, a file in a CI,
+/// hook or dev-container directory), wherever in the tree it is.
+pub(crate) fn executed_file(path: &str) -> bool {
+    let p = Path::new(path);
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    EXECUTED_FILES.contains(&name)
+        || name.ends_with(".sh")
+        || name.ends_with(".rake")
+        || in_executed_dir(p)
+}
+
 /// Why writing `path` (relative to `cwd`) is asked, or `None` when it is
 /// an ordinary file inside the working tree.
 pub(crate) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
     if outside(cwd, path) {
         return Some("outside the working directory");
     }
-    let p = Path::new(path);
     if in_metadata(path) {
         return Some("into a tool's metadata directory");
     }
-    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
     // `rakelib/*.rake` is loaded by every plain `rake`.
-    if EXECUTED_FILES.contains(&name) || name.ends_with(".sh") || name.ends_with(".rake") {
-        return Some(EXECUTED);
-    }
-    None
+    executed_file(path).then_some(EXECUTED)
 }

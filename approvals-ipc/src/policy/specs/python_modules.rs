@@ -499,7 +499,10 @@ fn venv(args: &[&str], cwd: &Path, _depth: usize) -> Option<(Kind, String)> {
 /// `python -m pylint`: argparse takes any unambiguous prefix of a long
 /// option, so a word that could be `--init-hook` or `--load-plugins` is
 /// asked.
-fn pylint(args: &[&str], _cwd: &Path, _depth: usize) -> Option<(Kind, String)> {
+fn pylint(args: &[&str], cwd: &Path, _depth: usize) -> Option<(Kind, String)> {
+    if let Some(rc) = outside_rcfile(args, cwd) {
+        return Some((Kind::RunsCode, format!("--rcfile {rc}: {OUTSIDE_RCFILE}")));
+    }
     let code = args
         .iter()
         .take_while(|w| **w != "--")
@@ -514,6 +517,32 @@ fn pylint(args: &[&str], _cwd: &Path, _depth: usize) -> Option<(Kind, String)> {
     Some((Kind::RunsCode, format!("{code}: {PYLINT}")))
 }
 
+/// Why an rcfile from outside the tree is asked.
+const OUTSIDE_RCFILE: &str = "a settings file from outside the working tree, whose init-hook or plugins run Python code the prompt does not show";
+
+/// The value of the first `--rcfile` (or an argparse prefix of it, at
+/// least `--rc`; as `--rcfile=V` or `--rcfile V`) that names a file
+/// outside `cwd`: pylint's and coverage's rcfile runs code (an
+/// `init-hook`, plugins). Found by the H25 sweep (`pylint
+/// --rcfile=/tmp/evil.rc src`).
+fn outside_rcfile<'a>(args: &[&'a str], cwd: &Path) -> Option<&'a str> {
+    let mut words = args.iter().take_while(|w| **w != "--");
+    while let Some(word) = words.next() {
+        let (name, value) = match word.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (*word, None),
+        };
+        if name.len() < 4 || !"--rcfile".starts_with(name) {
+            continue;
+        }
+        let value = value.or_else(|| words.next().copied())?;
+        if outside(cwd, value) {
+            return Some(value);
+        }
+    }
+    None
+}
+
 /// `python -m twine`: `check` is read-only; the rest upload.
 fn twine(args: &[&str], _cwd: &Path, _depth: usize) -> Option<(Kind, String)> {
     match args.iter().find(|w| !w.starts_with('-')) {
@@ -525,6 +554,9 @@ fn twine(args: &[&str], _cwd: &Path, _depth: usize) -> Option<(Kind, String)> {
 /// `python -m coverage`: reports and housekeeping are its job; `run`
 /// runs a script (its job) or, with `-m`, a module judged by this table.
 fn coverage(args: &[&str], cwd: &Path, depth: usize) -> Option<(Kind, String)> {
+    if let Some(rc) = outside_rcfile(args, cwd) {
+        return Some((Kind::RunsCode, format!("--rcfile {rc}: {OUTSIDE_RCFILE}")));
+    }
     let (command, rest) = args.split_first()?;
     match *command {
         "run" => {}

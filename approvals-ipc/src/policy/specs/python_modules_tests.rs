@@ -390,3 +390,24 @@ fn a_console_script_is_judged_as_python_m_its_module() {
         assert_eq!(guard_ids(argv), NONE, "{argv:?}");
     }
 }
+
+#[test]
+fn a_pylint_or_coverage_rcfile_from_outside_the_tree_is_asked() {
+    // Found by the H25 sweep: an rcfile's init-hook or plugins run code.
+    for argv in [
+        &["pylint", "--rcfile=/tmp/evil.rc", "src"][..],
+        &["pylint", "--rcfile", "../evil.rc", "src"],
+        &["pylint", "--rcf=/tmp/evil.rc", "src"],
+        &["pylint", "--rc", "/tmp/evil.rc", "src"],
+        &["coverage", "run", "--rcfile=/tmp/x", "-m", "pytest"],
+        &["coverage", "report", "--rcfile=/tmp/x"],
+    ] {
+        assert_eq!(guard_ids(argv), ["python.module-code"], "{argv:?}");
+    }
+    for argv in [
+        &["pylint", "--rcfile=.pylintrc", "src"][..],
+        &["coverage", "run", "--rcfile=.coveragerc", "-m", "pytest"],
+    ] {
+        assert_eq!(guard_ids(argv), NONE, "{argv:?}");
+    }
+}

@@ -248,6 +248,13 @@ pub enum Effect {
     /// `/`: `uv --python ./python`); a bare name or a version (`3.12`) is
     /// looked up by the program itself, its job: asked only as a path.
     RunsProgramAtPath(&'static str),
+    /// A format string that may name files it writes: curl's `-w
+    /// %output{FILE}` (and `%output{>>FILE}`, which appends) sends the rest
+    /// of the output there (curl 8.3+). Each named file is judged as
+    /// [`Effect::WritesFile`]; the rest of the format is inert, and an
+    /// `@file` it reads is a read. Found by the H25 sweep (`curl -w
+    /// '%output{~/.bashrc}…' URL`).
+    FormatWrites(&'static str),
     /// Reads the names of the files it reads from a file or stdin (`sort
     /// --files0-from`, `tar -T`, `rsync --files-from`): neither the prompt
     /// nor the check of protected paths sees them, so a list naming the

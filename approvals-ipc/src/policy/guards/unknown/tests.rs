@@ -141,3 +141,58 @@ fn writable_is_judged_at_the_nearest_existing_ancestor() {
         assert!(!writable(&locked.join("x")));
     }
 }
+
+#[test]
+fn an_unknown_program_writing_through_a_link_in_the_tree_is_asked() {
+    // Found by the H25 sweep: `sdiff -o home/.bashrc a b` with `home` a
+    // link to the home directory an earlier request made.
+    let tree = tempfile::tempdir().expect("tempdir");
+    std::os::unix::fs::symlink(home(), tree.path().join("home")).expect("link");
+    for (program, words) in [
+        ("sdiff", vec!["-o", "home/.bashrc", "a", "b"]),
+        ("gpg", vec!["--output=home/.profile", "-d", "x.gpg"]),
+        ("zstd", vec!["x", "-o", "home/.zshrc"]),
+    ] {
+        let words = args(&words);
+        assert!(
+            check(program, &words, tree.path()).is_some(),
+            "{program} {words:?} not asked"
+        );
+    }
+    assert!(check("sdiff", &args(&["-o", "merged", "a", "b"]), tree.path()).is_none());
+}
+
+#[test]
+fn an_output_option_naming_a_file_other_tools_run_is_asked() {
+    // Found by the H25 sweep: `openssl enc -d -in x -out Makefile`.
+    let tree = tempfile::tempdir().expect("tempdir");
+    for (program, words) in [
+        ("openssl", vec!["enc", "-d", "-in", "x", "-out", "Makefile"]),
+        ("gpg", vec!["--output", "package.json", "-d", "x.gpg"]),
+        ("gpg", vec!["-o", ".github/workflows/ci.yml", "-d", "x"]),
+        ("sdiff", vec!["-oMakefile", "a", "b"]),
+        ("eslint", vec!["--output-file=build.sh", "src"]),
+        ("gcc", vec!["-o", "sub/.husky/pre-commit", "x.c"]),
+    ] {
+        let words = args(&words);
+        assert!(
+            check(program, &words, tree.path()).is_some(),
+            "{program} {words:?} not asked"
+        );
+    }
+    for (program, words) in [
+        (
+            "openssl",
+            vec!["enc", "-d", "-in", "x", "-out", "plain.txt"],
+        ),
+        ("gcc", vec!["-o", "app", "x.c"]),
+        ("file", vec!["Makefile"]),
+        ("shellcheck", vec!["-o", "all", "build.sh"]),
+    ] {
+        let words = args(&words);
+        assert!(
+            check(program, &words, tree.path()).is_none(),
+            "{program} {words:?} asked"
+        );
+    }
+}

@@ -16,7 +16,9 @@
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, Network, ReadsFile, RunsProgram, Uploads, UploadsIf, WritesFile},
+    Effect::{
+        FormatWrites, LoadsCode, Network, ReadsFile, RunsProgram, Uploads, UploadsIf, WritesFile,
+    },
     FileRef::{AtOrLtAnywhere, AtStart},
     Grammar, Opt, Spec, flag, ids, value,
 };
@@ -284,7 +286,9 @@ const CURL_OPTS: &[Opt] = &[
     value(&["-A", "--user-agent"]),
     flag(&["-v", "--verbose"]),
     flag(&["-V", "--version"]),
-    value(&["-w", "--write-out"]).does(ReadsFile),
+    value(&["-w", "--write-out"]).does(FormatWrites(
+        "writes the output into a file its %output{} names",
+    )),
     flag(&["--xattr"]),
 ];
 

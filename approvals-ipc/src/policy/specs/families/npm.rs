@@ -241,7 +241,11 @@ const KEYS: &[Opt] = &[
     flag(&["--versions"]),
     value(&["--viewer"]).does(RunsProgram(VIEWER)),
     value(&["--which"]),
-    value(&["-w", "--workspace"]),
+    // A workspace by path runs that package's scripts: one outside the
+    // tree is another project (found by the H25 sweep).
+    value(&["-w", "--workspace"]).does(OtherTree(
+        "runs the scripts of the workspace package in that directory",
+    )),
     flag(&["--workspaces", "--ws"]),
     flag(&["--workspaces-update"]),
     flag(&["-y", "--yes"]),

@@ -12,7 +12,7 @@ use crate::policy::specs::types::Effect::Mode;
 use crate::policy::specs::types::Mode::Recursive;
 use crate::policy::specs::types::{Copying, Operands};
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfigKey, WritesFile},
+    Effect::{LoadsCode, Network, ReadsFile, RunsProgram, SetsConfig, SetsConfigKey, WritesFile},
     Grammar, Keys, Opt, Spec, flag, ids, value,
 };
 use crate::policy::specs::types::{loads, location};
@@ -22,8 +22,10 @@ use crate::policy::specs::types::{loads, location};
 /// `LocalCommand`, `PermitLocalCommand`, `KnownHostsCommand`, `Match`
 /// (`exec`), `RemoteCommand`, `Include`, `PKCS11Provider`,
 /// `SecurityKeyProvider`, `ProxyUseFdpass`, `UserKnownHostsFile` (ssh
-/// appends host keys to it, so it writes any file), and any key added
-/// later.
+/// appends host keys to it, so it writes any file), `ForwardAgent` (the
+/// remote host signs with this user's keys while connected) and `SendEnv`
+/// (hands the named variables, tokens among them, to the remote host):
+/// both found by the H25 sweep. Any key added later is asked too.
 pub(crate) const INERT_KEYS: &[&str] = &[
     "addressfamily",
     "batchmode",
@@ -37,7 +39,6 @@ pub(crate) const INERT_KEYS: &[&str] = &[
     "controlpath",
     "controlpersist",
     "exitonforwardfailure",
-    "forwardagent",
     "forwardx11",
     "globalknownhostsfile",
     "hashknownhosts",
@@ -56,7 +57,6 @@ pub(crate) const INERT_KEYS: &[&str] = &[
     "pubkeyacceptedalgorithms",
     "pubkeyauthentication",
     "requesttty",
-    "sendenv",
     "serveraliveinterval",
     "serveralivecountmax",
     "stricthostkeychecking",
@@ -78,6 +78,8 @@ pub(crate) fn inert_line(line: &str) -> bool {
 }
 
 const CONFIG_LINE: &str = "sets an ssh config key that can run a local program (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) or load code";
+/// Why `-A` is asked.
+const AGENT: &str = "forwards the ssh agent: while connected, the remote host logs in elsewhere with this user's keys";
 const CONFIG_FILE: &str =
     "reads an ssh config file, whose ProxyCommand, LocalCommand or Match exec run programs";
 
@@ -85,7 +87,7 @@ const CONFIG_FILE: &str =
 const COMMON: &[Opt] = &[
     flag(&["-4"]),
     flag(&["-6"]),
-    flag(&["-A"]),
+    flag(&["-A"]).does(SetsConfig(AGENT)),
     flag(&["-C"]),
     flag(&["-q"]),
     flag(&["-v"]),

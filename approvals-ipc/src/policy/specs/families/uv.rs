@@ -1299,6 +1299,8 @@ const SUBS: &[Sub] = &[
         &[PIP_OPTS, CACHE_OPTS, PYTHON_OPTS, GLOBAL_OPTS],
         PIP_SUBS,
     ),
+    // The environment's `bin/` holds `python` and `activate`: `uv venv
+    // ~/.local` puts them on PATH (found by the H25 sweep).
     sub(
         &["venv"],
         &[
@@ -1309,7 +1311,11 @@ const SUBS: &[Sub] = &[
             CACHE_OPTS_3,
             GLOBAL_OPTS,
         ],
-    ),
+    )
+    .operands(Operands::WrittenAt(
+        0,
+        "creates a virtual environment here, with python and activate scripts in its bin/",
+    )),
     sub(
         &["build"],
         &[

