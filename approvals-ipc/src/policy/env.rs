@@ -839,6 +839,44 @@ pub fn child_env(
     Ok(env.into_iter().collect())
 }
 
+/// Variables that describe the session, the user or where programs live,
+/// and never hold a credential: `printenv` may print them. Sorted.
+const NO_SECRET: &[&str] = &[
+    "CARGO_HOME",
+    "DISPLAY",
+    "EDITOR",
+    "GOPATH",
+    "GOROOT",
+    "HOME",
+    "HOSTNAME",
+    "JAVA_HOME",
+    "LOGNAME",
+    "OLDPWD",
+    "PAGER",
+    "PATH",
+    "PWD",
+    "RUSTUP_HOME",
+    "SHELL",
+    "SHLVL",
+    "TMPDIR",
+    "USER",
+    "VIRTUAL_ENV",
+    "VISUAL",
+    "WAYLAND_DISPLAY",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_RUNTIME_DIR",
+    "XDG_STATE_HOME",
+];
+
+/// Whether the variable `name` is known to hold no secret, so printing its
+/// value hands the agent nothing it should not have: an inert variable
+/// (its value has a syntax that is never a token) or one of [`NO_SECRET`].
+pub fn holds_no_secret(name: &str) -> bool {
+    inert_rule(name).is_some() || NO_SECRET.binary_search(&name).is_ok()
+}
+
 /// The row of [`INERT`] named exactly `name`.
 pub fn inert_rule(name: &str) -> Option<&'static InertRule> {
     INERT

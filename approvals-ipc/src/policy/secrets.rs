@@ -36,6 +36,10 @@ use crate::policy::guards::GuardHit;
 /// The guard id the hits carry.
 pub const ID: &str = "secrets.path";
 
+/// The guard id of printing the environment, where tokens and keys live
+/// (`env`, `printenv`; `specs::types::Operands::PrintsEnv`).
+pub const ENVIRONMENT_ID: &str = "secrets.environment";
+
 /// Why the guardrail's own state directory is protected.
 const STATE: &str = "the guardrail's own state: the approvals file with the socket token that authenticates approvals, the socket and the audit log";
 

@@ -360,3 +360,26 @@ fn npm_global_flag_on_a_listing_command_reads_and_on_an_install_writes() {
         ids(&["npm", "ls", "-g", "--prefix", "/tmp/x"])
     );
 }
+
+#[test]
+fn printing_the_whole_environment_or_a_possible_secret_in_it_is_asked() {
+    for argv in [
+        &["env"][..],
+        &["env", "--"],
+        &["printenv"],
+        &["printenv", "-0"],
+        &["printenv", "GITHUB_TOKEN"],
+        &["printenv", "HOME", "AWS_SECRET_ACCESS_KEY"],
+    ] {
+        assert_eq!(ids(argv), ["secrets.environment"], "{argv:?}");
+    }
+    assert!(reasons(&["printenv", "HOME", "NPM_TOKEN"])[0].contains("NPM_TOKEN"));
+    // Names that describe the session, and inert variables, are printed.
+    for argv in [
+        &["printenv", "HOME"][..],
+        &["printenv", "PATH", "USER", "SHELL", "PWD"],
+        &["printenv", "--null", "LANG", "RUST_LOG"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+}

@@ -132,6 +132,26 @@ pub(super) fn hits(
                 }
             }
         }
+        Operands::PrintsEnv => {
+            if reading.operands.is_empty() {
+                out.push(GuardHit {
+                    id: crate::policy::secrets::ENVIRONMENT_ID,
+                    reason: format!(
+                        "{shown}: prints every environment variable, and the environment holds tokens and keys (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, …) that would go back to the agent; name the variables to print (printenv HOME PATH)"
+                    ),
+                });
+            }
+            for name in &reading.operands {
+                if !crate::policy::env::holds_no_secret(name) {
+                    out.push(GuardHit {
+                        id: crate::policy::secrets::ENVIRONMENT_ID,
+                        reason: format!(
+                            "{shown} {name}: prints {name}, which is not known to hold no secret, and its value would go back to the agent"
+                        ),
+                    });
+                }
+            }
+        }
         Operands::Saved(why) => {
             for operand in &reading.operands {
                 out.push(GuardHit {
@@ -377,6 +397,7 @@ pub(super) fn filled<'a>(
         | Operands::SetsEnv(_)
         | Operands::ChangesSystemUnless(..)
         | Operands::Saved(_)
+        | Operands::PrintsEnv
         | Operands::Downloads { .. }
         | Operands::JqProgram
         | Operands::Installs(..)

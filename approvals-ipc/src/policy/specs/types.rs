@@ -370,6 +370,13 @@ pub enum Operands {
     /// runs: judged as a `NAME=value` prefix of the command would be (inert
     /// variables are fine, any other is asked); other operands are plain.
     SetsEnv(&'static str),
+    /// Every operand names an environment variable the program prints
+    /// (`printenv HOME`); with none it prints them all (`env`, `printenv`).
+    /// The environment holds tokens and keys (`GITHUB_TOKEN`,
+    /// `AWS_SECRET_ACCESS_KEY`) whose values would go back to the agent, as
+    /// a credential file would: printing it all, or a name not known to
+    /// hold no secret ([`crate::policy::env::holds_no_secret`]), is asked.
+    PrintsEnv,
     /// Every operand is a value the program saves as a setting (`rustup
     /// default stable`): asked as setting config; with no operand it only
     /// prints the setting (`rustup default`).

@@ -40,6 +40,36 @@ pub(crate) const ECHO: Spec = Spec {
     env: &[],
 };
 
+/// `env` with no command: it prints the environment. `env` with options,
+/// assignments or a command never gets here: it is read as a wrapper
+/// (`policy/wrappers.rs`), so every word here is a name to judge.
+pub(crate) const ENV: Spec = Spec {
+    family: "env",
+    names: &["env"],
+    ids: ids!("env"),
+    grammar: Grammar::Verbatim,
+    opts: &[],
+    subs: &[],
+    checked_with: "GNU coreutils 9.1 (with no command env prints the environment)",
+    operands: Operands::PrintsEnv,
+    env: &[],
+};
+
+/// `printenv [NAME]…`: prints the values of the variables named, or all
+/// of them. Its getopt string starts with `+`: options end at the first
+/// name (`printenv HOME --null` prints two variables).
+pub(crate) const PRINTENV: Spec = Spec {
+    family: "printenv",
+    names: &["printenv"],
+    ids: ids!("printenv"),
+    grammar: Grammar::Getopt { permute: false },
+    opts: &[COMMON, &[flag(&["-0", "--null"])]],
+    subs: &[],
+    checked_with: V91,
+    operands: Operands::PrintsEnv,
+    env: &[],
+};
+
 /// `printf`: a format and its arguments, printed; GNU printf takes no
 /// option but `--help` and `--version` (it has no `-v`: that is bash's
 /// builtin, which our executor never runs).
