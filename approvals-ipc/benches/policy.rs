@@ -42,6 +42,10 @@ fn commands() -> Vec<(&'static str, Vec<String>)> {
     vec![
         ("argv git status", argv(&["git", "status"])),
         ("argv ls -la", argv(&["ls", "-la", "/tmp"])),
+        // A file operand below the working directory: one `readlink` for a
+        // node running as root (nothing a user's node has to look at twice
+        // in a second is settled there).
+        ("argv cat file", argv(&["cat", "README.md"])),
         (
             "shell chain",
             argv(&["/bin/sh", "-c", "git status && git log --oneline -5"]),

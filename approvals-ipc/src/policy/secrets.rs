@@ -228,6 +228,9 @@ pub struct Site<'a> {
     cwd: &'a Path,
     /// Where `cwd` leads, when a link on it leads elsewhere.
     moved_to: Option<PathBuf>,
+    /// Whether `cwd` is the request's own directory, which the host
+    /// resolved: then it and every directory above it hold no link.
+    cwd_is_real: bool,
     /// Words of argv (borrowed from it) that the program's grammar reads as
     /// subcommand names: never opened, so never followed.
     not_files: &'a [&'a str],
@@ -244,6 +247,7 @@ impl<'a> Site<'a> {
         Site {
             cwd,
             moved_to,
+            cwd_is_real,
             not_files,
         }
     }
@@ -361,7 +365,7 @@ impl Secrets {
             {
                 continue;
             }
-            if let Some(hit) = self.through_link(arg, site.real_cwd(), option) {
+            if let Some(hit) = self.through_link(arg, site, option) {
                 return Some(hit);
             }
         }
@@ -374,7 +378,7 @@ impl Secrets {
     /// it), and by the real path the executor opens.
     pub fn read_on_stdin(&self, word: &str, real: &Path, site: &Site<'_>) -> Option<GuardHit> {
         self.spelled_at(word, &self.bases(site))
-            .or_else(|| self.through_link(word, site.real_cwd(), false))
+            .or_else(|| self.through_link(word, site, false))
             .or_else(|| {
                 let row = self.row_of(real)?;
                 Some(GuardHit {
@@ -457,7 +461,8 @@ impl Secrets {
     /// link). A path with no link on it is its own real path, which
     /// [`Secrets::spelled`] already read; finding that out costs one system
     /// call ([`links`]).
-    fn through_link(&self, arg: &str, real_cwd: &Path, option: bool) -> Option<GuardHit> {
+    fn through_link(&self, arg: &str, site: &Site<'_>, option: bool) -> Option<GuardHit> {
+        let real_cwd = site.real_cwd();
         let after_eq = arg.split_once('=').map(|(_, v)| v);
         // curl's `-w @file` and openssl's `-pass file:P` name the file
         // after a prefix (found by the H25 sweep).
@@ -472,6 +477,17 @@ impl Secrets {
             .find_map(|candidate| {
                 let path = real_cwd.join(candidate);
                 if own_stream(&path) || self.settled.holds_no_link(&path) {
+                    return None;
+                }
+                // The host resolved the request's directory: it and every
+                // directory above it hold no link, so `.`, `..` and its own
+                // absolute name cost no system call (`grep -r x .`, `du -sh
+                // ..`). A directory a `cd` moved to is not known to be real
+                // above the point it was resolved to: looked at as usual.
+                if site.cwd_is_real
+                    && (candidate.starts_with('.') || candidate.starts_with('/'))
+                    && real_cwd.starts_with(normalize(&path))
+                {
                     return None;
                 }
                 let one_below_real = match candidate.strip_prefix('/') {

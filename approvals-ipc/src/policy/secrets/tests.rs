@@ -555,3 +555,34 @@ fn a_key_named_after_an_at_or_a_file_prefix_through_a_link_is_named() {
         .is_none()
     );
 }
+
+#[test]
+fn the_working_directory_and_its_parents_are_link_free_only_when_the_host_resolved_them() {
+    let (_dir, home, secrets) = linked_home();
+    let project = home.join("p");
+    std::os::unix::fs::symlink(home.join(".ssh"), project.join("keys")).expect("symlink");
+    // A directory a `cd` moved to that does not exist yet is kept as
+    // spelled, through the link `keys`: the directories above it are not
+    // known to be real, and the one named here leads into ~/.ssh.
+    let unresolved = project.join("keys/new/deeper");
+    let keys = project.join("keys");
+    let argv: Vec<String> = ["ls", keys.to_str().expect("utf-8")]
+        .iter()
+        .map(|a| (*a).to_owned())
+        .collect();
+    let hit = secrets.named_by(&argv, &Site::new(&unresolved, false, &[]));
+    assert!(
+        hit.as_ref()
+            .is_some_and(|h| h.reason.contains("leads through a link")),
+        "{hit:?}"
+    );
+    // The request's own directory, resolved by the host: `.`, `..` and
+    // its absolute name are plain directories.
+    for operand in [".", "..", "./..", project.to_str().expect("utf-8")] {
+        assert_eq!(
+            named_in(&secrets, &["ls", operand], &project),
+            None,
+            "{operand}"
+        );
+    }
+}
