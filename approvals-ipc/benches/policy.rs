@@ -14,7 +14,7 @@ use approvals_ipc::policy::{CompiledPolicy, HostContext};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn file_with_entries(n: usize) -> String {
-    let mut entries: Vec<serde_json::Value> = (0..n.saturating_sub(4))
+    let mut entries: Vec<serde_json::Value> = (0..n.saturating_sub(5))
         .map(|i| serde_json::json!({"id": format!("00000000-0000-4000-8000-{i:012}"), "pattern": format!("/opt/tool{i}/bin/*"), "lastUsedAt": 1737150000000u64, "lastUsedCommand": format!("tool{i} --flag"), "lastResolvedPath": format!("/opt/tool{i}/bin/tool{i}")}))
         .collect();
     for p in [
@@ -22,6 +22,7 @@ fn file_with_entries(n: usize) -> String {
         "/usr/local/bin/git",
         "/usr/bin/ls",
         "/usr/bin/make",
+        "/usr/bin/cat",
     ] {
         entries.push(serde_json::json!({"pattern": p}));
     }
