@@ -7,7 +7,7 @@ use std::os::unix::fs::symlink;
 
 use serde_json::json;
 
-use super::tests::{compiled, real};
+use super::tests::{compiled, guard_ids, real};
 use super::*;
 use crate::policy::plan::PlannedCommand;
 
@@ -25,14 +25,6 @@ fn policy(allow: &[&str], extra: serde_json::Value) -> CompiledPolicy {
 fn run(c: &CompiledPolicy, dir: &Path, argv: &[&str]) -> Evaluation {
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
     c.evaluate(&argv, dir, &Default::default())
-}
-
-fn guard_ids(e: &Evaluation) -> Vec<&'static str> {
-    e.analysis
-        .segments
-        .iter()
-        .flat_map(|s| s.guards.iter().map(|g| g.id))
-        .collect()
 }
 
 /// The argv find is planned to run with.

@@ -8,7 +8,7 @@ use std::os::unix::fs::symlink;
 
 use serde_json::json;
 
-use super::tests::real;
+use super::tests::{guard_ids, real};
 use super::*;
 use crate::approvals::ApprovalsFile;
 use crate::policy::HostContext;
@@ -84,14 +84,6 @@ impl Host {
         let argv = ["sh".to_owned(), "-c".to_owned(), script.to_owned()];
         c.evaluate(&argv, &self.project, &Default::default())
     }
-}
-
-fn guard_ids(e: &Evaluation) -> Vec<&'static str> {
-    e.analysis
-        .segments
-        .iter()
-        .flat_map(|s| s.guards.iter().map(|g| g.id))
-        .collect()
 }
 
 fn refusal_code(e: &Evaluation) -> Option<&'static str> {

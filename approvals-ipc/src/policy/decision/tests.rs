@@ -4,6 +4,15 @@ use super::*;
 use crate::approvals::ApprovalsFile;
 use crate::policy::HostContext;
 
+/// The guard ids of every segment of `e`, in order.
+pub(crate) fn guard_ids(e: &Evaluation) -> Vec<&'static str> {
+    e.analysis
+        .segments
+        .iter()
+        .flat_map(|s| s.guards.iter().map(|g| g.id))
+        .collect()
+}
+
 /// The policy of `json`'s `main` agent on a fixed host PATH and home.
 pub(crate) fn compiled(json: serde_json::Value) -> CompiledPolicy {
     let text = serde_json::to_vec(&json).unwrap();
