@@ -15,7 +15,17 @@ use approvals_tests::{Bridge, TestHome, real_path, unique};
 use serde_json::{Value, json};
 
 fn policy(security: &str, ask: &str, fallback: &str, allow: &[&str]) -> Value {
-    let allowlist: Vec<Value> = allow.iter().map(|p| json!({"pattern": p})).collect();
+    // These tests run `env` to see the child's environment. Printing it is
+    // asked by its guard (`secrets.environment`: it holds tokens), so its
+    // entry turns the argument guards off, as a user who wants a bare
+    // `env` allowed would.
+    let allowlist: Vec<Value> = allow
+        .iter()
+        .map(|p| match p.ends_with("/env") {
+            true => json!({"pattern": p, "argGuards": false}),
+            false => json!({"pattern": p}),
+        })
+        .collect();
     json!({
         "version": 1,
         "defaults": {"security": security, "ask": ask, "askFallback": fallback},
