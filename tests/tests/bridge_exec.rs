@@ -21,9 +21,12 @@ fn policy(security: &str, ask: &str, fallback: &str, allow: &[&str]) -> Value {
     // `env` allowed would.
     let allowlist: Vec<Value> = allow
         .iter()
-        .map(|p| match p.ends_with("/env") {
-            true => json!({"pattern": p, "argGuards": false}),
-            false => json!({"pattern": p}),
+        .map(|p| {
+            if p.ends_with("/env") {
+                json!({"pattern": p, "argGuards": false})
+            } else {
+                json!({"pattern": p})
+            }
         })
         .collect();
     json!({

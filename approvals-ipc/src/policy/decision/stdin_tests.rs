@@ -8,10 +8,8 @@ use std::os::unix::fs::symlink;
 
 use serde_json::json;
 
-use super::tests::{guard_ids, real};
+use super::tests::{compiled_with_home, guard_ids, real};
 use super::*;
-use crate::approvals::ApprovalsFile;
-use crate::policy::HostContext;
 use crate::policy::plan::{PlannedCommand, Stdin};
 
 /// A host whose home is a real directory holding credentials, and a
@@ -58,16 +56,7 @@ impl Host {
         let json = json!({"version": 1,
             "defaults": {"security": "allowlist", "ask": "on-miss", "askFallback": "deny"},
             "agents": {"main": agent}});
-        let text = serde_json::to_vec(&json).unwrap();
-        let file = ApprovalsFile::parse(&text, Path::new("test.json"))
-            .unwrap()
-            .file;
-        let host = HostContext {
-            path: Some("/usr/local/bin:/usr/bin:/bin".into()),
-            home: Some(self.home.clone()),
-            state_dirs: Vec::new(),
-        };
-        CompiledPolicy::compile(file.resolve(Some("main")), &host)
+        compiled_with_home(json, self.home.clone())
     }
 
     /// The policy with these programs allowlisted by real path.

@@ -15,13 +15,18 @@ pub(crate) fn guard_ids(e: &Evaluation) -> Vec<&'static str> {
 
 /// The policy of `json`'s `main` agent on a fixed host PATH and home.
 pub(crate) fn compiled(json: serde_json::Value) -> CompiledPolicy {
+    compiled_with_home(json, PathBuf::from("/home/test"))
+}
+
+/// The policy of `json`'s `main` agent on a fixed host PATH and `home`.
+pub(crate) fn compiled_with_home(json: serde_json::Value, home: PathBuf) -> CompiledPolicy {
     let text = serde_json::to_vec(&json).unwrap();
     let file = ApprovalsFile::parse(&text, Path::new("test.json"))
         .unwrap()
         .file;
     let host = HostContext {
         path: Some("/usr/local/bin:/usr/bin:/bin".into()),
-        home: Some(PathBuf::from("/home/test")),
+        home: Some(home),
         state_dirs: Vec::new(),
     };
     CompiledPolicy::compile(file.resolve(Some("main")), &host)
