@@ -15,7 +15,7 @@ use ui_bridge::exec::{ExecLimits, ExecOutcome, run};
 fn sh(script: &str, cwd: &Path) -> PlannedExec {
     PlannedExec {
         program: PathBuf::from("/bin/sh"),
-        argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()],
+        argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()].into(),
         env: Vec::new(),
         cwd: cwd.to_path_buf(),
         stdin: None,

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::policy::compiled::CompiledPolicy;
 use crate::policy::plan::{ChainOp, Plan, PlanStep, PlannedCommand, PlannedExec, Sink, Stdin};
@@ -22,8 +23,8 @@ use crate::policy::{env, expand, find_exec, unicode};
 /// One simple command as the policy sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Segment {
-    /// The target's argv after wrappers were removed.
-    pub argv: Vec<String>,
+    /// The target's argv after wrappers were removed (shared with the plan).
+    pub argv: Arc<[String]>,
     /// Where argv[0] resolved to.
     pub resolution: Resolution,
     /// The working directory it runs in.
@@ -222,7 +223,7 @@ fn inline_nested_shells(
 /// understood.
 fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Segment {
     Segment {
-        argv: argv.to_vec(),
+        argv: argv.into(),
         resolution: compiled.resolver.resolve(&argv[0], cwd),
         cwd: cwd.to_owned(),
         stdin_is_input: false,
@@ -289,7 +290,7 @@ fn plan_script(
                             start: normalize(&cwd.join(&command.start)),
                             follows_links: command.follows_links,
                         }),
-                        argv: command.argv,
+                        argv: command.argv.into(),
                         resolution,
                         cwd: cwd.clone(),
                         // find's stdin is what the commands it runs read;
@@ -306,10 +307,10 @@ fn plan_script(
         match &cd_words {
             Some(words) => risk::assess_pipeline(std::slice::from_ref(words), &mut risk),
             None => {
-                let argvs: Vec<&[String]> = pipeline
+                let argvs: smallvec::SmallVec<[&[String]; 4]> = pipeline
                     .iter()
                     .filter_map(|command| match command {
-                        PlannedCommand::Exec(exec) => Some(exec.argv.as_slice()),
+                        PlannedCommand::Exec(exec) => Some(&exec.argv[..]),
                         PlannedCommand::Cd { .. } => None,
                     })
                     .collect();
@@ -449,7 +450,7 @@ fn plan_command(
     };
     let exec = PlannedExec {
         program,
-        argv,
+        argv: argv.into(),
         env: assignments,
         cwd: cwd.to_owned(),
         stdin,

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -64,8 +65,8 @@ pub enum SatisfiedBy {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SegmentReport {
-    /// The target's argv, wrappers removed.
-    pub argv: Vec<String>,
+    /// The target's argv, wrappers removed (shared with the plan).
+    pub argv: Arc<[String]>,
     /// The lexical path argv[0] resolved to.
     pub resolved_path: Option<String>,
     /// The real path (symlinks resolved), which allowlists match.
@@ -141,7 +142,7 @@ pub struct Evaluation {
 #[derive(Debug, Clone)]
 struct Carried {
     /// The argv as requested.
-    argv: Vec<String>,
+    argv: Arc<[String]>,
     /// The working directory as requested (normalized).
     cwd: PathBuf,
     /// The command as one line of text (quoted argv).
@@ -391,6 +392,13 @@ fn decide(
         uncertain,
     );
     let checked = analysis.plan.is_some();
+    // The request's argv, shared with its one segment when nothing was
+    // unwrapped or expanded (the usual request): kept once, not copied.
+    let carried_argv = analysis
+        .segments
+        .first()
+        .filter(|segment| *segment.argv == *argv)
+        .map_or_else(|| Arc::from(argv), |segment| Arc::clone(&segment.argv));
     let plan = match analysis.plan {
         Some(plan) => Ok(plan),
         // Nothing of a denied request ever runs: no need to resolve it.
@@ -419,7 +427,7 @@ fn decide(
         },
         risk,
         carried: Carried {
-            argv: argv.to_vec(),
+            argv: carried_argv,
             cwd,
             command_text,
             script: analysis.script,
@@ -692,7 +700,7 @@ fn text_plan(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Result<P
         op: ChainOp::Seq,
         pipeline: vec![PlannedCommand::Exec(PlannedExec {
             program,
-            argv: argv.to_vec(),
+            argv: argv.into(),
             env: Vec::new(),
             cwd: cwd.to_owned(),
             stdin: None,

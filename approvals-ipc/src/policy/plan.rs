@@ -5,6 +5,7 @@
 //! re-reads any text (DESIGN.md invariant 4).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// How a pipeline joins the one before it; the first step's operator is
 /// [`ChainOp::Seq`].
@@ -75,8 +76,8 @@ pub struct PlannedExec {
     /// bare name looked up again at run time).
     pub program: PathBuf,
     /// The full argv, argv[0] as the command wrote it; wrappers that were
-    /// unwrapped are gone.
-    pub argv: Vec<String>,
+    /// unwrapped are gone. Shared with the analysis' segment and report.
+    pub argv: Arc<[String]>,
     /// Inert `NAME=value` prefixes to add to the environment.
     pub env: Vec<(String, String)>,
     /// The working directory (absolute).

@@ -129,7 +129,7 @@ pub fn program(name: &str) -> Option<&'static Program> {
     if versioned && let Some(program) = program_exact(&family(name)) {
         return Some(program);
     }
-    if versioned || exact.contains(MULTIARCH) {
+    if versioned || (exact.contains('-') && exact.contains(MULTIARCH)) {
         return debian_base(name).and_then(|base| program_exact(&base));
     }
     None
@@ -150,6 +150,12 @@ const MULTIARCH: &str = "-linux-gnu";
 /// table is consulted by name.
 pub fn debian_base(name: &str) -> Option<String> {
     let exact = lowercase(executable_name(name));
+    // Every spelling above holds a `-` (a triplet, a `-VERSION`) or a `.`
+    // (a dotted version): most names (`cat`, `git`) are plain, and this is
+    // asked of each on every evaluation.
+    if !exact.bytes().any(|b| b == b'-' || b == b'.') {
+        return None;
+    }
     let mut base: &str = &exact;
     if let Some(at) = base.find(MULTIARCH) {
         match base[..at].rfind('-') {

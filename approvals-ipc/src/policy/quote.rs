@@ -8,7 +8,9 @@
 /// Joins `argv` with spaces, single-quoting every word that is not plainly
 /// safe.
 pub fn join(argv: &[String]) -> String {
-    let mut out = String::new();
+    // Room for the words and their separators: most words need no quotes,
+    // so the text is built in one allocation.
+    let mut out = String::with_capacity(argv.iter().map(|w| w.len() + 1).sum());
     for (i, word) in argv.iter().enumerate() {
         if i > 0 {
             out.push(' ');

@@ -47,7 +47,7 @@ fn sh(script: &str, cwd: &Path) -> Runnable {
         op: ChainOp::Seq,
         pipeline: vec![PlannedCommand::Exec(PlannedExec {
             program: PathBuf::from("/bin/sh"),
-            argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()],
+            argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()].into(),
             env: Vec::new(),
             cwd: cwd.to_path_buf(),
             stdin: None,
@@ -261,7 +261,7 @@ pub async fn a_stage_starts_in_a_new_session_with_default_signals(in_run_cgroup:
                 "/proc/self/cgroup",
             ]
             .map(str::to_owned)
-            .to_vec(),
+            .into(),
             env: Vec::new(),
             cwd: dir.path().to_path_buf(),
             stdin: None,

@@ -23,7 +23,11 @@ fn script(text: &str) -> Evaluation {
 }
 
 fn argvs(e: &Evaluation) -> Vec<Vec<String>> {
-    e.analysis.segments.iter().map(|s| s.argv.clone()).collect()
+    e.analysis
+        .segments
+        .iter()
+        .map(|s| s.argv.to_vec())
+        .collect()
 }
 
 fn refusal(e: &Evaluation) -> Option<&'static str> {

@@ -21,7 +21,7 @@ fn the_home_directory_expands_tilde_in_scripts() {
         .collect();
     let e = c.evaluate(&argv, Path::new("/tmp"), &Default::default());
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
-    assert_eq!(e.analysis.segments[0].argv, ["ls", "/home/test/notes"]);
+    assert_eq!(*e.analysis.segments[0].argv, ["ls", "/home/test/notes"]);
 }
 
 #[test]

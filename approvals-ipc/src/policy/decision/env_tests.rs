@@ -207,7 +207,7 @@ fn a_script_naming_an_inert_override_sees_its_value() {
         &[("NODE_ENV", "test"), ("RUST_LOG", "info")],
     );
     assert!(e.analysis.ok, "{:?}", e.analysis.reason);
-    assert_eq!(e.analysis.segments[0].argv, ["echo", "test", "info"]);
+    assert_eq!(*e.analysis.segments[0].argv, ["echo", "test", "info"]);
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
 }
 

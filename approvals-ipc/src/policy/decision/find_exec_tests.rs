@@ -31,7 +31,7 @@ fn run(c: &CompiledPolicy, dir: &Path, argv: &[&str]) -> Evaluation {
 fn planned_find_argv(e: &Evaluation) -> Vec<String> {
     let plan = e.checked_plan().expect("a checked plan");
     match &plan.steps()[0].pipeline[0] {
-        PlannedCommand::Exec(exec) => exec.argv.clone(),
+        PlannedCommand::Exec(exec) => exec.argv.to_vec(),
         PlannedCommand::Cd { .. } => panic!("not an exec"),
     }
 }
@@ -52,7 +52,7 @@ fn find_exec_of_an_allowlisted_reader_is_allowed_and_runs_the_checked_program() 
     assert_eq!(segments.len(), 2);
     assert_eq!(segments[0].run_by, None);
     assert_eq!(segments[1].run_by, Some(0));
-    assert_eq!(segments[1].argv, ["grep", "-l", "TODO", "./.git/{}"]);
+    assert_eq!(*segments[1].argv, ["grep", "-l", "TODO", "./.git/{}"]);
     // find runs grep by the real path the allowlist matched, never by a
     // name looked up again on find's PATH.
     let argv = planned_find_argv(&e);

@@ -349,7 +349,7 @@ fn a_command_allowed_as_text_runs_its_argv_with_the_program_resolved_once() {
         panic!("{ran:?}");
     };
     assert_eq!(exec.program.to_string_lossy(), real("sh"));
-    assert_eq!(exec.argv, ["sh", "-c", "echo $SECRET"]);
+    assert_eq!(*exec.argv, ["sh", "-c", "echo $SECRET"]);
     let e = eval(&full, &["definitely-not-a-program-xyz"]);
     assert_eq!(
         e.runnable(None).map(|r| r.grant()),

@@ -219,7 +219,7 @@ fn a_plan_runs_the_resolved_target_without_wrappers() {
     let plan = e.checked_plan().expect("plan");
     match &plan.steps()[0].pipeline[0] {
         PlannedCommand::Exec(exec) => {
-            assert_eq!(exec.argv, vec!["ls".to_owned(), "-la".to_owned()]);
+            assert_eq!(*exec.argv, vec!["ls".to_owned(), "-la".to_owned()]);
             assert!(exec.program.is_absolute());
         }
         other => panic!("{other:?}"),

@@ -155,7 +155,7 @@ mod through_the_policy {
         let e = script(&c, "wc -l *.rs", dir.path());
         assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
         assert_eq!(
-            e.analysis.segments[0].argv,
+            *e.analysis.segments[0].argv,
             ["wc", "-l", "a.rs", "b.rs", "star*.rs", "x y.rs"]
         );
         let plan = e.checked_plan().expect("a plan");
@@ -163,7 +163,7 @@ mod through_the_policy {
             panic!("{plan:?}");
         };
         assert_eq!(
-            exec.argv,
+            *exec.argv,
             ["wc", "-l", "a.rs", "b.rs", "star*.rs", "x y.rs"],
             "what runs is what was checked"
         );
@@ -195,7 +195,7 @@ mod through_the_policy {
         let c = allow(&["/usr/bin/ls"]);
         let e = script(&c, "ls $HOME \"${HOME}/x y\"", Path::new("/tmp"));
         assert_eq!(
-            e.analysis.segments[0].argv,
+            *e.analysis.segments[0].argv,
             ["ls", "/home/test", "/home/test/x y"]
         );
         assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);

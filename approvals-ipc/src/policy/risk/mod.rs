@@ -118,26 +118,13 @@ pub fn assess(pipelines: &[Vec<Vec<String>>], raw_text: Option<&str>) -> Risk {
 pub(crate) fn assess_pipeline<A: AsRef<[String]>>(pipeline: &[A], risk: &mut Risk) {
     // Each command, and what privilege or dispatch wrappers would run, as
     // layers with argv[0] reduced to its basename, once for all rules.
-    let named: Vec<Vec<Vec<&str>>> = pipeline
-        .iter()
-        .map(|argv| {
-            rules::unwrap_layers(argv.as_ref())
-                .into_iter()
-                .map(|layer| {
-                    let mut words = layer.iter().map(String::as_str);
-                    words
-                        .next()
-                        .map(rules::base)
-                        .into_iter()
-                        .chain(words)
-                        .collect()
-                })
-                .collect()
-        })
-        .collect();
+    let mut named = rules::Named::default();
+    for (command, argv) in pipeline.iter().enumerate() {
+        named.push(command, argv.as_ref());
+    }
     for rule in rules::RULES {
         let hit = match rule.matcher {
-            rules::Matcher::Command(f) => named.iter().flatten().any(|argv| f(argv)),
+            rules::Matcher::Command(f) => named.layers().any(|(_, argv)| f(argv)),
             rules::Matcher::Pipeline(f) => f(&named),
             rules::Matcher::Text(_) => false,
         };

@@ -2,6 +2,8 @@
 //! matchers they name. Matchers look at argv as written; they never touch
 //! the file system.
 
+use smallvec::{SmallVec, smallvec};
+
 use crate::policy::programs::{self, Kind};
 
 use super::RiskLevel::{self, Critical, High, Medium};
@@ -13,9 +15,41 @@ pub(crate) enum Matcher {
     Command(fn(&[&str]) -> bool),
     /// A whole pipeline: per command, its argv and the argv of what its
     /// wrappers run (each argv[0] reduced to its basename).
-    Pipeline(fn(&[Vec<Vec<&str>>]) -> bool),
+    Pipeline(fn(&Named<'_>) -> bool),
     /// The raw shell text.
     Text(fn(&str) -> bool),
+}
+
+/// A pipeline as the rules read it: for each command, its argv and the
+/// argv of each command its wrappers run (a layer each, in order), every
+/// argv[0] reduced to its basename. The words sit in one flat buffer, inline
+/// for the usual pipeline, so assessing risk allocates nothing on an
+/// evaluation's hot path.
+#[derive(Default)]
+pub(crate) struct Named<'a> {
+    words: SmallVec<[&'a str; 16]>,
+    /// (the command's index in the pipeline, its words in `words`).
+    layers: SmallVec<[(usize, std::ops::Range<usize>); 4]>,
+}
+
+impl<'a> Named<'a> {
+    /// Adds command number `command`'s layers, outermost first.
+    pub(crate) fn push<S: AsRef<str>>(&mut self, command: usize, argv: &'a [S]) {
+        for layer in unwrap_layers(argv) {
+            let start = self.words.len();
+            let mut words = layer.iter().map(AsRef::as_ref);
+            self.words.extend(words.next().map(base));
+            self.words.extend(words);
+            self.layers.push((command, start..self.words.len()));
+        }
+    }
+
+    /// Every layer of every command, as (command index, argv).
+    pub(crate) fn layers(&self) -> impl Iterator<Item = (usize, &[&'a str])> {
+        self.layers
+            .iter()
+            .map(|(command, range)| (*command, &self.words[range.clone()]))
+    }
 }
 
 /// One built-in rule.
@@ -148,8 +182,8 @@ pub(crate) const RULES: &[Rule] = &[
 ];
 
 /// `argv` and every command its wrappers would run, outermost first.
-pub(crate) fn unwrap_layers<S: AsRef<str>>(argv: &[S]) -> Vec<&[S]> {
-    let mut layers = vec![argv];
+pub(crate) fn unwrap_layers<S: AsRef<str>>(argv: &[S]) -> SmallVec<[&[S]; 2]> {
+    let mut layers = smallvec![argv];
     let mut cur = argv;
     for _ in 0..4 {
         let Some((head, rest)) = cur.split_first() else {
@@ -256,16 +290,15 @@ fn is_interpreter(name: &str) -> bool {
     programs::has(name, Kind::CodeOnStdin)
 }
 
-fn download_to_interpreter(pipeline: &[Vec<Vec<&str>>]) -> bool {
-    let fetch = pipeline.iter().position(|layers| {
-        layers
-            .iter()
-            .any(|argv| matches!(program(argv), "curl" | "wget" | "fetch" | "aria2c"))
-    });
-    fetch.is_some_and(|i| {
-        pipeline[i + 1..]
-            .iter()
-            .any(|layers| layers.iter().any(|argv| is_interpreter(program(argv))))
+fn download_to_interpreter(pipeline: &Named<'_>) -> bool {
+    let fetch = pipeline
+        .layers()
+        .find(|(_, argv)| matches!(program(argv), "curl" | "wget" | "fetch" | "aria2c"))
+        .map(|(command, _)| command);
+    fetch.is_some_and(|fetch| {
+        pipeline
+            .layers()
+            .any(|(command, argv)| command > fetch && is_interpreter(program(argv)))
     })
 }
 

@@ -685,7 +685,7 @@ mod through_the_policy {
         ];
         let e = policy().evaluate(&argv, dir.path(), &Default::default());
         assert!(e.analysis.ok);
-        assert_eq!(e.analysis.segments[0].argv, ["grep", "-r"]);
+        assert_eq!(*e.analysis.segments[0].argv, ["grep", "-r"]);
         assert_eq!(e.decision, Verdict::Ask);
         let argv = [
             "sh".to_owned(),
