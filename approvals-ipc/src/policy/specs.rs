@@ -32,6 +32,8 @@ mod gnu_tests;
 #[cfg(test)]
 mod h25_sweep_tests;
 #[cfg(test)]
+mod h27_sweep_tests;
+#[cfg(test)]
 mod install_tests;
 #[cfg(test)]
 mod interp_tests;

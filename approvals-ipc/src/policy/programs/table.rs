@@ -467,12 +467,6 @@ pub const PROGRAMS: &[Program] = &[
         "opens the file or URL with the program registered for it, which may run the file itself",
     ),
     p(
-        "kde-open5",
-        &[SemanticWrapper],
-        "",
-        "opens the file or URL with the program registered for it, which may run the file itself",
-    ),
-    p(
         "ksh",
         &[PosixShell, CodeOnStdin],
         "o",

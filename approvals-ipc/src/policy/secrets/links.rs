@@ -113,23 +113,13 @@ pub(super) fn resolve(path: &Path) -> Option<PathBuf> {
 /// dropped and `..` taking one back (the kernel would refuse a `..` after
 /// a missing directory; reading it lexically can only name more paths).
 fn below_existing_ancestor(path: &Path) -> Option<PathBuf> {
-    let mut rest = Vec::new();
-    let mut base = path;
-    let real = loop {
-        rest.push(base.file_name()?.to_owned());
-        base = base.parent()?;
-        if base.as_os_str().is_empty() {
-            return None;
-        }
-        if let Ok(real) = std::fs::canonicalize(base) {
-            break real;
-        }
-    };
-    let mut out = real;
-    for part in rest.iter().rev() {
-        out.push(part);
-    }
-    crate::policy::guards::parse::normalize(&out)
+    let parts: Vec<_> = path.components().collect();
+    (1..parts.len()).rev().find_map(|k| {
+        let base: PathBuf = parts[..k].iter().collect();
+        let mut out = std::fs::canonicalize(&base).ok()?;
+        out.extend(&parts[k..]);
+        crate::policy::guards::parse::normalize(&out)
+    })
 }
 
 #[cfg(test)]
