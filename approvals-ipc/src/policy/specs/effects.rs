@@ -310,7 +310,6 @@ fn judge(
             }
             judge(spec, Effect::OtherTree(why), Some(source), cwd)
         }
-        Effect::PrintsEnv(why) => Some((crate::policy::secrets::ENVIRONMENT_ID, why.to_owned())),
         Effect::AskedWhen(words, why) => value
             .is_none_or(|v| words.contains(&v))
             .then(|| (ids.runs_program, why.to_owned())),

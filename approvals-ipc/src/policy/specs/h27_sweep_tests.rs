@@ -16,22 +16,6 @@ fn allowed(argv: &[&str]) {
 }
 
 #[test]
-fn make_print_data_base_printing_the_environment_is_asked() {
-    for argv in [
-        &["make", "-p"][..],
-        &["make", "--print-data-base"],
-        &["make", "--print-da"],
-        &["make", "-pn"],
-        &["make", "-qp"],
-        &["gmake", "-p", "-f", "Makefile"],
-    ] {
-        asks(argv, crate::policy::secrets::ENVIRONMENT_ID);
-    }
-    allowed(&["make", "-n"]);
-    allowed(&["make", "-j4", "test"]);
-}
-
-#[test]
 fn npm_run_env_printing_the_environment_is_asked() {
     // No package.json in the test directory: whether an `env` script
     // exists is not known, so npm's built-in one may run.

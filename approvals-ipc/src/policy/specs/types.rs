@@ -275,11 +275,6 @@ pub enum Effect {
     /// `--network host` shares the host's network namespace, `--network
     /// mynet` does not).
     AskedWhen(&'static [&'static str], &'static str),
-    /// Prints the program's environment, whose tokens and keys would go
-    /// back to the agent (`make -p` prints every variable make knows, the
-    /// environment's among them): asked as `secrets.environment`, like
-    /// `env` with no command. Found by the H27 sweep.
-    PrintsEnv(&'static str),
 }
 
 /// How a package manager reads a package it is told to install or run,

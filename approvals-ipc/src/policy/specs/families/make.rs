@@ -9,7 +9,7 @@
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree, PrintsEnv},
+    Effect::{LoadsCode, OtherTree},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
@@ -39,9 +39,7 @@ const MAKE_OPTS: &[Opt] = &[
     flag(&["-n", "--just-print", "--dry-run", "--recon"]),
     value(&["-o", "--old-file", "--assume-old"]),
     optional(&["-O", "--output-sync"]),
-    flag(&["-p", "--print-data-base"]).does(PrintsEnv(
-        "prints make's database, every environment variable among its variables: the tokens and keys (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, …) there would go back to the agent",
-    )),
+    flag(&["-p", "--print-data-base"]),
     flag(&["-q", "--question"]),
     flag(&["-r", "--no-builtin-rules"]),
     flag(&["-R", "--no-builtin-variables"]),
