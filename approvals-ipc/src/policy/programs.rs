@@ -132,8 +132,21 @@ pub fn program(name: &str) -> Option<&'static Program> {
     if versioned || (exact.contains('-') && exact.contains(MULTIARCH)) {
         return debian_base(name).and_then(|base| program_exact(&base));
     }
-    None
+    exact.starts_with("git-").then_some(&GIT_DASHED)
 }
+
+/// Any `git-NAME` executable run by its own name (`git-upload-pack ../x`,
+/// `git-remote-ext x 'sh -c id'`, `git-submodule foreach CMD`): git's
+/// helpers and dashed commands, which the git spec reads only as `git
+/// NAME`, and third-party git tools. Found by the H27 sweep (issue 11
+/// class 7): each was auto-allowed under a broad allowlist while its `git
+/// NAME` spelling was asked.
+pub static GIT_DASHED: Program = Program {
+    name: "git-",
+    kinds: &[Kind::SemanticWrapper],
+    value_shorts: "",
+    reason: "a git command or helper run by its dashed name (`git-upload-pack`, `git-remote-ext`), which nothing reads as the git command it is; it can run or serve what `git NAME` would",
+};
 
 /// The part of a GNU multiarch triplet every one holds (`x86_64-linux-gnu`,
 /// `arm-linux-gnueabihf`).

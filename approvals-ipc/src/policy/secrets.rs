@@ -197,6 +197,54 @@ const HOME_ROWS: &[(&str, &str, &[&str])] = &[
         "the editor's command and search history and registers, which hold pasted tokens",
         &[],
     ),
+    // Found by the H27 sweep: more CLIs' token and key stores.
+    (
+        ".authinfo",
+        "passwords for remote hosts (netrc format)",
+        &[],
+    ),
+    (
+        ".authinfo.gpg",
+        "passwords for remote hosts (netrc format, encrypted)",
+        &[],
+    ),
+    (
+        ".bitcoin/wallet.dat",
+        "a cryptocurrency wallet's private keys",
+        &[],
+    ),
+    (".circleci/cli.yml", "a CircleCI API token", &[]),
+    (
+        ".config/age/keys.txt",
+        "age private keys that decrypt secrets",
+        &[],
+    ),
+    (
+        ".config/configstore/firebase-tools.json",
+        "the Firebase CLI's login tokens",
+        &[],
+    ),
+    (".config/ngrok", "an ngrok auth token", &[]),
+    (".config/stripe", "Stripe API keys", &[]),
+    (".config/vercel", "a Vercel token", &[]),
+    (".dbt/profiles.yml", "database passwords (dbt)", &[]),
+    (
+        ".env",
+        "environment secrets kept in the home directory",
+        &[],
+    ),
+    (".ethereum/keystore", "cryptocurrency private keys", &[]),
+    (".expo/state.json", "the Expo CLI's session token", &[]),
+    (".fly/config.yml", "a Fly.io access token", &[]),
+    (".local/share/com.vercel.cli", "the Vercel CLI's token", &[]),
+    (".netlify/config.json", "the Netlify CLI's token", &[]),
+    (".ngrok2/ngrok.yml", "an ngrok auth token", &[]),
+    (".sentryclirc", "a Sentry auth token", &[]),
+    (".solana/id.json", "a Solana private key", &[]),
+    (".travis/config.yml", "a Travis CI token", &[]),
+    (".twilio-cli", "Twilio API keys", &[]),
+    (".wakatime.cfg", "a WakaTime API key", &[]),
+    (".yarnrc.yml", "Yarn's registry tokens (npmAuthToken)", &[]),
 ];
 
 /// Why a process's directory in `/proc` is protected.
@@ -206,6 +254,21 @@ const PROC: &str = "a process's environment (tokens), memory and open files, and
 const SYSTEM_ROWS: &[(&str, &str)] = &[
     ("/etc/shadow", "the system's password hashes"),
     ("/etc/gshadow", "the system's group password hashes"),
+    // Found by the H27 sweep.
+    (
+        "/run/secrets",
+        "secrets a container runtime mounts (Docker, Compose, Kubernetes)",
+    ),
+    (
+        "/var/run/secrets",
+        "secrets a container runtime mounts, among them the Kubernetes service account token",
+    ),
+    ("/etc/ssh/ssh_host_rsa_key", "the host's SSH private key"),
+    ("/etc/ssh/ssh_host_ecdsa_key", "the host's SSH private key"),
+    (
+        "/etc/ssh/ssh_host_ed25519_key",
+        "the host's SSH private key",
+    ),
 ];
 
 /// One protected path.

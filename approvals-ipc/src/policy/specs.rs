@@ -32,6 +32,8 @@ mod gnu_tests;
 #[cfg(test)]
 mod h25_sweep_tests;
 #[cfg(test)]
+mod h27_sweep_tests;
+#[cfg(test)]
 mod install_tests;
 #[cfg(test)]
 mod interp_tests;
@@ -115,8 +117,63 @@ pub fn check_reading<'a>(
             cwd,
         ));
     }
+    if spec.family == "go" {
+        hits.extend(go_test_binary_flags(spec, &reading));
+    }
     let subcommands = reading.path.iter().map(|(_, word)| *word).collect();
     Some((hits, subcommands))
+}
+
+/// The testing package's flags that change only what a test binary runs
+/// or shows (`-test.run`, `-test.v`, …); every other `-test.` flag writes
+/// a file or directory (`-test.coverprofile`, `-test.outputdir`,
+/// `-test.testlogfile`, `-test.gocoverdir`, …) or is not known.
+const GO_TEST_BINARY_INERT: &[&str] = &[
+    "bench",
+    "benchmem",
+    "benchtime",
+    "blockprofilerate",
+    "count",
+    "cpu",
+    "failfast",
+    "fullpath",
+    "fuzz",
+    "fuzzminimizetime",
+    "fuzztime",
+    "list",
+    "memprofilerate",
+    "mutexprofilefraction",
+    "paniconexit0",
+    "parallel",
+    "run",
+    "short",
+    "shuffle",
+    "skip",
+    "timeout",
+    "v",
+];
+
+/// `go test … -args -test.coverprofile=../x`: go hands the words after
+/// `-args` to the test binary unread, and the binary's own `-test.` flags
+/// write where the same `go test` flags would (found by the H27 sweep:
+/// `go test -coverprofile=../x` was asked, its `-args` spelling allowed).
+/// A `-test.` flag not on [`GO_TEST_BINARY_INERT`] is asked.
+fn go_test_binary_flags(spec: &Spec, reading: &grammar::Reading<'_>) -> Option<GuardHit> {
+    if reading.sub.is_none_or(|sub| !sub.names.contains(&"test")) {
+        return None;
+    }
+    reading.operands.iter().find_map(|word| {
+        let name = word
+            .strip_prefix("--test.")
+            .or_else(|| word.strip_prefix("-test."))?;
+        let name = name.split_once('=').map_or(name, |(n, _)| n);
+        (!GO_TEST_BINARY_INERT.contains(&name)).then(|| GuardHit {
+            id: spec.ids.writes_file,
+            reason: format!(
+                "go test {word}: a flag of the test binary that writes a file or directory it names, or one not known to be inert"
+            ),
+        })
+    })
 }
 
 /// Whether `program` run with `args` writes, creates or works in a path

@@ -521,6 +521,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--work-tree",
         ],
     ),
+    // Found by the H27 sweep: `gofmt -w ../x.go` rewrote another tree.
+    spec("gofmt", &["gofmt"], Layout::Permuted, "r", &["-cpuprofile"]),
     spec(
         "gpg",
         &[
@@ -1038,6 +1040,21 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--target",
             "--test-builder",
             "--test-builder-wrapper",
+        ],
+    ),
+    // Found by the H27 sweep: `rustfmt ../x.rs` rewrote another tree.
+    spec(
+        "rustfmt",
+        &["rustfmt"],
+        Layout::Permuted,
+        "",
+        &[
+            "--color",
+            "--config",
+            "--config-path",
+            "--edition",
+            "--emit",
+            "--style-edition",
         ],
     ),
     spec(
@@ -1790,6 +1807,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs a command given on the command line",
     ),
     g(
+        "gofmt.rewrites-outside",
+        RewritesOperandOutsideCwd(&["-w"]),
+        "rewrites the files it is given in place, and one is outside the working tree",
+    ),
+    g(
         "gpg.keyring",
         Opt(&[
             "--delete-keys",
@@ -2405,6 +2427,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "rewrites the files it is given in place, and one is outside the working tree",
     ),
     g(
+        "rustc.output-outside",
+        OptOutsideCwd(&["-o", "--out-dir", "-L"]),
+        "writes the compiled output, or reads libraries and proc macros (code the compiler runs), outside the working tree",
+    ),
+    g(
+        "rustc.response-file",
+        Inspect(Inspection::ResponseFile),
+        "reads more arguments from a file the prompt does not show",
+    ),
+    g(
         "rustc.runs-program",
         Inspect(Inspection::RustcCodegen),
         "names the linker or other program the compiler runs, or arguments and code handed to it",
@@ -2422,6 +2454,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "rustc.unstable",
         Opt(&["-Z"]),
         "an unstable option, some of which load code (`-Z codegen-backend=x.so`) or run programs",
+    ),
+    g(
+        "rustfmt.rewrites-outside",
+        RewritesOperandOutsideCwd(&[]),
+        "rewrites the files it is given in place, and one is outside the working tree",
     ),
     g(
         "sed.in-place",

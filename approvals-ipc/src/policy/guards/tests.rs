@@ -2492,3 +2492,39 @@ fn git_plumbing_that_only_prints_and_clippy_fix_flags_trip_nothing() {
         );
     }
 }
+
+/// Found by the H27 sweep: compilers and formatters writing or reading
+/// outside the working tree were auto-allowed.
+#[test]
+fn rustc_rustfmt_and_gofmt_writing_outside_the_tree_are_asked() {
+    for (cmd, id) in [
+        (&["rustc", "x.rs", "-o", "../x"][..], "rustc.output-outside"),
+        (&["rustc", "x.rs", "-o/tmp/x"], "rustc.output-outside"),
+        (&["rustdoc", "-o", "../x", "x.rs"], "rustc.output-outside"),
+        (&["rustc", "--out-dir=/tmp", "x.rs"], "rustc.output-outside"),
+        (&["rustc", "-L", "/tmp", "x.rs"], "rustc.output-outside"),
+        (&["rustc", "@args"], "rustc.response-file"),
+        (&["rustfmt", "../x.rs"], "rustfmt.rewrites-outside"),
+        (
+            &["rustfmt", "--emit", "files", "/tmp/x.rs"],
+            "rustfmt.rewrites-outside",
+        ),
+        (&["gofmt", "-w", "../x.go"], "gofmt.rewrites-outside"),
+        (&["gofmt", "-l", "-w", "/tmp"], "gofmt.rewrites-outside"),
+    ] {
+        assert!(
+            hits(cmd, false).contains(&id),
+            "{cmd:?}: {:?}",
+            hits(cmd, false)
+        );
+    }
+    for cmd in [
+        &["rustc", "src/main.rs", "-o", "build/main"][..],
+        &["rustfmt", "src/main.rs"],
+        &["gofmt", "-l", "."],
+        &["gofmt", "-w", "main.go"],
+        &["gofmt", "-d", "../x.go"],
+    ] {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+}

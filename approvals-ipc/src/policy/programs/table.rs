@@ -179,6 +179,12 @@ pub const PROGRAMS: &[Program] = &[
         "a shell builtin that runs its operand as a command, skipping functions",
     ),
     p(
+        "compose",
+        &[SemanticWrapper],
+        "",
+        "run-mailcap's compose action (Debian): runs the mailcap entry's program for the file's type",
+    ),
+    p(
         "corepack",
         &[SemanticWrapper],
         "",
@@ -257,6 +263,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the command with fsync disabled through an LD_PRELOAD library",
     ),
     p(
+        "edit",
+        &[SemanticWrapper],
+        "",
+        "run-mailcap's edit action (Debian): runs the mailcap entry's program for the file's type",
+    ),
+    p(
         "elvish",
         &[OtherShell, CodeOnStdin],
         "",
@@ -285,6 +297,12 @@ pub const PROGRAMS: &[Program] = &[
         &[TransparentWrapper],
         "a",
         "a shell builtin that replaces the shell with its operand",
+    ),
+    p(
+        "exo-open",
+        &[SemanticWrapper],
+        "",
+        "opens the file or URL with the program registered for it, which may run the file itself",
     ),
     p(
         "expect",
@@ -371,6 +389,12 @@ pub const PROGRAMS: &[Program] = &[
         "the Haskell REPL: evaluates expressions from `-e` or stdin",
     ),
     p(
+        "gnome-open",
+        &[SemanticWrapper],
+        "",
+        "opens the file or URL with the program registered for it, which may run the file itself",
+    ),
+    p(
         "gnome-www-browser",
         &[SemanticWrapper],
         "",
@@ -435,6 +459,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs Julia code from `-e`, files or stdin",
+    ),
+    p(
+        "kde-open",
+        &[SemanticWrapper],
+        "",
+        "opens the file or URL with the program registered for it, which may run the file itself",
     ),
     p(
         "ksh",
@@ -533,6 +563,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the program it is given with a memory profiler preloaded into it",
     ),
     p(
+        "mimeopen",
+        &[SemanticWrapper],
+        "",
+        "opens the file with the program registered for its type, which may run the file itself",
+    ),
+    p(
         "mksh",
         &[PosixShell, CodeOnStdin],
         "o",
@@ -555,6 +591,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter],
         "",
         "an awk: runs the awk program it is given, which can run commands and write files",
+    ),
+    p(
+        "nerdctl",
+        &[SemanticWrapper],
+        "",
+        "runs containers, which can mount host paths and run any image",
     ),
     p(
         "newgrp",
@@ -611,6 +653,18 @@ pub const PROGRAMS: &[Program] = &[
         "changes memory and CPU placement",
     ),
     p(
+        "open",
+        &[SemanticWrapper],
+        "",
+        "macOS: opens the file, URL or application with the program registered for it; Linux: openvt, which runs the command on a new console",
+    ),
+    p(
+        "openvt",
+        &[SemanticWrapper],
+        "",
+        "runs the command on a new virtual console",
+    ),
+    p(
         "original-awk",
         &[Interpreter],
         "",
@@ -663,6 +717,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs PowerShell commands and scripts",
+    ),
+    p(
+        "print",
+        &[SemanticWrapper],
+        "",
+        "run-mailcap's print action (Debian): runs the mailcap entry's program for the file's type",
     ),
     p(
         "prlimit",
@@ -729,6 +789,12 @@ pub const PROGRAMS: &[Program] = &[
         &[Interpreter, CodeOnStdin],
         "",
         "runs Ruby code from `-e`, files or stdin",
+    ),
+    p(
+        "run-mailcap",
+        &[SemanticWrapper],
+        "",
+        "runs the mailcap entry's program for the file's type, any command the entry names",
     ),
     p(
         "run-parts",
@@ -837,6 +903,12 @@ pub const PROGRAMS: &[Program] = &[
         &[SemanticWrapper],
         "",
         "replays a recorded session by typing its input into a new shell",
+    ),
+    p(
+        "see",
+        &[SemanticWrapper],
+        "",
+        "run-mailcap's view action (Debian): runs the mailcap entry's program for the file's type",
     ),
     p(
         "sensible-browser",

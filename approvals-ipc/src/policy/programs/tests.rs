@@ -600,3 +600,30 @@ fn debian_names_of_a_versioned_copy_are_that_program() {
     assert!(has("x86_64-linux-gnu-gdb-12", Kind::SemanticWrapper));
     assert!(has("perl5.36-x86_64-linux-gnu", Kind::Interpreter));
 }
+
+#[test]
+fn git_dashed_names_and_openers_are_semantic_wrappers() {
+    // Found by the H27 sweep: `git-remote-ext x 'sh -c id'`,
+    // `git-upload-pack ../other` and desktop openers were auto-allowed.
+    for name in [
+        "git-upload-pack",
+        "git-remote-ext",
+        "git-daemon",
+        "git-submodule",
+        "git-lfs",
+        "/usr/lib/git-core/git-http-backend",
+        "gnome-open",
+        "kde-open",
+        "open",
+        "see",
+        "run-mailcap",
+        "nerdctl",
+    ] {
+        assert!(
+            program(name).is_some_and(|p| p.is(Kind::SemanticWrapper)),
+            "{name}"
+        );
+    }
+    assert!(program("git").is_none_or(|p| !p.is(Kind::SemanticWrapper)));
+    assert!(program("gitk").is_none_or(|p| !p.is(Kind::SemanticWrapper)));
+}

@@ -84,16 +84,21 @@ fn no_link_on(_path: &Path) -> Option<bool> {
 /// Where `path` leads once every link in it is followed: the real path of
 /// the file; when it does not exist, the real path of its directory joined
 /// with its last component, after following that component while it is a
-/// dangling link (a file about to be written through one). `None` when the
-/// directory does not exist either, or after as many links as the kernel
-/// follows.
+/// dangling link (a file about to be written through one); when the
+/// directory does not exist either, the real path of its nearest existing
+/// ancestor joined with the rest (`home/.aws/credentials` with `home` → `~`
+/// and no `~/.aws` yet leads to `~/.aws/credentials`: an earlier part of
+/// the command, or the host, may make it). `None` after as many links as
+/// the kernel follows, or for a path with no existing ancestor.
 pub(super) fn resolve(path: &Path) -> Option<PathBuf> {
     let mut path = path.to_path_buf();
     for _ in 0..40 {
         if let Ok(real) = std::fs::canonicalize(&path) {
             return Some(real);
         }
-        let dir = std::fs::canonicalize(path.parent()?).ok()?;
+        let Ok(dir) = std::fs::canonicalize(path.parent()?) else {
+            return below_existing_ancestor(&path);
+        };
         let last = dir.join(path.file_name()?);
         match std::fs::read_link(&last) {
             Ok(target) => path = dir.join(target),
@@ -101,6 +106,20 @@ pub(super) fn resolve(path: &Path) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// `path` (whose directory does not exist) as the real path of its
+/// nearest existing ancestor joined with the components below it, `.`
+/// dropped and `..` taking one back (the kernel would refuse a `..` after
+/// a missing directory; reading it lexically can only name more paths).
+fn below_existing_ancestor(path: &Path) -> Option<PathBuf> {
+    let parts: Vec<_> = path.components().collect();
+    (1..parts.len()).rev().find_map(|k| {
+        let base: PathBuf = parts[..k].iter().collect();
+        let mut out = std::fs::canonicalize(&base).ok()?;
+        out.extend(&parts[k..]);
+        crate::policy::guards::parse::normalize(&out)
+    })
 }
 
 #[cfg(test)]

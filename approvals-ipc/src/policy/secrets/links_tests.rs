@@ -51,3 +51,31 @@ fn a_link_is_resolved_to_where_it_leads_and_a_plain_path_is_not() {
     assert_eq!(real_dir(&root.join("to-sub/new")), root.join("sub/new"));
     assert_eq!(real_dir(&root.join("new/deeper")), root.join("new/deeper"));
 }
+
+#[test]
+fn a_link_to_home_is_followed_into_directories_that_do_not_exist_yet() {
+    // `cat home/.aws/credentials` with `home` → the home directory and no
+    // `.aws` there yet (found by the H27 sweep: the link was not followed).
+    let (_dir, root) = tree();
+    assert_eq!(
+        resolve(&root.join("to-sub/missing/deeper")),
+        Some(root.join("sub/missing/deeper"))
+    );
+    assert_eq!(
+        resolve(&root.join("to-sub/a/b/../c")),
+        Some(root.join("sub/a/c"))
+    );
+    assert_eq!(
+        resolve(&root.join("missing/deeper/file")),
+        Some(root.join("missing/deeper/file"))
+    );
+    // The existing cases are unchanged.
+    assert_eq!(
+        resolve(&root.join("to-sub/file")),
+        Some(root.join("sub/file"))
+    );
+    assert_eq!(
+        resolve(&root.join("to-sub/new")),
+        Some(root.join("sub/new"))
+    );
+}

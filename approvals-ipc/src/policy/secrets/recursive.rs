@@ -118,19 +118,22 @@ impl Secrets {
                 .iter()
                 .any(|used| !used.negated && used.opt.names.iter().any(|n| names.contains(n)))
         };
-        let recursive = match recurses {
-            Recurses::Always => true,
-            // grep's `-d recurse` / `--directories=recurse` is `-r`.
-            Recurses::With(names) => {
-                uses_any(names)
-                    || reading.uses.iter().any(|used| {
-                        used.opt.names.contains(&"--directories")
-                            && used
-                                .value
-                                .is_some_and(|v| "recurse".starts_with(v) && !v.is_empty())
-                    })
-            }
-        };
+        // `rgrep` is Debian's `exec grep -r "$@"`: recursive by its name.
+        let recursive_by_name = crate::policy::programs::executable_name(program) == "rgrep";
+        let recursive = recursive_by_name
+            || match recurses {
+                Recurses::Always => true,
+                // grep's `-d recurse` / `--directories=recurse` is `-r`.
+                Recurses::With(names) => {
+                    uses_any(names)
+                        || reading.uses.iter().any(|used| {
+                            used.opt.names.contains(&"--directories")
+                                && used
+                                    .value
+                                    .is_some_and(|v| "recurse".starts_with(v) && !v.is_empty())
+                        })
+                }
+            };
         if !recursive {
             return None;
         }

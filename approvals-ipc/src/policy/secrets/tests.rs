@@ -586,3 +586,27 @@ fn the_working_directory_and_its_parents_are_link_free_only_when_the_host_resolv
         );
     }
 }
+
+/// Found by the H27 sweep: token and key stores the table lacked.
+#[test]
+fn more_credential_stores_are_protected() {
+    for path in [
+        "/home/u/.yarnrc.yml",
+        "/home/u/.authinfo",
+        "/home/u/.config/age/keys.txt",
+        "/home/u/.solana/id.json",
+        "/home/u/.ethereum/keystore/UTC--x",
+        "/home/u/.config/vercel/auth.json",
+        "/home/u/.config/ngrok/ngrok.yml",
+        "/run/secrets/db_password",
+        "/var/run/secrets/kubernetes.io/serviceaccount/token",
+        "/etc/ssh/ssh_host_ed25519_key",
+    ] {
+        assert!(named(&["cat", path], "/tmp").is_some(), "{path}");
+    }
+    assert_eq!(
+        named(&["cat", "/etc/ssh/ssh_host_ed25519_key.pub"], "/tmp"),
+        None
+    );
+    assert_eq!(named(&["cat", "/etc/ssh/sshd_config"], "/tmp"), None);
+}

@@ -21,6 +21,41 @@ use super::types::Spec;
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::outside;
 
+/// `npm run env` (any spelling of `run`) when package.json has no `env`
+/// script: npm then runs its built-in `env` script, which prints every
+/// environment variable, tokens and keys among them (npm 11). Found by the
+/// H27 sweep; asked as `secrets.environment`, like `env` itself.
+fn npm_env(program: &str, reading: &Reading<'_>, cwd: &Path) -> Option<GuardHit> {
+    let sub = reading.sub?;
+    if !sub.names.contains(&"run") || reading.operands.first() != Some(&"env") {
+        return None;
+    }
+    let dir = match reading
+        .uses
+        .iter()
+        .filter(|u| u.opt.names.contains(&"--prefix"))
+        .filter_map(|u| u.value)
+        .next_back()
+    {
+        Some(d) if outside(cwd, d) => return None,
+        Some(d) => cwd.join(d),
+        None => cwd.to_path_buf(),
+    };
+    let why = match scripts_of(&dir.join("package.json")) {
+        Ok(scripts) if scripts.iter().any(|s| s == "env") => return None,
+        Ok(_) => {
+            "env is not a script in package.json, so npm runs its built-in env script".to_owned()
+        }
+        Err(problem) => format!("package.json {problem}, so npm may run its built-in env script"),
+    };
+    Some(GuardHit {
+        id: crate::policy::secrets::ENVIRONMENT_ID,
+        reason: format!(
+            "{program} run env: {why}, which prints every environment variable, and the environment holds tokens and keys that would go back to the agent"
+        ),
+    })
+}
+
 /// The largest package.json read; a larger one is asked.
 const MAX_PACKAGE_JSON: u64 = 1 << 20;
 
@@ -39,6 +74,9 @@ pub(super) fn hit(
     }
     let sub = reading.sub?;
     let word = reading.sub_word?;
+    if spec.family == "npm" {
+        return npm_env(program, reading, cwd);
+    }
     let (dir_options, explicit_run_falls_back): (&[&str], bool) = match spec.family {
         "yarn" => (&["--cwd"], true),
         "pnpm" => (&["--dir", "-C"], false),

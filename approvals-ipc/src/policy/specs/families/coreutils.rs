@@ -227,7 +227,7 @@ const SORT_OPTS: &[Opt] = &[
 /// `sort`.
 pub(crate) const SORT: Spec = Spec {
     family: "sort",
-    names: &["sort"],
+    names: &["sort", "gsort"],
     ids: ids!("sort"),
     grammar: GNU,
     opts: &[SORT_OPTS, COMMON],

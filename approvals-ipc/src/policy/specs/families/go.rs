@@ -263,8 +263,10 @@ const SUBS: &[Sub] = &[
     sub(&["clean"], &[BUILD, MODULE, MOD_MODE, CLEAN]),
     sub(&["doc"], &[DOC]),
     sub(&["env"], &[ENV]),
-    sub(&["fix"], &[MODULE, FIX]),
-    sub(&["fmt"], &[FMT]),
+    // `go fmt ../x` and `go fix ../x` rewrite another tree's files
+    // (found by the H27 sweep).
+    sub(&["fix"], &[MODULE, FIX]).operands(Operands::Dirs("rewrites the package's files in place")),
+    sub(&["fmt"], &[FMT]).operands(Operands::Dirs("rewrites the package's files in place")),
     sub(&["generate"], &[BUILD, MODULE, MOD_MODE, GENERATE])
         .does(RunsProgram("runs the commands of the //go:generate lines")),
     sub(&["get"], &[BUILD, MODULE, GET]),

@@ -65,7 +65,7 @@ const JQ_OPTS: &[Opt] = &[
 /// `jq`.
 pub(crate) const JQ: Spec = Spec {
     family: "jq",
-    names: &["jq"],
+    names: &["jq", "gojq", "jaq"],
     ids: ids!("jq"),
     grammar: Grammar::Clap,
     opts: &[JQ_OPTS],

@@ -64,7 +64,7 @@ const MAKE_OPTS: &[Opt] = &[
 /// `make`.
 pub(crate) const MAKE: Spec = Spec {
     family: "make",
-    names: &["make", "gmake"],
+    names: &["make", "gmake", "remake"],
     ids: ids!("make"),
     grammar: Grammar::Getopt { permute: true },
     opts: &[MAKE_OPTS],

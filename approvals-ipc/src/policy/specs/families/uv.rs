@@ -1156,10 +1156,13 @@ const SUBS: &[Sub] = &[
         ],
     )
     .does(RunsProgram(RUN)),
+    // `uv init ../x` writes a project outside the tree (found by the H27
+    // sweep; `cargo new ../x` was asked).
     sub(
         &["init"],
         &[INIT_OPTS, PYTHON_OPTS_2, CACHE_OPTS, GLOBAL_OPTS],
-    ),
+    )
+    .operands(Operands::Dirs("creates a project in this directory")),
     sub(
         &["add"],
         &[
