@@ -17,7 +17,7 @@ fn sh(script: &str, cwd: &Path) -> PlannedExec {
         program: PathBuf::from("/bin/sh"),
         argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()].into(),
         env: Vec::new(),
-        cwd: cwd.to_path_buf(),
+        cwd: cwd.into(),
         stdin: None,
         stdout: Sink::Stdout,
         stderr: Sink::Stderr,

@@ -16,7 +16,7 @@ fn exec(program: &str, argv: &[&str], cwd: &Path) -> PlannedExec {
         program: PathBuf::from(program),
         argv: argv.iter().map(|arg| (*arg).to_owned()).collect(),
         env: Vec::new(),
-        cwd: cwd.to_path_buf(),
+        cwd: cwd.into(),
         stdin: None,
         stdout: Sink::Stdout,
         stderr: Sink::Stderr,

@@ -27,8 +27,8 @@ pub struct Segment {
     pub argv: Arc<[String]>,
     /// Where argv[0] resolved to.
     pub resolution: Resolution,
-    /// The working directory it runs in.
-    pub cwd: PathBuf,
+    /// The working directory it runs in (shared with the plan).
+    pub cwd: Arc<Path>,
     /// Whether it reads data on stdin (a pipe, a heredoc or a file).
     pub stdin_is_input: bool,
     /// The file it reads on stdin (`< FILE`), which the decision judges as
@@ -108,6 +108,17 @@ pub fn analyze_with(
     cwd: &Path,
     vars: Option<&BTreeMap<String, String>>,
 ) -> Analysis {
+    analyze_in(compiled, argv, Arc::from(cwd), vars)
+}
+
+/// [`analyze_with`] in a directory the caller already holds shared: every
+/// segment and planned command shares it rather than a copy of its own.
+pub(crate) fn analyze_in(
+    compiled: &CompiledPolicy,
+    argv: &[String],
+    cwd: Arc<Path>,
+    vars: Option<&BTreeMap<String, String>>,
+) -> Analysis {
     if argv.is_empty() || argv[0].is_empty() {
         return Analysis::refused(Refusal::EmptyCommand, Vec::new(), None);
     }
@@ -122,7 +133,7 @@ pub fn analyze_with(
     }
     match wrappers::unwrap(argv) {
         Err(err) => {
-            let segment = whole_argv_segment(compiled, argv, cwd);
+            let segment = whole_argv_segment(compiled, argv, &cwd);
             Analysis::refused(err.into(), vec![segment], None)
         }
         Ok(Unwrapped::Target { start, .. }) => {
@@ -150,7 +161,7 @@ pub fn analyze_with(
             {
                 Ok(parsed) => plan_script(compiled, parsed, cwd, Some(script.to_owned())),
                 Err(err) => {
-                    let segment = whole_argv_segment(compiled, argv, cwd);
+                    let segment = whole_argv_segment(compiled, argv, &cwd);
                     Analysis::refused(err, vec![segment], Some(script.to_owned()))
                 }
             }
@@ -221,11 +232,11 @@ fn inline_nested_shells(
 
 /// A segment for the request as a whole, shown when its inside was not
 /// understood.
-fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Segment {
+fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Arc<Path>) -> Segment {
     Segment {
         argv: argv.into(),
         resolution: compiled.resolver.resolve(&argv[0], cwd),
-        cwd: cwd.to_owned(),
+        cwd: Arc::clone(cwd),
         stdin_is_input: false,
         stdin_file: None,
         position: (0, 0),
@@ -237,10 +248,10 @@ fn whole_argv_segment(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) ->
 fn plan_script(
     compiled: &CompiledPolicy,
     script: ShellScript,
-    cwd: &Path,
+    cwd: Arc<Path>,
     text: Option<String>,
 ) -> Analysis {
-    let mut cwd = cwd.to_owned();
+    let mut cwd = cwd;
     let mut segments = Vec::new();
     let mut steps = Vec::with_capacity(script.items.len());
     let mut risk = Risk::default();
@@ -263,7 +274,7 @@ fn plan_script(
                 Planned::Cd { dir, words } => {
                     pipeline.push(PlannedCommand::Cd { dir: dir.clone() });
                     cd_words = Some(words);
-                    cwd = dir;
+                    cwd = Arc::from(dir);
                     changed_dir = true;
                 }
                 Planned::Exec {
@@ -360,7 +371,7 @@ enum Planned {
 fn plan_command(
     compiled: &CompiledPolicy,
     command: SimpleCommand,
-    cwd: &Path,
+    cwd: &Arc<Path>,
     pipeline_len: usize,
 ) -> Result<Planned, Refusal> {
     for (name, value) in &command.assignments {
@@ -452,7 +463,7 @@ fn plan_command(
         program,
         argv: argv.into(),
         env: assignments,
-        cwd: cwd.to_owned(),
+        cwd: Arc::clone(cwd),
         stdin,
         stdout,
         stderr,

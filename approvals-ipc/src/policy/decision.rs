@@ -702,7 +702,7 @@ fn text_plan(compiled: &CompiledPolicy, argv: &[String], cwd: &Path) -> Result<P
             program,
             argv: argv.into(),
             env: Vec::new(),
-            cwd: cwd.to_owned(),
+            cwd: Arc::from(cwd),
             stdin: None,
             stdout: Sink::Stdout,
             stderr: Sink::Stderr,
@@ -870,7 +870,7 @@ fn check_segment(
         // The host resolved the request's directory; one a `cd` moved to
         // may go through a link. Only the program that runs says which
         // words are subcommands.
-        let site = Site::new(&segment.cwd, segment.cwd == request_cwd, &subcommands);
+        let site = Site::new(&segment.cwd, *segment.cwd == *request_cwd, &subcommands);
         hits.extend(compiled.secrets.named_by(&segment.argv, &site));
         hits.extend(
             compiled
@@ -899,7 +899,7 @@ fn check_segment(
     // safe bin reads stdin only) and whatever its entry's guards: only an
     // exact-command approval, of this very text, covers it.
     if let Some(file) = segment.stdin_file.as_ref().filter(|_| !by_marker) {
-        let site = Site::new(&segment.cwd, segment.cwd == request_cwd, &[]);
+        let site = Site::new(&segment.cwd, *segment.cwd == *request_cwd, &[]);
         guards.extend(
             compiled
                 .secrets

@@ -32,7 +32,7 @@ pub fn reached(segments: &[Segment]) -> Vec<Vec<GuardHit>> {
         for tree in specs::filled_trees(name, args, &segment.cwd) {
             // Filling the directory it runs in is asked where it happens
             // (specs::operands, "into the working directory itself").
-            if tree != segment.cwd && !filled.iter().any(|(t, _)| *t == tree) {
+            if *tree != *segment.cwd && !filled.iter().any(|(t, _)| *t == tree) {
                 filled.push((tree, crate::policy::quote::join(&segment.argv)));
             }
         }

@@ -4,7 +4,7 @@
 //! A plan is what the policy checked and what the executor runs: no shell
 //! re-reads any text (DESIGN.md invariant 4).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How a pipeline joins the one before it; the first step's operator is
@@ -80,8 +80,8 @@ pub struct PlannedExec {
     pub argv: Arc<[String]>,
     /// Inert `NAME=value` prefixes to add to the environment.
     pub env: Vec<(String, String)>,
-    /// The working directory (absolute).
-    pub cwd: PathBuf,
+    /// The working directory (absolute), shared with the analysis.
+    pub cwd: Arc<Path>,
     /// The heredoc body or file to feed on stdin, overriding the pipe as
     /// in bash; `None` means stdin is the previous pipe (or closed for the
     /// first command).

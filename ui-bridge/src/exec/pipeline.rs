@@ -253,7 +253,7 @@ fn spawn_error(exec: &PlannedExec, source: std::io::Error) -> ExecError {
         }
     } else {
         ExecError::MissingCwd {
-            cwd: exec.cwd.clone(),
+            cwd: exec.cwd.to_path_buf(),
         }
     }
 }

@@ -49,7 +49,7 @@ fn sh(script: &str, cwd: &Path) -> Runnable {
             program: PathBuf::from("/bin/sh"),
             argv: vec!["sh".to_owned(), "-c".to_owned(), script.to_owned()].into(),
             env: Vec::new(),
-            cwd: cwd.to_path_buf(),
+            cwd: cwd.into(),
             stdin: None,
             stdout: Sink::Stdout,
             stderr: Sink::Stderr,
@@ -263,7 +263,7 @@ pub async fn a_stage_starts_in_a_new_session_with_default_signals(in_run_cgroup:
             .map(str::to_owned)
             .into(),
             env: Vec::new(),
-            cwd: dir.path().to_path_buf(),
+            cwd: dir.path().into(),
             stdin: None,
             stdout: Sink::Stdout,
             stderr: Sink::Stderr,
