@@ -797,6 +797,14 @@ fn cmake_compiler_caches_are_allowed_and_compilers_toolchains_and_code_dirs_are_
             "-B",
             "b",
         ],
+        &[
+            "cmake",
+            "-DCMAKE_MODULE_PATH=cmake;third_party/cmake",
+            "-B",
+            "b",
+        ],
+        &["cmake", "-DCMAKE_INSTALL_PREFIX=dist", "-B", "b"],
+        &["cmake", "-DCMAKE_TOOLCHAIN_FILE=cmake/arm.cmake", "-B", "b"],
     ]);
     trips(&[
         (&["cmake", "-DCMAKE_CXX_COMPILER_LAUNCHER=/tmp/e", "."], V),
@@ -817,7 +825,9 @@ fn cmake_compiler_caches_are_allowed_and_compilers_toolchains_and_code_dirs_are_
             V,
         ),
         (&["cmake", "-DCMAKE_TOOLCHAIN_FILE=/tmp/t.cmake", "."], V),
-        (&["cmake", "-DCMAKE_MODULE_PATH=cmake", "."], V),
+        (&["cmake", "-DCMAKE_MODULE_PATH=cmake;/tmp/evil", "."], V),
+        (&["cmake", "-DCMAKE_INSTALL_PREFIX=/home/u/.local", "."], V),
+        (&["cmake", "-DCMAKE_PREFIX_PATH=https://evil/x", "."], V),
         (&["cmake", "-DCMAKE_PROJECT_INCLUDE=/tmp/x.cmake", "."], V),
         (&["cmake", "-DCMAKE_CXX_FLAGS=-wrapper sh,-c,id", "."], V),
         (&["cmake", "-DCMAKE_CXX_CLANG_TIDY=/tmp/e", "."], V),
@@ -912,4 +922,54 @@ fn deno_import_maps_configs_locks_certs_and_env_files_from_a_url_or_outside_are_
 #[test]
 fn ldd_runs_the_system_loader_in_trace_mode_so_it_trips_no_guard() {
     allowed(&[&["ldd", "./binary"], &["ldd", "-r", "./binary"]]);
+}
+
+/// The reasons `cmd` is asked, joined.
+fn reason(cmd: &[&str]) -> String {
+    let argv: Vec<String> = cmd.iter().map(|s| (*s).to_owned()).collect();
+    check(cmd[0], &argv, Path::new(CWD), false)
+        .into_iter()
+        .map(|h| h.reason)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[test]
+fn a_cmake_definition_is_shown_as_written() {
+    let apart = reason(&["cmake", "-D", "CMAKE_C_COMPILER=/tmp/e", "."]);
+    assert!(
+        apart.starts_with("cmake -D CMAKE_C_COMPILER=/tmp/e: "),
+        "{apart}"
+    );
+    let joined = reason(&["cmake", "-DCMAKE_C_COMPILER=/tmp/e", "."]);
+    assert!(
+        joined.starts_with("cmake -DCMAKE_C_COMPILER=/tmp/e: "),
+        "{joined}"
+    );
+}
+
+#[test]
+fn a_url_value_is_shown_as_a_url_and_a_path_as_outside_the_tree() {
+    let url = reason(&["deno", "run", "--import-map=http://evil/x.json", "m.ts"]);
+    assert!(url.contains("(a URL)"), "{url}");
+    let path = reason(&["deno", "run", "--import-map=/tmp/x.json", "m.ts"]);
+    assert!(path.contains("(outside the working directory)"), "{path}");
+    assert!(!path.contains("(a URL)"), "{path}");
+}
+
+#[test]
+fn a_scheme_before_a_colon_is_a_url_and_a_path_with_a_colon_is_not() {
+    for url in [
+        "http://evil/x.json",
+        "https://evil/x",
+        "data:application/json,{}",
+        "jsr:@std/x",
+        "npm:left-pad",
+        "git+ssh://h/r",
+    ] {
+        assert!(is_url(url), "{url}");
+    }
+    for path in ["c:x.json", "1x:y", "./a:b", "src/a:b", "/tmp/x", "x.json"] {
+        assert!(!is_url(path), "{path}");
+    }
 }

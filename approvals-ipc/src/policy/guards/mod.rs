@@ -248,8 +248,8 @@ fn rewrites_outside(turned_on_by: &[&str], inv: &Invocation<'_>) -> Option<Strin
 
 /// What makes `inv` more than one of `queries`: an option not listed
 /// (spelled exactly: an abbreviation is not trusted to mean the listed
-/// option), then a verb not listed, or no verb when a bare call is no
-/// query. `None` for a query.
+/// option), then a verb not listed. No verb is the manager's own listing
+/// or status. `None` for a query.
 fn not_a_query(queries: &Queries, inv: &Invocation<'_>) -> Option<String> {
     if let Some(opt) = inv.global_opts().find(|o| {
         let spelled = match o.name {
@@ -260,12 +260,9 @@ fn not_a_query(queries: &Queries, inv: &Invocation<'_>) -> Option<String> {
     }) {
         return Some(opt.shown());
     }
-    match inv.subcommand {
-        Some(verb) if queries.verbs.contains(&verb) => None,
-        Some(verb) => Some(verb.to_owned()),
-        None if queries.bare => None,
-        None => Some("with no verb".to_owned()),
-    }
+    inv.subcommand
+        .filter(|verb| !queries.verbs.contains(verb))
+        .map(str::to_owned)
 }
 
 /// Whether an option's value is a URL (`https://…`, `data:…`, `jsr:…`),

@@ -116,7 +116,6 @@ const SYSTEMCTL_QUERIES: Queries = Queries {
         "list-units",
         "status",
     ],
-    bare: true,
     opts: &[
         "--all",
         "--failed",
@@ -167,7 +166,6 @@ const LOGINCTL_QUERIES: Queries = Queries {
         "show-user",
         "user-status",
     ],
-    bare: true,
     opts: &[
         "--all",
         "--full",
@@ -194,7 +192,6 @@ const LOGINCTL_QUERIES: Queries = Queries {
 /// setting alone and set it when given a value, so they are asked.
 const HOSTNAMECTL_QUERIES: Queries = Queries {
     verbs: &["status"],
-    bare: true,
     opts: &["--help", "--json", "--no-ask-password", "--version", "-h"],
 };
 
@@ -209,7 +206,6 @@ const LOCALECTL_QUERIES: Queries = Queries {
         "list-x11-keymap-variants",
         "status",
     ],
-    bare: true,
     opts: &[
         "--help",
         "--no-ask-password",
@@ -223,7 +219,6 @@ const LOCALECTL_QUERIES: Queries = Queries {
 /// `reconfigure`, `reload` … change the network.
 const NETWORKCTL_QUERIES: Queries = Queries {
     verbs: &["label", "list", "lldp", "status"],
-    bare: true,
     opts: &[
         "--all",
         "--full",
@@ -252,7 +247,6 @@ const TIMEDATECTL_QUERIES: Queries = Queries {
         "status",
         "timesync-status",
     ],
-    bare: true,
     opts: &[
         "--all",
         "--help",

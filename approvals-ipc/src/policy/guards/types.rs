@@ -55,11 +55,10 @@ pub(crate) struct ProgramSpec {
 /// print. Anything else changes the system, runs elsewhere or is unknown.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Queries {
-    /// Subcommands that only print what they are asked about.
+    /// Subcommands that only print what they are asked about. With no
+    /// subcommand at all, systemd's managers run a listing or a status
+    /// (`systemctl` lists units, `hostnamectl` shows its status).
     pub verbs: &'static [&'static str],
-    /// Whether the program with no subcommand only prints (`systemctl`
-    /// lists units, `hostnamectl` shows its status).
-    pub bare: bool,
     /// Options (`-x`, `--long`) that only change what is printed, spelled
     /// exactly: an abbreviation, or an option not listed, fires.
     pub opts: &'static [&'static str],
@@ -99,8 +98,8 @@ pub(crate) enum Trigger {
     /// that is exactly one of the first (`kubectl config set`, wherever
     /// options put the two words).
     WordAfter(&'static [&'static str], &'static [&'static str]),
-    /// Any use but a query: a verb not in [`Queries::verbs`] (or none,
-    /// unless [`Queries::bare`]), or an option not in [`Queries::opts`].
+    /// Any use but a query: a verb not in [`Queries::verbs`] (none is a
+    /// query), or an option not in [`Queries::opts`].
     /// Fails closed: an unknown verb or option is taken for a change.
     UnlessQuery(&'static Queries),
     /// An interpreter reading its program from stdin.

@@ -10,6 +10,9 @@
 //! their name says they hold a program (`Python3_EXECUTABLE`) or where a
 //! package's CMake code is loaded from (`Foo_DIR`, `Foo_ROOT`): those are
 //! asked when they name a program at all, or code outside the tree.
+//! Where `CMAKE_*` variables load code or write outputs
+//! (`CMAKE_MODULE_PATH`, `CMAKE_INSTALL_PREFIX`, `CMAKE_TOOLCHAIN_FILE`)
+//! is asked only outside the tree, as `--toolchain` is.
 
 use crate::policy::guards::parse::{self, Invocation};
 
@@ -56,6 +59,44 @@ const INERT: &[(&str, &str)] = &[
     ),
     ("CMAKE_UNITY_BUILD", "compiles sources in batches"),
     ("CMAKE_VERBOSE_MAKEFILE", "prints the build's commands"),
+];
+
+/// `CMAKE_*` variables naming where code is loaded from or outputs are
+/// written: the project's own business inside the working tree, asked
+/// when a value leaves it, each with why.
+const TREE_PATHS: &[(&str, &str)] = &[
+    (
+        "CMAKE_ARCHIVE_OUTPUT_DIRECTORY",
+        "where the build writes static libraries",
+    ),
+    (
+        "CMAKE_FIND_ROOT_PATH",
+        "roots find_package searches, whose config files are CMake code",
+    ),
+    (
+        "CMAKE_INSTALL_PREFIX",
+        "where `make install` writes programs and libraries (`~/.local` puts them on PATH)",
+    ),
+    (
+        "CMAKE_LIBRARY_OUTPUT_DIRECTORY",
+        "where the build writes shared libraries",
+    ),
+    (
+        "CMAKE_MODULE_PATH",
+        "directories include() and find_package load CMake code from",
+    ),
+    (
+        "CMAKE_PREFIX_PATH",
+        "prefixes find_package searches, whose config files are CMake code",
+    ),
+    (
+        "CMAKE_RUNTIME_OUTPUT_DIRECTORY",
+        "where the build writes programs",
+    ),
+    (
+        "CMAKE_TOOLCHAIN_FILE",
+        "CMake code run first, as `--toolchain` names it",
+    ),
 ];
 
 /// Compiler caches: a launcher by one of these bare names (found on the
@@ -119,16 +160,21 @@ fn runs_or_loads(inv: &Invocation<'_>, definition: &str) -> bool {
     if upper.ends_with("_COMPILER_LAUNCHER") || upper.ends_with("_LINKER_LAUNCHER") {
         return !COMPILER_CACHES.contains(&value);
     }
+    let leaves = || {
+        value
+            .split(';')
+            .any(|dir| dir.contains(':') || parse::outside(inv.cwd, dir))
+    };
     if name.starts_with("CMAKE_") {
+        if TREE_PATHS.iter().any(|(path, _)| *path == name) {
+            return leaves();
+        }
         return !INERT.iter().any(|(inert, _)| *inert == name);
     }
     if PROGRAM_SUFFIXES.iter().any(|s| upper.ends_with(s)) {
         return true;
     }
-    CODE_DIR_SUFFIXES.iter().any(|s| upper.ends_with(s))
-        && value
-            .split(';')
-            .any(|dir| dir.contains(':') || parse::outside(inv.cwd, dir))
+    CODE_DIR_SUFFIXES.iter().any(|s| upper.ends_with(s)) && leaves()
 }
 
 #[cfg(test)]
@@ -137,8 +183,10 @@ mod tests {
 
     #[test]
     fn tables_are_sorted_unique_and_explained() {
-        assert!(INERT.windows(2).all(|w| w[0].0 < w[1].0));
-        assert!(INERT.iter().all(|(_, why)| !why.is_empty()));
+        for table in [INERT, TREE_PATHS] {
+            assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+            assert!(table.iter().all(|(_, why)| !why.is_empty()));
+        }
         for table in [COMPILER_CACHES, PROGRAM_SUFFIXES, CODE_DIR_SUFFIXES] {
             assert!(table.windows(2).all(|w| w[0] < w[1]), "{table:?}");
         }
