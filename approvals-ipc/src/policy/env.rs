@@ -262,6 +262,10 @@ pub const BLOCKED_PREFIXES: &[EnvRule] = &[
         "LUA_INIT",
         "lua runs this code, or the file it names, at startup (LUA_INIT_5_4 too); blocked: an init hook",
     ),
+    rule(
+        "TF_CLI_ARGS",
+        "terraform adds these words to its command line (TF_CLI_ARGS, and TF_CLI_ARGS_plan for one subcommand): `-chdir=`, `-plugin-dir=` and the like, which no prompt shows; blocked: an option injector",
+    ),
 ];
 
 /// Keys a request may not set although the host's own value is inherited:
@@ -433,6 +437,26 @@ pub const OVERRIDE_ONLY_KEYS: &[EnvRule] = &[
     ),
     rule("SSL_CERT_DIR", "changes which certificates are trusted"),
     rule("SSL_CERT_FILE", "changes which certificates are trusted"),
+    rule(
+        "SYSTEMD_LESS",
+        "systemd's tools hand these options to less, whose `+` commands run at start; override-only: the host's value is kept",
+    ),
+    rule(
+        "SYSTEMD_PAGER",
+        "systemd's tools (systemctl, journalctl, loginctl …) run this program as the pager on a terminal; override-only: the host's value is kept",
+    ),
+    rule(
+        "TERRAFORM_CONFIG",
+        "terraform's older name for TF_CLI_CONFIG_FILE; override-only: the host's value is kept",
+    ),
+    rule(
+        "TF_CLI_CONFIG_FILE",
+        "terraform reads its CLI config from this file, whose provider_installation and dev_overrides choose the provider programs it runs; override-only: the host's value is kept",
+    ),
+    rule(
+        "TF_PLUGIN_CACHE_DIR",
+        "terraform runs providers cached in this directory; override-only: the host's value is kept",
+    ),
     rule("TMPDIR", "moves temporary files to another directory"),
     rule("VISUAL", "programs run this as the editor"),
     rule(
@@ -461,6 +485,10 @@ pub const OVERRIDE_ONLY_PREFIXES: &[EnvRule] = &[
     rule(
         "CGO_",
         "cgo passes these flags to the c compiler and linker; override-only: the host's values are kept",
+    ),
+    rule(
+        "DENO_",
+        "deno settings, such as DENO_DIR (the module cache, code deno runs), DENO_CERT (a CA trusted for remote modules) and DENO_AUTH_TOKENS; override-only: the host's values are kept",
     ),
     rule(
         "GIT_TRACE",

@@ -728,6 +728,50 @@ fn hooks_the_sweep_found_are_stripped_and_refused() {
     }
 }
 
+/// Found by the H26 sweep: terraform's option injector (`TF_CLI_ARGS=
+/// -chdir=/elsewhere`) is stripped and refused like `GOFLAGS`; the config
+/// pointers and pagers of terraform, deno and systemd's tools are kept
+/// when inherited and refused as overrides, like `PAGER`.
+#[test]
+fn terraform_option_injectors_and_config_pointers_pagers_of_terraform_deno_and_systemd_are_refused()
+{
+    for key in ["TF_CLI_ARGS", "TF_CLI_ARGS_plan", "tf_cli_args_apply"] {
+        assert!(blocked_rule(key).is_some(), "{key} must be blocked");
+        let env = child_env(
+            host(&[(key, "-chdir=/x"), ("PATH", "/bin")]),
+            &BTreeMap::new(),
+        )
+        .unwrap();
+        assert_eq!(env, host(&[("PATH", "/bin")]), "{key} leaked");
+        assert!(
+            matches!(
+                check_overrides(&overrides(&[(key, "-chdir=/x")])),
+                Err(EnvRefusal::Blocked { .. })
+            ),
+            "{key}"
+        );
+    }
+    for key in [
+        "DENO_CERT",
+        "DENO_DIR",
+        "SYSTEMD_LESS",
+        "SYSTEMD_PAGER",
+        "TERRAFORM_CONFIG",
+        "TF_CLI_CONFIG_FILE",
+        "TF_PLUGIN_CACHE_DIR",
+    ] {
+        assert!(blocked_rule(key).is_none(), "{key} is kept when inherited");
+        assert!(
+            matches!(
+                check_overrides(&overrides(&[(key, "/tmp/x")])),
+                Err(EnvRefusal::OverrideOnly { .. })
+            ),
+            "{key}"
+        );
+        assert!(check_inert(key, "x").is_err(), "{key}");
+    }
+}
+
 #[test]
 fn everyday_build_and_commit_variables_are_inert_only_with_their_syntax() {
     // False refusals of the H20 sweep: cross-compiling, prompts,

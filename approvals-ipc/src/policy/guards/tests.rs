@@ -531,9 +531,14 @@ fn guarded_commands_trip_their_guard() {
         (
             &["systemctl", "--user", "start", "x"],
             false,
-            "system.always",
+            "systemctl.not-a-query",
         ),
-        (&["systemctl", "status"], false, "system.always"),
+        (
+            &["systemctl", "-H", "host", "status"],
+            false,
+            "systemctl.not-a-query",
+        ),
+        (&["service", "nginx", "status"], false, "system.always"),
         (&["chattr", "+i", "f"], false, "system.always"),
         (&["gsettings", "set", "a", "b", "c"], false, "system.always"),
         (&["apt-get", "install", "x"], false, "packages.always"),
@@ -1306,7 +1311,7 @@ fn the_guard_table_depends_only_on_its_types() {
         .collect();
     assert_eq!(
         uses,
-        ["use super::types::{Guard, Inspection, Layout, ProgramSpec, Trigger};"]
+        ["use super::types::{Guard, Inspection, Layout, ProgramSpec, Queries, Trigger};"]
     );
     for code in ["scripts::", "parse::", "Invocation"] {
         assert!(!table.contains(code), "table.rs names {code}");

@@ -43,6 +43,25 @@ pub(crate) struct ProgramSpec {
     /// (python's `-c CODE` and `-m MODULE`): the words after their value
     /// are the code's or module's argv, not the program's options.
     pub ending_opts: &'static [&'static str],
+    /// Long options of the program that are also a prefix of a guarded
+    /// one: spelled exactly, the program reads them as themselves (an
+    /// exact match wins over an abbreviation in `getopt_long` and GnuPG's
+    /// parser), so `gpg --export` is no `--export-secret-keys`.
+    pub exact_longs: &'static [&'static str],
+}
+
+/// The query forms of a manager program (`systemctl status`): the verbs
+/// that only print, and the options that only choose what or how they
+/// print. Anything else changes the system, runs elsewhere or is unknown.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Queries {
+    /// Subcommands that only print what they are asked about. With no
+    /// subcommand at all, systemd's managers run a listing or a status
+    /// (`systemctl` lists units, `hostnamectl` shows its status).
+    pub verbs: &'static [&'static str],
+    /// Options (`-x`, `--long`) that only change what is printed, spelled
+    /// exactly: an abbreviation, or an option not listed, fires.
+    pub opts: &'static [&'static str],
 }
 
 /// What makes a guard fire.
@@ -66,12 +85,23 @@ pub(crate) enum Trigger {
     RewritesOperandOutsideCwd(&'static [&'static str]),
     /// One of these options with one of these values.
     OptValueIs(&'static [&'static str], &'static [&'static str]),
+    /// One of these options, unless its value is one of these (a module
+    /// that runs nothing it is given: `ansible -m ping`).
+    OptValueIsNot(&'static [&'static str], &'static [&'static str]),
     /// An option of these subcommands (empty: any subcommand).
     SubOpt(&'static [&'static str], &'static [&'static str]),
     /// The subcommand is one of these.
     Subcommand(&'static [&'static str]),
     /// An argument is exactly one of these words (find's expression).
     Word(&'static [&'static str]),
+    /// An argument is exactly one of the second words, after an argument
+    /// that is exactly one of the first (`kubectl config set`, wherever
+    /// options put the two words).
+    WordAfter(&'static [&'static str], &'static [&'static str]),
+    /// Any use but a query: a verb not in [`Queries::verbs`] (none is a
+    /// query), or an option not in [`Queries::opts`].
+    /// Fails closed: an unknown verb or option is taken for a change.
+    UnlessQuery(&'static Queries),
     /// An interpreter reading its program from stdin.
     CodeOnStdin,
     /// A program-specific inspection, run by `scripts::inspect`.
@@ -92,6 +122,9 @@ pub(crate) enum Inspection {
     /// An awk program that can run commands, read or write files, or read
     /// the environment.
     AwkProgram,
+    /// A CMake `-D NAME[:TYPE]=VALUE` whose variable names a program to
+    /// run or code to load (`scripts::cmake_variable`).
+    CmakeVariable,
     /// A compiler driver told to run or load a program of the caller's
     /// choosing (`-wrapper`, `-fplugin=`, `-B`, `-specs=`, `@file`).
     CompilerDriver,
@@ -120,6 +153,10 @@ pub(crate) enum Inspection {
     ExactLong(&'static [&'static str]),
     /// A make variable override that can replace the commands make runs.
     MakeAssignment,
+    /// A Go-`flag`-style option (`-name=VALUE`, `--name=VALUE`, or
+    /// `-name VALUE`) among these names, exactly, whose value is a
+    /// directory outside the working tree (`terraform -chdir=/elsewhere`).
+    DashedOutsideCwd(&'static [&'static str]),
     /// PowerShell given a command or encoded command to run.
     PwshCommand,
     /// An `@file` argument: more arguments read from a file the prompt
