@@ -202,6 +202,7 @@ pub fn writes(program: &str, args: &[String]) -> bool {
                     | Effect::FileOrRemote(_)
                     | Effect::Installs(..)
                     | Effect::Mounts(_)
+                    | Effect::ReportDest(..)
                     | Effect::Mode(Mode::EditsInPlace)
             )
     });

@@ -310,6 +310,13 @@ fn judge(
             }
             judge(spec, Effect::OtherTree(why), Some(source), cwd)
         }
+        Effect::ReportDest(modifiers, why) => {
+            let (_, dest) = value?.split_once(':')?;
+            if modifiers.contains(&dest) {
+                return None;
+            }
+            judge(spec, Effect::WritesFile(why), Some(dest), cwd)
+        }
         Effect::AskedWhen(words, why) => value
             .is_none_or(|v| words.contains(&v))
             .then(|| (ids.runs_program, why.to_owned())),

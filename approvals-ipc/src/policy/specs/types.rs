@@ -275,6 +275,12 @@ pub enum Effect {
     /// `--network host` shares the host's network namespace, `--network
     /// mynet` does not).
     AskedWhen(&'static [&'static str], &'static str),
+    /// A report spelled `TYPE[:DEST]` (pytest-cov's `--cov-report
+    /// html:out`): DEST, unless it is one of these modifier words
+    /// (`term-missing:skip-covered`), is a file or directory written,
+    /// judged as [`Effect::WritesFile`]; a type alone prints, or writes its
+    /// default file in the working directory, the program's job.
+    ReportDest(&'static [&'static str], &'static str),
 }
 
 /// How a package manager reads a package it is told to install or run,
