@@ -10,7 +10,7 @@ use std::path::{Component, Path};
 use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
 use super::operands;
-use super::types::{Effect, FileRef, Keys, Operands, Sources, Spec, Sub};
+use super::types::{Effect, FileRef, Keys, KnownWords, Operands, Sources, Spec, Sub};
 use crate::policy::cwd_config::repository_markers;
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::{enters_other_repository, outside};
@@ -317,6 +317,10 @@ fn judge(
             }
             judge(spec, Effect::WritesFile(why), Some(dest), cwd)
         }
+        Effect::SetsConfigUnless(known, why) => {
+            let value = value?;
+            (!known_words_only(known, value)).then(|| (ids.sets_config, why.to_owned()))
+        }
         Effect::AskedWhen(words, why) => value
             .is_none_or(|v| words.contains(&v))
             .then(|| (ids.runs_program, why.to_owned())),
@@ -467,4 +471,32 @@ pub(crate) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
     }
     // `rakelib/*.rake` is loaded by every plain `rake`.
     executed_file(path).then_some(EXECUTED)
+}
+
+/// Whether every word of the flag list `value` is one of `known`: a lone
+/// flag, or a flag with its value as the next word or after `=`. A quote
+/// or a first word that is no flag (go's `PATTERN=FLAGS`) is not known.
+fn known_words_only(known: KnownWords, value: &str) -> bool {
+    if value.contains(['\'', '"', '\\']) {
+        return false;
+    }
+    let mut words = value.split_ascii_whitespace();
+    while let Some(word) = words.next() {
+        if known.flags.contains(&word) {
+            continue;
+        }
+        if known.with_value.contains(&word) {
+            if words.next().is_none() {
+                return false;
+            }
+            continue;
+        }
+        let with_eq = word
+            .split_once('=')
+            .is_some_and(|(flag, _)| known.with_value.contains(&flag));
+        if !with_eq {
+            return false;
+        }
+    }
+    true
 }

@@ -281,6 +281,23 @@ pub enum Effect {
     /// judged as [`Effect::WritesFile`]; a type alone prints, or writes its
     /// default file in the working directory, the program's job.
     ReportDest(&'static [&'static str], &'static str),
+    /// A list of another program's flags (go's `-ldflags '-s -w'`):
+    /// allowed when every word is one of the [`KnownWords`], asked as
+    /// [`Effect::SetsConfig`] otherwise, and also when the list has a
+    /// quote (the program splits quoted words its own way) or starts
+    /// with a word that is no flag (go reads `PATTERN=FLAGS` there).
+    SetsConfigUnless(KnownWords, &'static str),
+}
+
+/// The words of a flag list that are known to be inert, for
+/// [`Effect::SetsConfigUnless`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnownWords {
+    /// Flags that stand alone (`-s`, `-w`).
+    pub flags: &'static [&'static str],
+    /// Flags whose value is the next word or follows a `=` (`-X
+    /// main.version=1.0`, `-X=main.version=1.0`).
+    pub with_value: &'static [&'static str],
 }
 
 /// How a package manager reads a package it is told to install or run,

@@ -1,0 +1,52 @@
+//! False refusals found by helper H28's everyday-command sweep (issue 11
+//! class 9), each test named by what it proves, beside the attacks the
+//! fixes must keep asked.
+
+use super::tests::ids;
+
+const NONE: [&str; 0] = [];
+
+#[test]
+fn go_ldflags_that_strip_or_stamp_a_version_are_inert_and_every_other_link_flag_is_asked() {
+    for argv in [
+        &["go", "build", "-ldflags", "-s -w", "./..."][..],
+        &["go", "build", "-ldflags=-s -w -X main.version=1.2.3", "."],
+        &[
+            "go",
+            "build",
+            "-ldflags",
+            "-X=main.commit=abc123",
+            "-o",
+            "bin/app",
+            ".",
+        ],
+        &["go", "run", "-ldflags=-w", "."],
+        &["go", "test", "-ldflags", "-X main.debug=true", "./..."],
+        &["go", "build", "-ldflags", "-buildid=", "."],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for argv in [
+        &["go", "build", "-ldflags=-extld=sh", "."][..],
+        &["go", "build", "-ldflags", "-s -extld /tmp/evil", "."],
+        &[
+            "go",
+            "build",
+            "-ldflags",
+            "-linkmode external -extldflags -B/tmp",
+            ".",
+        ],
+        &["go", "build", "-ldflags", "-o /tmp/x", "."],
+        &["go", "build", "-ldflags", "-tmpdir /tmp/x", "."],
+        // A first word that is no flag is a package pattern to go.
+        &["go", "build", "-ldflags", "all=-extld=sh", "."],
+        &["go", "build", "-ldflags", "all=-s", "."],
+        // go splits quoted words its own way: asked.
+        &["go", "build", "-ldflags", "-X 'main.v=a b'", "."],
+        // `-X` with no value takes the next link flag as its value.
+        &["go", "build", "-ldflags", "-s -X", "."],
+        &["go", "build", "-gccgoflags", "-s", "."],
+    ] {
+        assert_eq!(ids(argv), ["go.sets-config"], "{argv:?}");
+    }
+}
