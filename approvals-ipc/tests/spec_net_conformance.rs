@@ -277,9 +277,15 @@ fn docker_spec_knows_every_option_of_every_command() {
                     panic!("docker {name} {alias}: not an alias docker lists");
                 }
             }
+            // A command with no options (`docker context show`) lists
+            // none: nothing to compare, as for the commands below.
+            let names = listed(&help);
+            if names.is_empty() {
+                continue;
+            }
             assert_known(
                 &format!("docker {name} {}", nested.names[0]),
-                &listed(&help),
+                &names,
                 |n| known.contains(n),
             );
         }

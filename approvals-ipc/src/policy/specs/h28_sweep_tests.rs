@@ -50,3 +50,37 @@ fn go_ldflags_that_strip_or_stamp_a_version_are_inert_and_every_other_link_flag_
         assert_eq!(ids(argv), ["go.sets-config"], "{argv:?}");
     }
 }
+
+#[test]
+fn docker_context_listing_is_read_only_and_switching_or_writing_a_context_is_asked() {
+    for argv in [
+        &["docker", "context", "ls"][..],
+        &["docker", "context", "list", "-q"],
+        &["docker", "context", "ls", "--format", "json"],
+        &["docker", "context", "show"],
+        &["docker", "context", "inspect", "default", "-f", "{{.Name}}"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for argv in [
+        &["docker", "context", "use", "prod"][..],
+        &[
+            "docker",
+            "context",
+            "create",
+            "x",
+            "--docker",
+            "host=ssh://h",
+        ],
+        &["docker", "context", "update", "default"],
+        &["docker", "context", "import", "x", "/tmp/x.tar"],
+        &["docker", "context", "export", "default", "/tmp/x.tar"],
+        &["docker", "context", "rm", "x"],
+    ] {
+        assert_eq!(ids(argv), ["docker.unknown-subcommand"], "{argv:?}");
+    }
+    assert_eq!(
+        ids(&["docker", "context", "ls", "--frob"]),
+        ["docker.unknown-option"]
+    );
+}

@@ -340,6 +340,26 @@ const SYSTEM_DF_OPTS: &[Opt] = &[
     flag(&["--help"]),
 ];
 
+/// `docker context ls`.
+const CONTEXT_LS_OPTS: &[Opt] = &[
+    value(&["--format"]),
+    flag(&["-q", "--quiet"]),
+    flag(&["--help"]),
+];
+
+/// `docker context inspect`.
+const CONTEXT_INSPECT_OPTS: &[Opt] = &[value(&["-f", "--format"]), flag(&["--help"])];
+
+/// The read-only subcommands of `docker context` (helper H28's sweep:
+/// `docker context ls` was an unknown subcommand). `use`, `create`,
+/// `update`, `import`, `export` and `rm` change which daemon every later
+/// docker command talks to, or write files: still unknown, so asked.
+const CONTEXT_READS: &[Sub] = &[
+    sub(&["inspect"], &[CONTEXT_INSPECT_OPTS]),
+    sub(&["ls", "list"], &[CONTEXT_LS_OPTS]),
+    sub(&["show"], &[&[flag(&["--help"])]]),
+];
+
 /// The read-only subcommands of `docker container`: `ls` is `docker ps`.
 const CONTAINER_READS: &[Sub] = &[
     sub(&["inspect"], &[INSPECT_OPTS]),
@@ -487,6 +507,7 @@ const SUBS: &[Sub] = &[
         "sends this directory to the daemon as the build context, which the Dockerfile's steps read and can send anywhere",
     )),
     sub(&["commit"], &[COMMIT_OPTS]),
+    group(&["context"], &[&[flag(&["--help"])]], CONTEXT_READS),
     group(&["container"], &[&[flag(&["--help"])]], CONTAINER_READS),
     sub(&["cp"], &[CP_OPTS]).operands(Operands::Destination(Copying {
         why: "copies between a container and the host",
