@@ -283,11 +283,9 @@ fn docker_spec_knows_every_option_of_every_command() {
             if names.is_empty() {
                 continue;
             }
-            assert_known(
-                &format!("docker {name} {}", nested.names[0]),
-                &names,
-                |n| known.contains(n),
-            );
+            assert_known(&format!("docker {name} {}", nested.names[0]), &names, |n| {
+                known.contains(n)
+            });
         }
         let known = spellings(docker, Some(name));
         let names = listed(&help);
