@@ -84,3 +84,21 @@ fn docker_context_listing_is_read_only_and_switching_or_writing_a_context_is_ask
         ["docker.unknown-option"]
     );
 }
+
+#[test]
+fn uv_sync_takes_its_hidden_dev_flag_and_still_asks_what_it_does_not_know() {
+    for argv in [
+        &["uv", "sync", "--dev"][..],
+        &["uv", "sync", "--dev", "--all-extras", "--frozen"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    assert_eq!(
+        ids(&["uv", "sync", "--dev", "--frob"]),
+        ["uv.unknown-option"]
+    );
+    assert_eq!(
+        ids(&["uv", "sync", "--dev", "--python", "/tmp/evil/python"]),
+        ["uv.runs-program"]
+    );
+}
