@@ -102,38 +102,3 @@ fn uv_sync_takes_its_hidden_dev_flag_and_still_asks_what_it_does_not_know() {
         ["uv.runs-program"]
     );
 }
-
-#[test]
-fn cargo_report_of_future_incompatibilities_prints_and_the_unstable_reports_are_asked() {
-    for argv in [
-        &["cargo", "report", "future-incompatibilities"][..],
-        &["cargo", "report", "future-incompatibilities", "--id", "1"],
-        &[
-            "cargo",
-            "report",
-            "future-incompat",
-            "-p",
-            "demo",
-            "--locked",
-        ],
-    ] {
-        assert_eq!(ids(argv), NONE, "{argv:?}");
-    }
-    for argv in [
-        &["cargo", "report", "timings"][..],
-        &["cargo", "report", "sessions"],
-        &["cargo", "report", "frob"],
-    ] {
-        assert_eq!(ids(argv), ["cargo.unknown-subcommand"], "{argv:?}");
-    }
-    assert_eq!(
-        ids(&[
-            "cargo",
-            "report",
-            "future-incompatibilities",
-            "--config",
-            "build.rustc-wrapper='/tmp/x'"
-        ]),
-        ["cargo.sets-config"]
-    );
-}

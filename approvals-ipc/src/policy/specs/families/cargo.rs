@@ -18,7 +18,7 @@
 use crate::policy::specs::types::Operands::{self, WrittenAt};
 use crate::policy::specs::types::{
     Effect::{LoadsCode, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
-    Grammar, Opt, Spec, Sub, flag, group, ids, optional, sub, value,
+    Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
@@ -297,13 +297,6 @@ const LOCATE_PROJECT: &[Opt] = &[
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
 
-/// `cargo report future-incompatibilities`, which cargo itself tells the
-/// user to run after a build with future-incompatibility warnings: it
-/// prints a report the build saved (helper H28's sweep: it was an unknown
-/// subcommand). cargo's unstable reports (`timings`, `sessions`,
-/// `rebuilds`) are left unknown, so asked.
-const REPORT_FUTURE: &[Opt] = &[value(&["--id"]), optional(&["-p", "--package"])];
-
 const METADATA: &[Opt] = &[
     value(&["--filter-platform"]),
     flag(&["--no-deps"]),
@@ -516,14 +509,6 @@ const SUBS: &[Sub] = &[
     sub(&["publish"], &[PUBLISH, FEATURES, EVERYWHERE])
         .does(Uploads("uploads the package to a registry")),
     sub(&["remove", "rm"], &[REMOVE, EVERYWHERE]),
-    group(
-        &["report"],
-        &[EVERYWHERE],
-        &[sub(
-            &["future-incompatibilities", "future-incompat"],
-            &[REPORT_FUTURE, EVERYWHERE],
-        )],
-    ),
     sub(
         &["run", "r"],
         &[RUN, FEATURES, COMPILE, MANIFEST_OPTS, EVERYWHERE],
