@@ -2555,11 +2555,16 @@ fn print_only_filters_reading_system_files_or_git_metadata_trip_nothing() {
     for cmd in plain {
         assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
     }
-    for cmd in [
-        &["cut", "--frob", "/etc/passwd"][..],
-        &["md5sum", "--output=/tmp/x", "a"],
-        &["base64", "-o", "x"],
+    for (cmd, id) in [
+        (&["cut", "--frob", "/etc/passwd"][..], "cut.unknown-option"),
+        (&["md5sum", "--output=/tmp/x", "a"], "md5sum.unknown-option"),
+        (
+            &["sha256sum", "--output=/tmp/x", "a"],
+            "md5sum.unknown-option",
+        ),
+        (&["base64", "-o", "x"], "base64.unknown-option"),
+        (&["nl", "--frob", ".git/config"], "nl.unknown-option"),
     ] {
-        assert_eq!(hits(cmd, false), ["filter.unknown-option"], "{cmd:?}");
+        assert_eq!(hits(cmd, false), [id], "{cmd:?}");
     }
 }

@@ -8,11 +8,11 @@
 //! (`cut -d: -f1 /etc/passwd` as root) was asked, since whether it writes
 //! there was not known.
 
-use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{ReadsFile, ReadsNames, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
+use crate::policy::specs::types::{Ids, Operands};
 
 const GNU: Grammar = Grammar::Getopt { permute: true };
 const COMMON: &[Opt] = &[flag(&["--help"]), flag(&["--version"])];
@@ -244,11 +244,16 @@ pub(crate) const SORT: Spec = Spec {
 
 /// A spec of a GNU filter that only prints what it reads: its operands are
 /// files it reads, its options (its own and `--help`, `--version`) inert.
-const fn filter(names: &'static [&'static str], opts: &'static [&'static [Opt]]) -> Spec {
+const fn filter(
+    family: &'static str,
+    ids: Ids,
+    names: &'static [&'static str],
+    opts: &'static [&'static [Opt]],
+) -> Spec {
     Spec {
-        family: "filter",
+        family,
         names,
-        ids: ids!("filter"),
+        ids,
         grammar: GNU,
         opts,
         subs: &[],
@@ -275,7 +280,7 @@ const CUT_OPTS: &[Opt] = &[
 ];
 
 /// `cut`: prints the chosen fields of the files it reads.
-pub(crate) const CUT: Spec = filter(&["cut"], &[CUT_OPTS, COMMON]);
+pub(crate) const CUT: Spec = filter("cut", ids!("cut"), &["cut"], &[CUT_OPTS, COMMON]);
 
 const PASTE_OPTS: &[Opt] = &[
     value(&["-d", "--delimiters"]),
@@ -284,7 +289,7 @@ const PASTE_OPTS: &[Opt] = &[
 ];
 
 /// `paste`: prints the lines of the files it reads side by side.
-pub(crate) const PASTE: Spec = filter(&["paste"], &[PASTE_OPTS, COMMON]);
+pub(crate) const PASTE: Spec = filter("paste", ids!("paste"), &["paste"], &[PASTE_OPTS, COMMON]);
 
 const NL_OPTS: &[Opt] = &[
     value(&["-b", "--body-numbering"]),
@@ -301,7 +306,7 @@ const NL_OPTS: &[Opt] = &[
 ];
 
 /// `nl`: prints the files it reads with line numbers.
-pub(crate) const NL: Spec = filter(&["nl"], &[NL_OPTS, COMMON]);
+pub(crate) const NL: Spec = filter("nl", ids!("nl"), &["nl"], &[NL_OPTS, COMMON]);
 
 const FOLD_OPTS: &[Opt] = &[
     flag(&["-b", "--bytes"]),
@@ -310,12 +315,17 @@ const FOLD_OPTS: &[Opt] = &[
 ];
 
 /// `fold`: prints the files it reads wrapped at a width.
-pub(crate) const FOLD: Spec = filter(&["fold"], &[FOLD_OPTS, COMMON]);
+pub(crate) const FOLD: Spec = filter("fold", ids!("fold"), &["fold"], &[FOLD_OPTS, COMMON]);
 
 const EXPAND_OPTS: &[Opt] = &[flag(&["-i", "--initial"]), value(&["-t", "--tabs"])];
 
 /// `expand`: prints the files it reads with tabs turned into spaces.
-pub(crate) const EXPAND: Spec = filter(&["expand"], &[EXPAND_OPTS, COMMON]);
+pub(crate) const EXPAND: Spec = filter(
+    "expand",
+    ids!("expand"),
+    &["expand"],
+    &[EXPAND_OPTS, COMMON],
+);
 
 const UNEXPAND_OPTS: &[Opt] = &[
     flag(&["-a", "--all"]),
@@ -324,7 +334,12 @@ const UNEXPAND_OPTS: &[Opt] = &[
 ];
 
 /// `unexpand`: prints the files it reads with spaces turned into tabs.
-pub(crate) const UNEXPAND: Spec = filter(&["unexpand"], &[UNEXPAND_OPTS, COMMON]);
+pub(crate) const UNEXPAND: Spec = filter(
+    "unexpand",
+    ids!("unexpand"),
+    &["unexpand"],
+    &[UNEXPAND_OPTS, COMMON],
+);
 
 const COMM_OPTS: &[Opt] = &[
     flag(&["-1"]),
@@ -338,7 +353,7 @@ const COMM_OPTS: &[Opt] = &[
 ];
 
 /// `comm`: prints the lines two sorted files share or do not.
-pub(crate) const COMM: Spec = filter(&["comm"], &[COMM_OPTS, COMMON]);
+pub(crate) const COMM: Spec = filter("comm", ids!("comm"), &["comm"], &[COMM_OPTS, COMMON]);
 
 const CHECKSUM_OPTS: &[Opt] = &[
     flag(&["-b", "--binary"]),
@@ -358,6 +373,8 @@ const CHECKSUM_OPTS: &[Opt] = &[
 /// `md5sum` and the `sha*sum` programs, which share its options: print
 /// the digest of each file they read.
 pub(crate) const CHECKSUM: Spec = filter(
+    "md5sum",
+    ids!("md5sum"),
     &[
         "md5sum",
         "sha1sum",
@@ -376,4 +393,9 @@ const BASE64_OPTS: &[Opt] = &[
 ];
 
 /// `base64` and `base32`: print the files they read encoded or decoded.
-pub(crate) const BASE64: Spec = filter(&["base64", "base32"], &[BASE64_OPTS, COMMON]);
+pub(crate) const BASE64: Spec = filter(
+    "base64",
+    ids!("base64"),
+    &["base64", "base32"],
+    &[BASE64_OPTS, COMMON],
+);
