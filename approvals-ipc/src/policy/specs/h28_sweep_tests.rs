@@ -102,3 +102,50 @@ fn uv_sync_takes_its_hidden_dev_flag_and_still_asks_what_it_does_not_know() {
         ["uv.runs-program"]
     );
 }
+
+/// Helper H28's sweep: `docker exec app ls -la` was asked, `-la` read as
+/// docker's option. docker's `run`, `create`, `exec`, `commit`, `tag` and
+/// `top` end their options at the image or container (cobra's
+/// `SetInterspersed(false)`, checked against the installed docker by
+/// `tests/spec_net_conformance.rs`): what follows is the container
+/// command's. Every option before it is still judged.
+#[test]
+fn docker_options_end_at_the_image_or_container_and_every_option_before_it_is_judged() {
+    for argv in [
+        &["docker", "exec", "app", "ls", "-la"][..],
+        &["docker", "exec", "-it", "db", "psql", "-U", "postgres"],
+        &["docker", "exec", "app", "sh", "-c", "ls -la"],
+        &["docker", "run", "--rm", "node:20", "node", "--version"],
+        &["docker", "run", "--rm", "alpine", "ls", "--privileged"],
+        &["docker", "run", "--rm", "alpine", "sh", "-v", "/:/host"],
+        &["docker", "create", "alpine", "--network", "host"],
+        &["docker", "top", "app", "-ef"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for (argv, id) in [
+        (
+            &["docker", "run", "--privileged", "alpine", "ls"][..],
+            "docker.runs-program",
+        ),
+        (
+            &["docker", "run", "-v", "/:/host", "alpine", "ls"],
+            "docker.other-tree",
+        ),
+        (
+            &["docker", "exec", "--frob", "app", "ls"],
+            "docker.unknown-option",
+        ),
+        (
+            &["docker", "create", "--network", "host", "alpine"],
+            "docker.runs-program",
+        ),
+    ] {
+        assert!(ids(argv).contains(&id), "{argv:?}: {:?}", ids(argv));
+    }
+    // The commands that read options anywhere still do.
+    assert_eq!(
+        ids(&["docker", "logs", "app", "--frob"]),
+        ["docker.unknown-option"]
+    );
+}

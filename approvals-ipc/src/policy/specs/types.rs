@@ -597,6 +597,11 @@ pub struct Sub {
     /// into the global prefix, only lists it for `npm ls -g`). Not judged
     /// under this subcommand.
     pub looks_only: &'static [&'static str],
+    /// Whether its options end at its first operand, as cobra's
+    /// `SetInterspersed(false)` makes them (`docker run IMAGE CMD -x`: `-x`
+    /// is the container command's, not docker's). Otherwise they may
+    /// follow operands, as the grammar says.
+    pub operand_ends_options: bool,
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -609,6 +614,7 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         subs: &[],
         passes: Effect::Inert,
         looks_only: &[],
+        operand_ends_options: false,
     }
 }
 
@@ -627,6 +633,7 @@ pub const fn group(
         subs,
         passes: Effect::Inert,
         looks_only: &[],
+        operand_ends_options: false,
     }
 }
 
@@ -653,6 +660,14 @@ impl Sub {
     /// The same subcommand, handing the words after `--` on with `effect`.
     pub const fn passes(self, passes: Effect) -> Sub {
         Sub { passes, ..self }
+    }
+
+    /// The same subcommand, whose options end at its first operand.
+    pub const fn operand_ends_options(self) -> Sub {
+        Sub {
+            operand_ends_options: true,
+            ..self
+        }
     }
 }
 
