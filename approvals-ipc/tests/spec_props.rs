@@ -176,7 +176,11 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
     let ids = &spec.ids;
     Some(match effect {
         // A mode changes how operands are judged (`specs/operands_tests.rs`).
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => return None,
         Effect::WritesFile(_) | Effect::FormatWrites(_) | Effect::ReportDest(..) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
         Effect::LoadsCode(_) | Effect::LoadsCodeIf(..) | Effect::ReadsNames(_) => ids.loads_code,
@@ -197,7 +201,11 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
 /// given one (`None`: use it bare). `Err` when no use of it is asked.
 fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return Err(()),
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => return Err(()),
         Effect::WritesFile(_) => "/tmp/elsewhere",
         Effect::FormatWrites(_) => "%output{/tmp/elsewhere}",
         Effect::ReportDest(..) => "html:/tmp/elsewhere",
@@ -232,7 +240,11 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
 /// For an optional value, `Some` is attached and `None` would be bare.
 fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => "v1",
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => "v1",
         Effect::WritesFile(_) => "out.txt",
         Effect::FormatWrites(_) => "%{http_code}",
         Effect::ReportDest(..) => "term-missing",
@@ -253,7 +265,10 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     match (opt.arity, opt.effect) {
         // The generator writes one value per option.
         (Arity::Pair, _) => Err(()),
-        (Arity::Flag, Effect::Inert | Effect::ReadsFile | Effect::Network) => Ok(None),
+        (
+            Arity::Flag,
+            Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::PrintsInstead(_),
+        ) => Ok(None),
         (Arity::Flag, _) => Err(()),
         _ => Ok(Some(value)),
     }

@@ -112,7 +112,16 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
         path: &reading.path,
     };
     let mut judged = Vec::new();
+    // `cargo install --list` lists instead of installing.
+    let prints_instead = reading
+        .uses
+        .iter()
+        .any(|used| !used.negated && matches!(used.opt.effect, Effect::PrintsInstead(_)));
+    let innermost = reading.path.len().saturating_sub(1);
     for (depth, (sub, _)) in reading.path.iter().enumerate() {
+        if prints_instead && depth == innermost {
+            continue;
+        }
         if let Some(found) = judge(spec, sub.effect, None, cwd) {
             let at = Shown {
                 program,
@@ -246,7 +255,11 @@ fn judge(
 ) -> Option<(&'static str, String)> {
     let ids = &spec.ids;
     match effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => None,
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => None,
         Effect::WritesFile(why) => {
             let place = match value {
                 None => Some("at a path the prompt does not show"),

@@ -149,3 +149,32 @@ fn docker_options_end_at_the_image_or_container_and_every_option_before_it_is_ju
         ["docker.unknown-option"]
     );
 }
+
+/// Helper H28's sweep: `cargo install --list` (lists what is installed)
+/// and `rustup doc --path` (prints where the docs are) were asked as the
+/// install and the browser they skip. Without the option they are still
+/// asked, and every other option they are given is still judged.
+#[test]
+fn an_option_that_only_prints_drops_its_subcommands_effect_and_nothing_else() {
+    for argv in [
+        &["cargo", "install", "--list"][..],
+        &["cargo", "install", "--list", "-q"],
+        &["rustup", "doc", "--path"],
+        &["rustup", "doc", "--path", "--std"],
+        &["rustup", "doc", "--path", "core::fmt"],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    assert_eq!(ids(&["cargo", "install", "ripgrep"]), ["cargo.loads-code"]);
+    assert_eq!(ids(&["rustup", "doc"]), ["rustup.runs-program"]);
+    assert_eq!(ids(&["rustup", "doc", "--std"]), ["rustup.runs-program"]);
+    // Another option's effect is judged as before.
+    assert!(
+        ids(&["cargo", "install", "--list", "--root", "/tmp/x"]).contains(&"cargo.writes-file")
+    );
+    assert!(
+        ids(&["cargo", "install", "--list", "--git", "https://x/y", "z"])
+            .contains(&"cargo.loads-code")
+    );
+    assert!(ids(&["cargo", "install", "--list", "--config", "x=1"]).contains(&"cargo.sets-config"));
+}

@@ -287,6 +287,11 @@ pub enum Effect {
     /// quote (the program splits quoted words its own way) or starts
     /// with a word that is no flag (go reads `PATTERN=FLAGS` there).
     SetsConfigUnless(KnownWords, &'static str),
+    /// The subcommand only prints, instead of doing its job (`cargo install
+    /// --list` lists what is installed, `rustup doc --path` prints where
+    /// the docs are): the subcommand's own effect is not judged, every
+    /// other option's still is. The reason says what it prints.
+    PrintsInstead(&'static str),
 }
 
 /// The words of a flag list that are known to be inert, for
