@@ -43,12 +43,11 @@ for name, dist in config.pluginmanager.list_plugin_distinfo():
 "#;
 
 /// Options of pytest-cov and pytest-xdist the spec leaves unknown, so that
-/// they are asked: reports and configs at any path, workers started
+/// they are asked: configs at any path, workers started
 /// elsewhere (`--tx`, `--px`, `-d`, rsync). (`-f`/`--looponfail` is
 /// xdist's other plugin, `xdist.looponfail`, not loaded here: unknown.)
 const PLUGIN_OPTIONS_ASKED: &[&str] = &[
     "--cov-config",
-    "--cov-report",
     "--px",
     "--rsyncdir",
     "--rsyncignore",

@@ -163,7 +163,7 @@ fn target_argv(
         out.push((*rng.pick(parent.names)).to_owned());
     }
     out.push((*rng.pick(sub.names)).to_owned());
-    out.extend(argv(rng, sub_view, local));
+    out.extend(argv_in(rng, sub_view, local, sub.operand_ends_options));
     out
 }
 
@@ -176,12 +176,18 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
     let ids = &spec.ids;
     Some(match effect {
         // A mode changes how operands are judged (`specs/operands_tests.rs`).
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return None,
-        Effect::WritesFile(_) | Effect::FormatWrites(_) => ids.writes_file,
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => return None,
+        Effect::WritesFile(_) | Effect::FormatWrites(_) | Effect::ReportDest(..) => ids.writes_file,
         Effect::RunsProgram(_) => ids.runs_program,
         Effect::LoadsCode(_) | Effect::LoadsCodeIf(..) | Effect::ReadsNames(_) => ids.loads_code,
         Effect::Uploads(_) | Effect::UploadsIf(..) => ids.uploads,
-        Effect::SetsConfig(_) | Effect::SetsConfigKey(..) => ids.sets_config,
+        Effect::SetsConfig(_) | Effect::SetsConfigKey(..) | Effect::SetsConfigUnless(..) => {
+            ids.sets_config
+        }
         Effect::OtherTree(_) => ids.other_tree,
         Effect::FileOrRemote(_) => ids.runs_program,
         Effect::RunsProgramAtPath(_) => ids.runs_program,
@@ -195,9 +201,14 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
 /// given one (`None`: use it bare). `Err` when no use of it is asked.
 fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => return Err(()),
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => return Err(()),
         Effect::WritesFile(_) => "/tmp/elsewhere",
         Effect::FormatWrites(_) => "%output{/tmp/elsewhere}",
+        Effect::ReportDest(..) => "html:/tmp/elsewhere",
         Effect::OtherTree(_) => "/tmp",
         Effect::FileOrRemote(_) => "backup@host:/tmp/a.tar",
         Effect::RunsProgramAtPath(_) => "./python",
@@ -214,7 +225,8 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::RunsProgram(_)
         | Effect::LoadsCode(_)
         | Effect::Uploads(_)
-        | Effect::SetsConfig(_) => "sh -c id",
+        | Effect::SetsConfig(_)
+        | Effect::SetsConfigUnless(..) => "sh -c id",
     };
     Ok(match opt.arity {
         Arity::Flag => None,
@@ -228,9 +240,15 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
 /// For an optional value, `Some` is attached and `None` would be bare.
 fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     let value = match opt.effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => "v1",
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => "v1",
         Effect::WritesFile(_) => "out.txt",
         Effect::FormatWrites(_) => "%{http_code}",
+        Effect::ReportDest(..) => "term-missing",
+        Effect::SetsConfigUnless(known, _) => known.flags.first().copied().ok_or(())?,
         Effect::OtherTree(_) => "sub",
         Effect::FileOrRemote(_) => "a.tar",
         Effect::RunsProgramAtPath(_) => "3.12",
@@ -247,7 +265,10 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
     match (opt.arity, opt.effect) {
         // The generator writes one value per option.
         (Arity::Pair, _) => Err(()),
-        (Arity::Flag, Effect::Inert | Effect::ReadsFile | Effect::Network) => Ok(None),
+        (
+            Arity::Flag,
+            Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::PrintsInstead(_),
+        ) => Ok(None),
         (Arity::Flag, _) => Err(()),
         _ => Ok(Some(value)),
     }
@@ -425,6 +446,17 @@ fn argv(
     spec: &'static Spec,
     uses: &[(&'static Opt, Option<&'static str>)],
 ) -> Vec<String> {
+    argv_in(rng, spec, uses, false)
+}
+
+/// [`argv`], with every operand after every option when `operands_last`
+/// (a subcommand whose options end at its first operand, `docker run`).
+fn argv_in(
+    rng: &mut Rng,
+    spec: &'static Spec,
+    uses: &[(&'static Opt, Option<&'static str>)],
+    operands_last: bool,
+) -> Vec<String> {
     let mut order: Vec<usize> = (0..uses.len()).collect();
     for i in (1..order.len()).rev() {
         order.swap(i, rng.below(i + 1));
@@ -471,7 +503,11 @@ fn argv(
         _ => {
             let mut slots: Vec<Vec<String>> = groups;
             for _ in 0..rng.below(3) {
-                let at = rng.below(slots.len() + 1);
+                let at = if operands_last {
+                    slots.len()
+                } else {
+                    rng.below(slots.len() + 1)
+                };
                 slots.insert(at, vec![(*rng.pick(&operands)).to_owned()]);
             }
             for g in slots {

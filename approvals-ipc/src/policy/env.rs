@@ -762,6 +762,11 @@ pub const INERT: &[InertRule] = &[
     ),
     inert("NO_COLOR", WORD, "turns colour output off"),
     inert(
+        "PORT",
+        DIGITS,
+        "the port a dev server or app listens on (`PORT=3000 npm start`, helper H28's sweep); a number, never a path or a host",
+    ),
+    inert(
         "PYTHONDONTWRITEBYTECODE",
         WORD,
         "python writes no .pyc files; a flag",

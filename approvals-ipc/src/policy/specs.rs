@@ -34,6 +34,8 @@ mod h25_sweep_tests;
 #[cfg(test)]
 mod h27_sweep_tests;
 #[cfg(test)]
+mod h28_sweep_tests;
+#[cfg(test)]
 mod install_tests;
 #[cfg(test)]
 mod interp_tests;
@@ -202,6 +204,7 @@ pub fn writes(program: &str, args: &[String]) -> bool {
                     | Effect::FileOrRemote(_)
                     | Effect::Installs(..)
                     | Effect::Mounts(_)
+                    | Effect::ReportDest(..)
                     | Effect::Mode(Mode::EditsInPlace)
             )
     });

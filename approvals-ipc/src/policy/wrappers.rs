@@ -6,7 +6,8 @@
 //! unwrapped so the target is what gets checked; the plan then runs the
 //! target alone. Semantic wrappers (`sudo`, `env -S`, `setsid`, `xargs`, …)
 //! change what runs and are never auto-allowed (openclaw.md section 10,
-//! classes 7, 16 and 18). Shell wrappers (`sh -c SCRIPT`) are recognised
+//! classes 7, 16 and 18), except in the few forms that wrap nothing and
+//! only print ([`LISTING_FORMS`]: `crontab -l`, `tmux ls`). Shell wrappers (`sh -c SCRIPT`) are recognised
 //! only in forms whose every flag is understood. Which programs are
 //! shells and wrappers, and why, is the [`programs`] table; this module
 //! holds only how each transparent wrapper's options are read.
@@ -123,6 +124,10 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
                 reason: RUSTUP_RUN,
             });
         }
+        if exact.is_some_and(|p| p.is(Kind::SemanticWrapper)) && only_lists(name, rest) {
+            // `crontab -l`: the program wraps nothing; it is the target.
+            return Ok(Unwrapped::Target { start, wrappers });
+        }
         if let Some(wrapper) = found.filter(|p| p.is(Kind::SemanticWrapper)) {
             return Err(WrapperRefusal::Semantic {
                 // xargs is named with the command it would run.
@@ -159,6 +164,46 @@ pub fn unwrap(argv: &[String]) -> Result<Unwrapped<'_>, WrapperRefusal> {
         wrappers.push(wrapper.name);
         start += 1 + skip;
     }
+}
+
+/// The whole argv (after the program) of a semantic wrapper's forms that
+/// wrap no command and only print what is scheduled or running, each with
+/// why (helper H28's sweep: `crontab -l` on a server was asked as a
+/// wrapper). Matched exactly: another option (`crontab -l -u root`, `tmux
+/// -L sock ls`) or another word is the wrapper again.
+pub const LISTING_FORMS: &[(&str, &[&str], &str)] = &[
+    (
+        "crontab",
+        &["-l"],
+        "prints the user's own crontab; installs nothing",
+    ),
+    (
+        "screen",
+        &["-list"],
+        "lists the user's screen sessions; starts none",
+    ),
+    (
+        "screen",
+        &["-ls"],
+        "lists the user's screen sessions; starts none",
+    ),
+    (
+        "tmux",
+        &["list-sessions"],
+        "lists the running server's sessions; starts no server and reads no config",
+    ),
+    (
+        "tmux",
+        &["ls"],
+        "lists the running server's sessions; starts no server and reads no config",
+    ),
+];
+
+/// Whether `rest` is one of `name`'s [`LISTING_FORMS`], exactly.
+fn only_lists(name: &str, rest: &[String]) -> bool {
+    LISTING_FORMS
+        .iter()
+        .any(|(program, form, _)| *program == name && rest.iter().eq(form.iter()))
 }
 
 /// Why `rustup run` is a semantic wrapper.

@@ -808,3 +808,26 @@ fn everyday_build_and_commit_variables_are_inert_only_with_their_syntax() {
         assert!(check_inert(name, "0").is_err(), "{name}");
     }
 }
+
+/// Helper H28's sweep: `PORT=3000 npm start` was asked. A port is a number
+/// of at most five digits; a host, a path or shell text is not one.
+#[test]
+fn a_port_number_is_inert_and_nothing_else_in_port_is() {
+    for value in ["3000", "8080", "0", "65535"] {
+        assert_eq!(check_inert("PORT", value), Ok(()), "PORT={value}");
+    }
+    for value in [
+        "",
+        "localhost:3000",
+        "/tmp/sock",
+        "3000;id",
+        "$(id)",
+        "123456",
+        "0x50",
+    ] {
+        assert!(check_inert("PORT", value).is_err(), "PORT={value}");
+    }
+    // Other spellings are other variables, on no list.
+    assert!(check_inert("port", "3000").is_err());
+    assert!(check_inert("PORTS", "3000").is_err());
+}

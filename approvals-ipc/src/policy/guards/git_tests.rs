@@ -262,3 +262,36 @@ fn inert_key_table_is_sorted_unique_lowercase_and_explained() {
         );
     }
 }
+
+/// Helper H28's sweep: `git -c diff.noprefix=true diff` was asked as a
+/// config override. The diff display keys are inert; a diff key that
+/// names a program (`diff.external`, `diff.DRIVER.command`, `diff.tool`)
+/// or is merely unknown still fires, with `-c` and with `git config`.
+#[test]
+fn git_diff_display_keys_are_inert_and_diff_keys_naming_programs_fire() {
+    passes(&[
+        &["-c", "diff.noprefix=true", "diff"],
+        &[
+            "-c",
+            "diff.mnemonicPrefix=true",
+            "-c",
+            "diff.renames=copies",
+            "log",
+            "-p",
+        ],
+        &["-c", "diff.algorithm=histogram", "show"],
+        &["-c", "diff.colorMoved=zebra", "diff", "--cached"],
+        &["-c", "diff.context=10", "diff"],
+        &["config", "diff.noprefix", "true"],
+    ]);
+    fires(
+        "git.config-override",
+        &[
+            &["-c", "diff.external=/tmp/x", "diff"],
+            &["-c", "diff.x.command=sh", "diff"],
+            &["-c", "diff.tool=x", "difftool"],
+            &["-c", "diff.noprefix.x=1", "diff"],
+            &["-c", "diff.orderFile=/tmp/x", "diff"],
+        ],
+    );
+}

@@ -2533,3 +2533,43 @@ fn rustc_rustfmt_and_gofmt_writing_outside_the_tree_are_asked() {
         assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
     }
 }
+
+/// Helper H28's sweep: the column, number, checksum and encoding filters
+/// had no spec, so one given a file in `.git` or in a system directory the
+/// user can write (`cut -d: -f1 /etc/passwd` as root) was an unknown write.
+/// With a spec each operand is a read; an unknown option is still asked,
+/// and a credential is still asked by the protected-path check
+/// (`tests/red-team/broad-allowlist.txt`, the H28 group).
+#[test]
+fn print_only_filters_reading_system_files_or_git_metadata_trip_nothing() {
+    let plain: &[&[&str]] = &[
+        &["cut", "-d:", "-f1", "/etc/passwd"],
+        &["cut", "-d", ":", "-f", "1,3", ".git/config"],
+        &["paste", "-sd,", "/etc/hostname"],
+        &["nl", "-ba", ".git/config"],
+        &["fold", "-w", "80", "/etc/hosts"],
+        &["expand", "-t", "4", "/etc/fstab"],
+        &["unexpand", "-a", ".git/HEAD"],
+        &["comm", "-12", "/etc/hosts", ".git/HEAD"],
+        &["md5sum", "/etc/hosts", ".git/HEAD"],
+        &["sha256sum", "-c", ".git/sums"],
+        &["sha512sum", "--tag", "/usr/bin/ls"],
+        &["base64", "-w0", ".git/HEAD"],
+        &["base32", "-d", "/etc/hostname"],
+    ];
+    for cmd in plain {
+        assert_eq!(hits(cmd, false), Vec::<&str>::new(), "{cmd:?}");
+    }
+    for (cmd, id) in [
+        (&["cut", "--frob", "/etc/passwd"][..], "cut.unknown-option"),
+        (&["md5sum", "--output=/tmp/x", "a"], "md5sum.unknown-option"),
+        (
+            &["sha256sum", "--output=/tmp/x", "a"],
+            "md5sum.unknown-option",
+        ),
+        (&["base64", "-o", "x"], "base64.unknown-option"),
+        (&["nl", "--frob", ".git/config"], "nl.unknown-option"),
+    ] {
+        assert_eq!(hits(cmd, false), [id], "{cmd:?}");
+    }
+}

@@ -10,7 +10,7 @@ use std::path::{Component, Path};
 use super::families::ssh;
 use super::grammar::{Problem, Reading, Use};
 use super::operands;
-use super::types::{Effect, FileRef, Keys, Operands, Sources, Spec, Sub};
+use super::types::{Effect, FileRef, Keys, KnownWords, Operands, Sources, Spec, Sub};
 use crate::policy::cwd_config::repository_markers;
 use crate::policy::guards::GuardHit;
 use crate::policy::guards::parse::{enters_other_repository, outside};
@@ -112,7 +112,16 @@ pub fn hits(spec: &Spec, program: &str, reading: &Reading<'_>, cwd: &Path) -> Ve
         path: &reading.path,
     };
     let mut judged = Vec::new();
+    // `cargo install --list` lists instead of installing.
+    let prints_instead = reading
+        .uses
+        .iter()
+        .any(|used| !used.negated && matches!(used.opt.effect, Effect::PrintsInstead(_)));
+    let innermost = reading.path.len().saturating_sub(1);
     for (depth, (sub, _)) in reading.path.iter().enumerate() {
+        if prints_instead && depth == innermost {
+            continue;
+        }
         if let Some(found) = judge(spec, sub.effect, None, cwd) {
             let at = Shown {
                 program,
@@ -246,7 +255,11 @@ fn judge(
 ) -> Option<(&'static str, String)> {
     let ids = &spec.ids;
     match effect {
-        Effect::Inert | Effect::ReadsFile | Effect::Network | Effect::Mode(_) => None,
+        Effect::Inert
+        | Effect::ReadsFile
+        | Effect::Network
+        | Effect::Mode(_)
+        | Effect::PrintsInstead(_) => None,
         Effect::WritesFile(why) => {
             let place = match value {
                 None => Some("at a path the prompt does not show"),
@@ -309,6 +322,17 @@ fn judge(
                 return None;
             }
             judge(spec, Effect::OtherTree(why), Some(source), cwd)
+        }
+        Effect::ReportDest(modifiers, why) => {
+            let (_, dest) = value?.split_once(':')?;
+            if modifiers.contains(&dest) {
+                return None;
+            }
+            judge(spec, Effect::WritesFile(why), Some(dest), cwd)
+        }
+        Effect::SetsConfigUnless(known, why) => {
+            let value = value?;
+            (!known_words_only(known, value)).then(|| (ids.sets_config, why.to_owned()))
         }
         Effect::AskedWhen(words, why) => value
             .is_none_or(|v| words.contains(&v))
@@ -460,4 +484,32 @@ pub(crate) fn risky_write(cwd: &Path, path: &str) -> Option<&'static str> {
     }
     // `rakelib/*.rake` is loaded by every plain `rake`.
     executed_file(path).then_some(EXECUTED)
+}
+
+/// Whether every word of the flag list `value` is one of `known`: a lone
+/// flag, or a flag with its value as the next word or after `=`. A quote
+/// or a first word that is no flag (go's `PATTERN=FLAGS`) is not known.
+fn known_words_only(known: KnownWords, value: &str) -> bool {
+    if value.contains(['\'', '"', '\\']) {
+        return false;
+    }
+    let mut words = value.split_ascii_whitespace();
+    while let Some(word) = words.next() {
+        if known.flags.contains(&word) {
+            continue;
+        }
+        if known.with_value.contains(&word) {
+            if words.next().is_none() {
+                return false;
+            }
+            continue;
+        }
+        let with_eq = word
+            .split_once('=')
+            .is_some_and(|(flag, _)| known.with_value.contains(&flag));
+        if !with_eq {
+            return false;
+        }
+    }
+    true
 }

@@ -335,7 +335,7 @@ pub fn read<'a>(spec: &'static Spec, args: &'a [String]) -> Reading<'a> {
     let sub_permute = match spec.grammar {
         Grammar::GoFlag { permuting } => sub.names.iter().any(|n| permuting.contains(n)),
         Grammar::PackageManager { scripts, .. } => !sub.names.iter().any(|n| scripts.contains(n)),
-        _ => true,
+        _ => !sub.operand_ends_options,
     };
     if let Grammar::PackageManager {
         verbatim,

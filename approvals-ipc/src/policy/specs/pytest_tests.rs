@@ -135,8 +135,11 @@ fn pytest_never_abbreviates_and_plugin_options_are_asked_by_name() {
         ids(&["pytest", "--tx", "ssh=host//python=python3"]),
         ["pytest.unknown-option"]
     );
-    assert!(
-        reasons(&["pytest", "--cov-report=html:/tmp/x"])[0].contains("unknown option --cov-report")
+    // `--cov-report` is tabled since helper H28: its destination is a
+    // write (`pytest_cov_report_types_print_and_a_destination_is_a_write`).
+    assert_eq!(
+        ids(&["pytest", "--cov-report=html:/tmp/x"]),
+        ["pytest.writes-file"]
     );
     // xdist's workers elsewhere and its rerun-forever loop stay unknown,
     // while its local scheduling options are tabled.
@@ -157,5 +160,44 @@ fn pytest_never_abbreviates_and_plugin_options_are_asked_by_name() {
             "--no-loadscope-reorder"
         ])
         .is_empty()
+    );
+}
+
+/// Helper H28's sweep: `pytest --cov=src --cov-report=term-missing` was
+/// asked as an unknown option. A report type prints (`term`,
+/// `term-missing:skip-covered`) or writes its default file in the working
+/// directory (`html`, `xml`); a destination after the colon is judged as
+/// any write is, so one outside the tree, in `.git` or in a file other
+/// tools run is asked.
+#[test]
+fn pytest_cov_report_types_print_and_a_destination_is_a_write() {
+    for argv in [
+        &["pytest", "--cov=src", "--cov-report=term-missing"][..],
+        &[
+            "pytest",
+            "--cov",
+            "--cov-report",
+            "term-missing:skip-covered",
+        ],
+        &["pytest", "--cov-report=html", "--cov-report=xml"],
+        &["pytest", "--cov-report=xml:build/coverage.xml"],
+        &["pytest", "--cov-report", "html:htmlcov", "tests/"],
+        &["pytest", "--cov-report="],
+    ] {
+        assert_eq!(ids(argv), NONE, "{argv:?}");
+    }
+    for argv in [
+        &["pytest", "--cov-report=html:/tmp/x"][..],
+        &["pytest", "--cov-report", "xml:../coverage.xml"],
+        &["pytest", "--cov-report=json:.git/hooks/pre-commit"],
+        &["pytest", "--cov-report=annotate:~/.config"],
+        &["pytest", "--cov-report=markdown:Makefile"],
+    ] {
+        assert_eq!(ids(argv), ["pytest.writes-file"], "{argv:?}");
+    }
+    // `skip-covered` is the only modifier word: any other is a path.
+    assert_eq!(
+        ids(&["pytest", "--cov-report=term:/tmp/x"]),
+        ["pytest.writes-file"]
     );
 }

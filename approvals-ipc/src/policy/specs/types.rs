@@ -275,6 +275,34 @@ pub enum Effect {
     /// `--network host` shares the host's network namespace, `--network
     /// mynet` does not).
     AskedWhen(&'static [&'static str], &'static str),
+    /// A report spelled `TYPE[:DEST]` (pytest-cov's `--cov-report
+    /// html:out`): DEST, unless it is one of these modifier words
+    /// (`term-missing:skip-covered`), is a file or directory written,
+    /// judged as [`Effect::WritesFile`]; a type alone prints, or writes its
+    /// default file in the working directory, the program's job.
+    ReportDest(&'static [&'static str], &'static str),
+    /// A list of another program's flags (go's `-ldflags '-s -w'`):
+    /// allowed when every word is one of the [`KnownWords`], asked as
+    /// [`Effect::SetsConfig`] otherwise, and also when the list has a
+    /// quote (the program splits quoted words its own way) or starts
+    /// with a word that is no flag (go reads `PATTERN=FLAGS` there).
+    SetsConfigUnless(KnownWords, &'static str),
+    /// The subcommand only prints, instead of doing its job (`cargo install
+    /// --list` lists what is installed, `rustup doc --path` prints where
+    /// the docs are): the subcommand's own effect is not judged, every
+    /// other option's still is. The reason says what it prints.
+    PrintsInstead(&'static str),
+}
+
+/// The words of a flag list that are known to be inert, for
+/// [`Effect::SetsConfigUnless`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnownWords {
+    /// Flags that stand alone (`-s`, `-w`).
+    pub flags: &'static [&'static str],
+    /// Flags whose value is the next word or follows a `=` (`-X
+    /// main.version=1.0`, `-X=main.version=1.0`).
+    pub with_value: &'static [&'static str],
 }
 
 /// How a package manager reads a package it is told to install or run,
@@ -574,6 +602,11 @@ pub struct Sub {
     /// into the global prefix, only lists it for `npm ls -g`). Not judged
     /// under this subcommand.
     pub looks_only: &'static [&'static str],
+    /// Whether its options end at its first operand, as cobra's
+    /// `SetInterspersed(false)` makes them (`docker run IMAGE CMD -x`: `-x`
+    /// is the container command's, not docker's). Otherwise they may
+    /// follow operands, as the grammar says.
+    pub operand_ends_options: bool,
 }
 
 /// A subcommand whose options are the concatenation of `opts` tables.
@@ -586,6 +619,7 @@ pub const fn sub(names: &'static [&'static str], opts: &'static [&'static [Opt]]
         subs: &[],
         passes: Effect::Inert,
         looks_only: &[],
+        operand_ends_options: false,
     }
 }
 
@@ -604,6 +638,7 @@ pub const fn group(
         subs,
         passes: Effect::Inert,
         looks_only: &[],
+        operand_ends_options: false,
     }
 }
 
@@ -630,6 +665,14 @@ impl Sub {
     /// The same subcommand, handing the words after `--` on with `effect`.
     pub const fn passes(self, passes: Effect) -> Sub {
         Sub { passes, ..self }
+    }
+
+    /// The same subcommand, whose options end at its first operand.
+    pub const fn operand_ends_options(self) -> Sub {
+        Sub {
+            operand_ends_options: true,
+            ..self
+        }
     }
 }
 

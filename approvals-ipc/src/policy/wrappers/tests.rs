@@ -35,7 +35,13 @@ fn every_transparent_wrapper_in_the_programs_table_is_unwrapped() {
 fn semantic_wrappers_are_refused_with_the_table_reason() {
     use crate::policy::programs::{Kind, PROGRAMS};
     for row in PROGRAMS.iter().filter(|p| p.is(Kind::SemanticWrapper)) {
-        let v = argv(&[row.name, "ls"]);
+        // `tmux ls` is a listing form, no wrapper: `tmux id` wraps.
+        let word = if only_lists(row.name, &argv(&["ls"])) {
+            "id"
+        } else {
+            "ls"
+        };
+        let v = argv(&[row.name, word]);
         let refusal = unwrap(&v);
         // xargs is named with the command it would run.
         let name = match row.name {
@@ -238,4 +244,49 @@ fn command_v_is_refused_with_a_hint_naming_which() {
     // Other options carry no hint that would not fit them.
     let text = target(&["command", "-p", "git"]).unwrap_err().to_string();
     assert!(!text.contains("hint"), "{text}");
+}
+
+/// Helper H28's sweep: `crontab -l`, `tmux ls` and `screen -ls` wrap no
+/// command and only print, so the program itself is the target; any other
+/// argv of theirs (installing a crontab, another user's, a new session, a
+/// socket elsewhere) is the wrapper again, refused with its reason.
+#[test]
+fn listing_forms_of_semantic_wrappers_are_their_own_target_and_nothing_else_is() {
+    for case in [
+        &["crontab", "-l"][..],
+        &["tmux", "ls"],
+        &["tmux", "list-sessions"],
+        &["screen", "-ls"],
+        &["screen", "-list"],
+    ] {
+        assert_eq!(target(case), Ok(0), "{case:?}");
+    }
+    assert_eq!(target(&["timeout", "5", "crontab", "-l"]), Ok(2));
+    for case in [
+        &["crontab", "x.cron"][..],
+        &["crontab", "-"],
+        &["crontab", "-e"],
+        &["crontab", "-r"],
+        &["crontab", "-l", "-u", "root"],
+        &["crontab", "-u", "root", "-l"],
+        &["crontab", "-l", "x"],
+        &["crontab"],
+        &["tmux"],
+        &["tmux", "new", "-d", "sh"],
+        &["tmux", "-L", "x", "ls"],
+        &["tmux", "ls", "-F", "x"],
+        &["tmux", "send-keys", "-t", "0", "id", "Enter"],
+        &["screen", "-dmS", "x", "sh"],
+        &["screen", "-ls", "x"],
+        &["/usr/bin/crontab", "-l", "-l"],
+    ] {
+        assert!(
+            matches!(target(case), Err(WrapperRefusal::Semantic { .. })),
+            "{case:?}: {:?}",
+            target(case)
+        );
+    }
+    // A path to the program is the program (the name is what the table
+    // holds); a confusable name is not.
+    assert_eq!(target(&["/usr/bin/crontab", "-l"]), Ok(0));
 }

@@ -36,6 +36,26 @@ pub(crate) const INERT_KEYS: &[(&str, &str)] = &[
         "core.quotepath",
         "how unusual path names are quoted in output",
     ),
+    (
+        "diff.algorithm",
+        "which diff algorithm git's own diff uses (helper H28's sweep)",
+    ),
+    ("diff.colormoved", "how moved lines are coloured"),
+    ("diff.context", "how many context lines a diff shows"),
+    (
+        "diff.indentheuristic",
+        "where git's own diff places hunk boundaries",
+    ),
+    (
+        "diff.mnemonicprefix",
+        "the a/ b/ prefixes a diff shows paths with",
+    ),
+    (
+        "diff.noprefix",
+        "shows diff paths without the a/ b/ prefixes",
+    ),
+    ("diff.renames", "whether a diff detects renames"),
+    ("diff.statgraphwidth", "the width of a --stat graph"),
     ("fetch.prune", "prunes remote-tracking branches on fetch"),
     (
         "format.pretty",

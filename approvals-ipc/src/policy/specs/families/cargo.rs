@@ -17,7 +17,7 @@
 
 use crate::policy::specs::types::Operands::{self, WrittenAt};
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree, RunsProgram, SetsConfig, Uploads, WritesFile},
+    Effect::{LoadsCode, OtherTree, PrintsInstead, RunsProgram, SetsConfig, Uploads, WritesFile},
     Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
@@ -275,7 +275,9 @@ const INSTALL: &[Opt] = &[
     flag(&["-f", "--force"]),
     flag(&["-n", "--dry-run"]),
     flag(&["--no-track"]),
-    flag(&["--list"]),
+    flag(&["--list"]).does(PrintsInstead(
+        "lists the installed crates and installs nothing (helper H28's sweep)",
+    )),
     value(&["--message-format"]),
     flag(&["--debug"]),
     flag(&["--ignore-rust-version"]),

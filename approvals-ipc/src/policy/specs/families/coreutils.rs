@@ -1,13 +1,18 @@
 //! GNU coreutils that agents use to look at files: ls, cat, head, tail, wc,
-//! sort. Options from coreutils 9.1's `--help` (`scripts/spec-skeleton`),
-//! checked by `tests/spec_conformance.rs`. All inert but sort's output,
-//! temporary directory and compressor.
+//! sort, and the column, number, checksum and encoding filters (cut, paste,
+//! nl, fold, expand, unexpand, comm, md5sum and sha*sum, base64 and base32),
+//! which only print what they read. Options from coreutils 9.1's
+//! `--help` (`scripts/spec-skeleton`), checked by `tests/spec_conformance.rs`.
+//! All inert but sort's output, temporary directory and compressor. Without
+//! a spec a filter given a path in a system directory the user can write
+//! (`cut -d: -f1 /etc/passwd` as root) was asked, since whether it writes
+//! there was not known.
 
-use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
     Effect::{ReadsFile, ReadsNames, RunsProgram, WritesFile},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
+use crate::policy::specs::types::{Ids, Operands};
 
 const GNU: Grammar = Grammar::Getopt { permute: true };
 const COMMON: &[Opt] = &[flag(&["--help"]), flag(&["--version"])];
@@ -236,3 +241,161 @@ pub(crate) const SORT: Spec = Spec {
     operands: Operands::Plain,
     env: &[],
 };
+
+/// A spec of a GNU filter that only prints what it reads: its operands are
+/// files it reads, its options (its own and `--help`, `--version`) inert.
+const fn filter(
+    family: &'static str,
+    ids: Ids,
+    names: &'static [&'static str],
+    opts: &'static [&'static [Opt]],
+) -> Spec {
+    Spec {
+        family,
+        names,
+        ids,
+        grammar: GNU,
+        opts,
+        subs: &[],
+        checked_with: "GNU coreutils 9.1",
+        operands: Operands::Plain,
+        env: &[],
+    }
+}
+
+const CUT_OPTS: &[Opt] = &[
+    value(&["-b", "--bytes"]),
+    value(&["-c", "--characters"]),
+    value(&["-d", "--delimiter"]),
+    value(&["-f", "--fields"]),
+    flag(&["-n"]),
+    flag(&["--complement"]),
+    flag(&["-s", "--only-delimited"]),
+    value(&["--output-delimiter"]),
+    flag(&["-z", "--zero-terminated"]),
+    // cut's help lists the range `-M` (up to field M) where options go;
+    // cut refuses it as an option, so reading it as a flag allows only a
+    // command that fails.
+    flag(&["-M"]),
+];
+
+/// `cut`: prints the chosen fields of the files it reads.
+pub(crate) const CUT: Spec = filter("cut", ids!("cut"), &["cut"], &[CUT_OPTS, COMMON]);
+
+const PASTE_OPTS: &[Opt] = &[
+    value(&["-d", "--delimiters"]),
+    flag(&["-s", "--serial"]),
+    flag(&["-z", "--zero-terminated"]),
+];
+
+/// `paste`: prints the lines of the files it reads side by side.
+pub(crate) const PASTE: Spec = filter("paste", ids!("paste"), &["paste"], &[PASTE_OPTS, COMMON]);
+
+const NL_OPTS: &[Opt] = &[
+    value(&["-b", "--body-numbering"]),
+    value(&["-d", "--section-delimiter"]),
+    value(&["-f", "--footer-numbering"]),
+    value(&["-h", "--header-numbering"]),
+    value(&["-i", "--line-increment"]),
+    value(&["-l", "--join-blank-lines"]),
+    value(&["-n", "--number-format"]),
+    flag(&["-p", "--no-renumber"]),
+    value(&["-s", "--number-separator"]),
+    value(&["-v", "--starting-line-number"]),
+    value(&["-w", "--number-width"]),
+];
+
+/// `nl`: prints the files it reads with line numbers.
+pub(crate) const NL: Spec = filter("nl", ids!("nl"), &["nl"], &[NL_OPTS, COMMON]);
+
+const FOLD_OPTS: &[Opt] = &[
+    flag(&["-b", "--bytes"]),
+    flag(&["-s", "--spaces"]),
+    value(&["-w", "--width"]),
+];
+
+/// `fold`: prints the files it reads wrapped at a width.
+pub(crate) const FOLD: Spec = filter("fold", ids!("fold"), &["fold"], &[FOLD_OPTS, COMMON]);
+
+const EXPAND_OPTS: &[Opt] = &[flag(&["-i", "--initial"]), value(&["-t", "--tabs"])];
+
+/// `expand`: prints the files it reads with tabs turned into spaces.
+pub(crate) const EXPAND: Spec = filter(
+    "expand",
+    ids!("expand"),
+    &["expand"],
+    &[EXPAND_OPTS, COMMON],
+);
+
+const UNEXPAND_OPTS: &[Opt] = &[
+    flag(&["-a", "--all"]),
+    flag(&["--first-only"]),
+    value(&["-t", "--tabs"]),
+];
+
+/// `unexpand`: prints the files it reads with spaces turned into tabs.
+pub(crate) const UNEXPAND: Spec = filter(
+    "unexpand",
+    ids!("unexpand"),
+    &["unexpand"],
+    &[UNEXPAND_OPTS, COMMON],
+);
+
+const COMM_OPTS: &[Opt] = &[
+    flag(&["-1"]),
+    flag(&["-2"]),
+    flag(&["-3"]),
+    flag(&["--check-order"]),
+    flag(&["--nocheck-order"]),
+    value(&["--output-delimiter"]),
+    flag(&["--total"]),
+    flag(&["-z", "--zero-terminated"]),
+];
+
+/// `comm`: prints the lines two sorted files share or do not.
+pub(crate) const COMM: Spec = filter("comm", ids!("comm"), &["comm"], &[COMM_OPTS, COMMON]);
+
+const CHECKSUM_OPTS: &[Opt] = &[
+    flag(&["-b", "--binary"]),
+    // `-c` reads the files a list names, but prints only each name and
+    // whether its digest matched, never a byte of the file.
+    flag(&["-c", "--check"]),
+    flag(&["--tag"]),
+    flag(&["-t", "--text"]),
+    flag(&["-z", "--zero"]),
+    flag(&["--ignore-missing"]),
+    flag(&["--quiet"]),
+    flag(&["--status"]),
+    flag(&["--strict"]),
+    flag(&["-w", "--warn"]),
+];
+
+/// `md5sum` and the `sha*sum` programs, which share its options: print
+/// the digest of each file they read.
+pub(crate) const CHECKSUM: Spec = filter(
+    "md5sum",
+    ids!("md5sum"),
+    &[
+        "md5sum",
+        "sha1sum",
+        "sha224sum",
+        "sha256sum",
+        "sha384sum",
+        "sha512sum",
+    ],
+    &[CHECKSUM_OPTS, COMMON],
+);
+
+const BASE64_OPTS: &[Opt] = &[
+    flag(&["-d", "--decode"]),
+    flag(&["-i", "--ignore-garbage"]),
+    value(&["-w", "--wrap"]),
+];
+
+/// `base64` and `base32`: print the files they read encoded or decoded.
+pub(crate) const BASE64: Spec = filter(
+    "base64",
+    ids!("base64"),
+    &["base64", "base32"],
+    &[BASE64_OPTS, COMMON],
+);

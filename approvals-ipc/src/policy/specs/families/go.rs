@@ -21,14 +21,24 @@
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree, ReadsFile, RunsProgram, SetsConfig, WritesFile},
-    Grammar, Opt, Sources, Spec, Sub, flag, group, ids, sub, value,
+    Effect::{
+        LoadsCode, OtherTree, ReadsFile, RunsProgram, SetsConfig, SetsConfigUnless, WritesFile,
+    },
+    Grammar, KnownWords, Opt, Sources, Spec, Sub, flag, group, ids, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
 
 const OUT: &str = "writes a file";
 const LINKER: &str =
     "passes flags to the linker or gccgo, which can name an external program to run (-extld)";
+/// The linker flags agents pass to strip symbols and stamp a version
+/// (`-ldflags '-s -w -X main.version=1.0'`, helper H28's sweep): they
+/// change the binary's contents only. Every other link flag (`-extld`,
+/// `-extldflags`, `-o`, `-L`, `-tmpdir`, profiles) is asked as `LINKER`.
+const INERT_LINK_FLAGS: KnownWords = KnownWords {
+    flags: &["-s", "-w"],
+    with_value: &["-X", "-buildid"],
+};
 const OVERLAY: &str = "builds other files or another go.mod in place of the module's own";
 
 /// The build flags most commands share.
@@ -42,7 +52,7 @@ const BUILD: &[Opt] = &[
     value(&["-gccgoflags"]).does(SetsConfig(LINKER)),
     value(&["-gcflags"]),
     value(&["-installsuffix"]),
-    value(&["-ldflags"]).does(SetsConfig(LINKER)),
+    value(&["-ldflags"]).does(SetsConfigUnless(INERT_LINK_FLAGS, LINKER)),
     flag(&["-linkshared"]),
     flag(&["-msan"]),
     flag(&["-n"]),

@@ -147,9 +147,10 @@ const OPTS: &[Opt] = &[
 
 /// pytest-cov's options (7.1.0, checked by the conformance test against
 /// the plugin loaded into pytest's parser): measuring coverage is the test
-/// run's job. `--cov-report` (a report can go to any path) and
-/// `--cov-config` (a coverage config can load plugins) are left unknown,
-/// so they are asked.
+/// run's job. `--cov-report TYPE[:DEST]` prints a report or writes one in
+/// the working directory; its `DEST` is judged as a write (helper H28:
+/// `--cov-report=term-missing` was asked as unknown). `--cov-config` (a
+/// coverage config can load plugins) is left unknown, so it is asked.
 const COV: &[Opt] = &[
     optional(&["--cov"]),
     flag(&["--cov-append"]),
@@ -157,6 +158,10 @@ const COV: &[Opt] = &[
     value(&["--cov-context"]),
     value(&["--cov-fail-under"]),
     value(&["--cov-precision"]),
+    value(&["--cov-report"]).does(Effect::ReportDest(
+        &["skip-covered"],
+        "writes a coverage report to the file or directory after the colon",
+    )),
     flag(&["--cov-reset"]),
     flag(&["--no-cov"]),
     flag(&["--no-cov-on-fail"]),

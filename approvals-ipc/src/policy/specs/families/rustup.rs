@@ -20,7 +20,7 @@
 
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, RunsProgram, SetsConfig},
+    Effect::{LoadsCode, PrintsInstead, RunsProgram, SetsConfig},
     Grammar, Opt, Spec, Sub, flag, group, ids, location, sub, value,
 };
 
@@ -97,7 +97,9 @@ const OVERRIDE_UNSET_OPTS: &[Opt] = &[
 const RUN_OPTS: &[Opt] = &[flag(&["--install"]), flag(&["-h", "--help"])];
 
 const DOC_OPTS: &[Opt] = &[
-    flag(&["--path"]),
+    flag(&["--path"]).does(PrintsInstead(
+        "prints where the documentation is and opens no browser (helper H28's sweep)",
+    )),
     value(&["--toolchain"]),
     flag(&["--alloc"]),
     flag(&["--book"]),

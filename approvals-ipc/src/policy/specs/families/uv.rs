@@ -270,6 +270,9 @@ const SYNC_OPTS: &[Opt] = &[
     value(&["--output-format"]),
     flag(&["--all-extras"]),
     value(&["--no-extra"]),
+    // Hidden: the dev group is synced by default, and uv still takes the
+    // old spelling agents send (`uv sync --dev`, helper H28's sweep).
+    flag(&["--dev"]),
     flag(&["--no-dev"]),
     flag(&["--only-dev"]),
     value(&["--group"]),
