@@ -119,6 +119,57 @@ pub fn family(name: &str) -> Cow<'_, str> {
 /// make a command stricter: the lowercased [`executable_name`] if a row has
 /// it (`run0`), else its [`family`] (`python3.12` is `python`).
 pub fn program(name: &str) -> Option<&'static Program> {
+    // One evaluation asks for the same name from the wrappers, the risk
+    // rules, the guards and the decision: the last answer is kept. The
+    // lookup is a pure function of the name's bytes, compared in full.
+    if let Some(row) = LAST_LOOKUP.with(|last| last.get().answer(name)) {
+        return row;
+    }
+    let row = program_uncached(name);
+    LAST_LOOKUP.with(|last| last.set(Lookup::of(name, row)));
+    row
+}
+
+thread_local! {
+    /// The last name [`program`] was asked on this thread, and its row.
+    static LAST_LOOKUP: std::cell::Cell<Lookup> = const { std::cell::Cell::new(Lookup::EMPTY) };
+}
+
+/// A name of at most [`Lookup::CAPACITY`] bytes, inline, with its row.
+#[derive(Clone, Copy)]
+struct Lookup {
+    name: [u8; Lookup::CAPACITY],
+    /// How many bytes of `name` are used; more than `CAPACITY` for none.
+    len: usize,
+    row: Option<&'static Program>,
+}
+
+impl Lookup {
+    const CAPACITY: usize = 32;
+    const EMPTY: Lookup = Lookup {
+        name: [0; Lookup::CAPACITY],
+        len: usize::MAX,
+        row: None,
+    };
+
+    /// Remembers `row` as the answer for `name` (a longer name is not kept).
+    fn of(name: &str, row: Option<&'static Program>) -> Lookup {
+        let mut kept = Lookup::EMPTY;
+        if let Some(slot) = kept.name.get_mut(..name.len()) {
+            slot.copy_from_slice(name.as_bytes());
+            kept.len = name.len();
+            kept.row = row;
+        }
+        kept
+    }
+
+    /// The row kept for exactly `name`, if this is its lookup.
+    fn answer(&self, name: &str) -> Option<Option<&'static Program>> {
+        (self.name.get(..self.len) == Some(name.as_bytes())).then_some(self.row)
+    }
+}
+
+fn program_uncached(name: &str) -> Option<&'static Program> {
     let exact = lowercase(executable_name(name));
     if let Some(program) = program_exact(&exact) {
         return Some(program);

@@ -627,3 +627,43 @@ fn git_dashed_names_and_openers_are_semantic_wrappers() {
     assert!(program("git").is_none_or(|p| !p.is(Kind::SemanticWrapper)));
     assert!(program("gitk").is_none_or(|p| !p.is(Kind::SemanticWrapper)));
 }
+
+/// The row a name had when nothing was kept, as an address to compare.
+fn fresh(name: &str) -> Option<*const Program> {
+    program_uncached(name).map(std::ptr::from_ref)
+}
+
+#[test]
+fn the_kept_lookup_never_answers_for_another_name() {
+    // Names one byte, one letter's case, a prefix or a suffix apart, and
+    // one too long to keep: a kept answer given for the wrong name would
+    // read a wrapper (`sudo`, `env`) as a plain program, or the reverse.
+    let long = "x".repeat(Lookup::CAPACITY + 1);
+    let names = [
+        "sudo",
+        "sudoedit",
+        "sud",
+        "Sudo",
+        "env",
+        "envsubst",
+        "git",
+        "gi",
+        "/usr/bin/env",
+        "python3.12",
+        "python3.1",
+        "",
+        long.as_str(),
+    ];
+    for before in names {
+        for name in names {
+            let _ = program(before);
+            assert_eq!(
+                program(name).map(std::ptr::from_ref),
+                fresh(name),
+                "{name:?} asked after {before:?}"
+            );
+            assert_eq!(program(name).map(std::ptr::from_ref), fresh(name));
+        }
+    }
+    assert!(program("sudo").is_some_and(Program::is_wrapper));
+}
