@@ -973,3 +973,66 @@ fn a_scheme_before_a_colon_is_a_url_and_a_path_with_a_colon_is_not() {
         assert!(!is_url(path), "{path}");
     }
 }
+
+#[test]
+fn package_queries_of_apt_dpkg_and_gem_are_allowed() {
+    allowed(&[
+        &["apt", "list", "--installed"],
+        &["apt", "list", "--upgradable"],
+        &["apt", "list", "-a", "nginx"],
+        &["apt", "show", "nginx"],
+        &["apt", "search", "--names-only", "ripgrep"],
+        &["apt", "policy", "nginx"],
+        &["apt", "-q", "depends", "curl"],
+        &["dpkg", "-l"],
+        &["dpkg", "-l", "nginx*"],
+        &["dpkg", "-L", "nginx"],
+        &["dpkg", "-s", "nginx"],
+        &["dpkg", "--status", "nginx"],
+        &["dpkg", "-S", "bin/ls"],
+        &["dpkg", "--print-architecture"],
+        &["dpkg", "--compare-versions", "1.2", "lt", "1.10"],
+        &["gem", "list"],
+        &["gem", "list", "--local", "rails"],
+        &["gem", "info", "rake"],
+        &["gem", "which", "json"],
+        &["gem", "contents", "rake"],
+    ]);
+}
+
+#[test]
+fn package_changes_other_roots_options_and_configs_are_asked() {
+    const APT: &str = "apt.not-a-query";
+    const DPKG: &str = "dpkg.not-a-query";
+    const GEM: &str = "gem.not-a-query";
+    trips(&[
+        (&["apt", "install", "x"], APT),
+        (&["apt", "update"], APT),
+        (&["apt", "-y", "remove", "x"], APT),
+        // `-o` sets any apt option: hooks name the programs they run.
+        (&["apt", "-o", "APT::Update::Pre-Invoke::=id", "list"], APT),
+        (&["apt", "list", "-oDir::Etc=/tmp/x"], APT),
+        (&["apt", "-c", "/tmp/apt.conf", "list"], APT),
+        (&["apt", "changelog", "x"], APT),
+        (&["apt", "download", "x"], APT),
+        // An abbreviation is not trusted to be the listed option.
+        (&["apt", "list", "--instal"], APT),
+        (&["apt", "--", "install", "x"], APT),
+        (&["dpkg", "-i", "x.deb"], DPKG),
+        (&["dpkg", "--install", "x.deb"], DPKG),
+        (&["dpkg", "-r", "x"], DPKG),
+        (&["dpkg", "--configure", "-a"], DPKG),
+        (&["dpkg", "--set-selections"], DPKG),
+        (&["dpkg", "--root=/tmp/r", "-l"], DPKG),
+        (&["dpkg", "--admindir", "/tmp/db", "-l"], DPKG),
+        (&["dpkg", "--force-all", "-l"], DPKG),
+        (&["dpkg", "-li", "x.deb"], DPKG),
+        (&["gem", "install", "x"], GEM),
+        (&["gem", "build", "x.gemspec"], GEM),
+        (&["gem", "push", "x.gem"], GEM),
+        (&["gem", "environment"], GEM),
+        (&["gem", "list", "--config-file", "/tmp/x"], GEM),
+        (&["gem", "list", "--source", "https://evil"], GEM),
+        (&["gem", "plugin-cmd"], GEM),
+    ]);
+}

@@ -150,6 +150,101 @@ const SYSTEMCTL_QUERIES: Queries = Queries {
     ],
 };
 
+/// apt's package queries (apt 2.6): they read the local package lists and
+/// print. Not here, so asked: every verb that installs, removes, upgrades,
+/// updates or edits sources, `changelog` and `download` (fetch files),
+/// and `-o`/`-c`, which set any apt option or read another config (apt's
+/// options name the programs its hooks run).
+const APT_QUERIES: Queries = Queries {
+    verbs: &[
+        "depends", "list", "policy", "rdepends", "search", "show", "showsrc",
+    ],
+    opts: &[
+        "--all-versions",
+        "--full",
+        "--help",
+        "--installed",
+        "--manual-installed",
+        "--names-only",
+        "--quiet",
+        "--upgradable",
+        "--upgradeable",
+        "--version",
+        "-a",
+        "-h",
+        "-q",
+        "-v",
+    ],
+};
+
+/// dpkg's query actions (dpkg 1.21): they read its database and print.
+/// Not here, so asked: every action that installs, unpacks, configures,
+/// removes or sets selections, `--admindir`, `--root`, `--instdir`, every
+/// `--force-*`, and the pending-packages flag `-a` of those actions.
+const DPKG_QUERIES: Queries = Queries {
+    verbs: &[],
+    opts: &[
+        "--audit",
+        "--compare-versions",
+        "--get-selections",
+        "--help",
+        "--list",
+        "--listfiles",
+        "--print-architecture",
+        "--print-avail",
+        "--print-foreign-architectures",
+        "--search",
+        "--status",
+        "--verify",
+        "--version",
+        "-C",
+        "-L",
+        "-S",
+        "-V",
+        "-l",
+        "-p",
+        "-s",
+    ],
+};
+
+/// gem's queries of installed and published gems. Not here, so asked:
+/// `install`, `update`, `uninstall`, `build`, `push`, `owner`, `signin`,
+/// `sources` and every other command (gem plugins add commands of their
+/// own), `environment` (it prints the gem configuration), and
+/// `--config-file`/`--source`.
+const GEM_QUERIES: Queries = Queries {
+    verbs: &[
+        "contents",
+        "info",
+        "list",
+        "search",
+        "specification",
+        "which",
+    ],
+    opts: &[
+        "--all",
+        "--details",
+        "--exact",
+        "--help",
+        "--installed",
+        "--local",
+        "--no-details",
+        "--no-versions",
+        "--quiet",
+        "--remote",
+        "--version",
+        "--versions",
+        "-a",
+        "-d",
+        "-e",
+        "-h",
+        "-i",
+        "-l",
+        "-q",
+        "-r",
+    ],
+};
+
 /// `loginctl`'s read-only verbs: sessions, users and seats listed or shown
 /// (their properties hold no environment). Locking, terminating, killing,
 /// lingering and attaching devices are changes; `-H` and `-M` operate
@@ -315,6 +410,16 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         Layout::Permuted,
         "",
         &[],
+    ),
+    // apt, dpkg and gem ask for everything but their package queries
+    // (`apt list --installed`, `dpkg -l`, `gem list`): the rest installs,
+    // removes or reconfigures, as the other package managers do.
+    spec(
+        "apt",
+        &["apt"],
+        Layout::SubcommandAnywhere,
+        "cot",
+        &["--config-file", "--option", "--target-release"],
     ),
     spec(
         "aria2c",
@@ -613,6 +718,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--diff-program", "--output"],
     ),
     spec(
+        "dpkg",
+        &["dpkg"],
+        Layout::Permuted,
+        "",
+        &["--admindir", "--instdir", "--root"],
+    ),
+    spec(
         "dpkg-architecture",
         &["dpkg-architecture"],
         Layout::Permuted,
@@ -681,6 +793,13 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         &["--append-config", "--config", "--output-file"],
     ),
     spec("gcloud", &["gcloud"], Layout::Permuted, "", &[]),
+    spec(
+        "gem",
+        &["gem"],
+        Layout::SubcommandAnywhere,
+        "",
+        &["--config-file", "--source"],
+    ),
     spec(
         "git",
         &["git"],
@@ -1055,7 +1174,6 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "packages",
         &[
             "add-apt-repository",
-            "apt",
             "apt-add-repository",
             "apt-get",
             "apt-key",
@@ -1065,12 +1183,10 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "debconf-communicate",
             "debconf-copydb",
             "debconf-set-selections",
-            "dpkg",
             "dpkg-divert",
             "dpkg-reconfigure",
             "dpkg-statoverride",
             "flatpak",
-            "gem",
             "pkcon",
             "snap",
             "ucf",
@@ -1659,6 +1775,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "writes one file per host into a directory outside the working tree",
     ),
     g(
+        "apt.not-a-query",
+        UnlessQuery(&APT_QUERIES),
+        "installs, removes, upgrades or updates packages (whose install scripts run as code and whose files every program on this machine uses), fetches files, or sets apt options that name the programs its hooks run; only the list, search, show, policy and depends queries are read-only",
+    ),
+    g(
         "aria2c.config",
         Opt(&["--conf-path"]),
         "reads options from a file the prompt does not show, which can name programs to run",
@@ -2002,6 +2123,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs the command it is given with the build architecture's variables set",
     ),
     g(
+        "dpkg.not-a-query",
+        UnlessQuery(&DPKG_QUERIES),
+        "installs, unpacks, configures or removes packages (whose install scripts run as code), changes selections or architectures, forces, or works on another root or database; only the list, status, search, listfiles, audit and verify queries are read-only",
+    ),
+    g(
         "editor.always",
         Always,
         "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
@@ -2060,6 +2186,11 @@ pub(crate) const GUARDS: &[Guard] = &[
             "print-refresh-token",
         ]),
         "prints a Google Cloud access token, which goes back to the agent",
+    ),
+    g(
+        "gem.not-a-query",
+        UnlessQuery(&GEM_QUERIES),
+        "installs, builds, pushes or removes gems (whose extensions build and run code), changes sources or owners, runs a plugin's command, or reads another config; only the list, info, contents, search, specification and which queries are read-only",
     ),
     g(
         "git.clone-config",

@@ -542,7 +542,7 @@ fn guarded_commands_trip_their_guard() {
         (&["chattr", "+i", "f"], false, "system.always"),
         (&["gsettings", "set", "a", "b", "c"], false, "system.always"),
         (&["apt-get", "install", "x"], false, "packages.always"),
-        (&["gem", "install", "x"], false, "packages.always"),
+        (&["gem", "install", "x"], false, "gem.not-a-query"),
         (&["passwd"], false, "accounts.always"),
         (
             &["ssh-copy-id", "-o", "ProxyCommand=sh -c id", "host"],
@@ -1973,7 +1973,7 @@ fn a_debian_versioned_name_is_the_program_it_is_a_copy_of() {
             &["x86_64-linux-gnu-gcc-12", "-wrapper", "sh", "x.c"],
             "cc.runs-program",
         ),
-        (&["gem3.1", "install", "x"], "packages.always"),
+        (&["gem3.1", "install", "x"], "gem.not-a-query"),
         (&["cpan5.36-x86_64-linux-gnu", "X"], "packages.always"),
         (&["ld.gold-14", "-plugin", "./x.so"], "ld.loads-code"),
         (&["bundle3.1", "exec", "sh", "-c", "id"], "bundle.exec"),
