@@ -47,7 +47,7 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::ScriptSource => script_source(inv),
         Inspection::RustcCodegen => rustc_codegen(inv),
         Inspection::EnvsubstFormat => envsubst_format(inv),
-        Inspection::ExprNames(names) => expr_names(inv, names),
+        Inspection::ExprNames(names, subs) => expr_names(inv, names, subs),
         Inspection::PsEnvironment => ps_environment(inv),
         Inspection::SedScripts => sed_scripts(inv),
         Inspection::SedInPlace => sed_in_place(inv),
@@ -234,31 +234,46 @@ fn shell_format_names(format: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The first argument that is an expression using one of `names` as an
-/// identifier: not after a `.` (a key: `yq '.env' x.yml`), not an option,
-/// and not an existing file of the working directory (`yq . env.yml`).
-fn expr_names(inv: &Invocation<'_>, names: &[&str]) -> Option<String> {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    inv.args
+/// The first option value or operand that uses one of `names` as an
+/// identifier not after a `.` (a key: `yq '.env' x.yml`). With
+/// `Some(subs)`, operands after the expression (the first operand that is
+/// not one of `subs`) that are existing files of the working directory are
+/// data and not looked into (`yq .a env`); the expression itself always
+/// is, whatever files exist (`touch env && yq -n env`).
+fn expr_names(inv: &Invocation<'_>, names: &[&str], subs: Option<&[&str]>) -> Option<String> {
+    let mut expression_seen = false;
+    let operands = inv.operands.iter().filter(|operand| {
+        let data = subs.is_some()
+            && expression_seen
+            && std::fs::symlink_metadata(inv.cwd.join(operand)).is_ok();
+        expression_seen |= subs.is_some_and(|subs| !subs.contains(operand));
+        !data
+    });
+    inv.opts
         .iter()
-        .filter(|arg| !arg.starts_with('-'))
-        .filter(|arg| std::fs::symlink_metadata(inv.cwd.join(arg.as_str())).is_err())
-        .find(|arg| {
-            let mut before = None;
-            let mut rest = arg.as_str();
-            while let Some(start) = rest.find(ident) {
-                let prev = rest[..start].chars().next_back().or(before);
-                let tail = &rest[start..];
-                let end = tail.find(|c: char| !ident(c)).unwrap_or(tail.len());
-                if prev != Some('.') && names.contains(&&tail[..end]) {
-                    return true;
-                }
-                before = tail[..end].chars().next_back();
-                rest = &tail[end..];
-            }
-            false
-        })
-        .cloned()
+        .filter_map(|o| o.value)
+        .chain(operands.copied())
+        .find(|text| uses_name(text, names))
+        .map(str::to_owned)
+}
+
+/// Whether `text` uses one of `names` as an identifier (letters, digits,
+/// `_`) that does not follow a `.`.
+fn uses_name(text: &str, names: &[&str]) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut before = None;
+    let mut rest = text;
+    while let Some(start) = rest.find(ident) {
+        let prev = rest[..start].chars().next_back().or(before);
+        let tail = &rest[start..];
+        let end = tail.find(|c: char| !ident(c)).unwrap_or(tail.len());
+        if prev != Some('.') && names.contains(&&tail[..end]) {
+            return true;
+        }
+        before = tail[..end].chars().next_back();
+        rest = &tail[end..];
+    }
+    false
 }
 
 /// ps's BSD letters that take a value (the next word, or the rest of the

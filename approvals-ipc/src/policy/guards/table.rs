@@ -1219,7 +1219,7 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         ],
     ),
     // Found by the H29 sweep: ps mixes UNIX, BSD and GNU options, so its
-    // one guard reads the words itself (`scripts::ps_environment`).
+    // one guard reads the words itself (Inspection::PsEnvironment).
     spec("ps", &["ps"], Layout::Permuted, "", &[]),
     spec("pwsh", &["powershell", "pwsh"], Layout::Permuted, "", &[]),
     spec(
@@ -2539,7 +2539,7 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "mlr.dsl",
-        Inspect(Inspection::ExprNames(&["ENV", "exec", "system"])),
+        Inspect(Inspection::ExprNames(&["ENV", "exec", "system"], None)),
         "a DSL expression that reads the environment (`ENV`) or runs a command (`system`, `exec`)",
     ),
     g(
@@ -3185,17 +3185,20 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g(
         "yq.environment",
-        Inspect(Inspection::ExprNames(&[
-            "ENV",
-            "env",
-            "envsubst",
-            "load",
-            "load_base64",
-            "load_props",
-            "load_str",
-            "load_xml",
-            "strenv",
-        ])),
+        Inspect(Inspection::ExprNames(
+            &[
+                "ENV",
+                "env",
+                "envsubst",
+                "load",
+                "load_base64",
+                "load_props",
+                "load_str",
+                "load_xml",
+                "strenv",
+            ],
+            Some(&["e", "ea", "eval", "eval-all"]),
+        )),
         "an expression that reads the environment (`env(NAME)`, `strenv`, `$ENV`, `envsubst`) or a file it names (`load`), which the prompt does not show",
     ),
     g(

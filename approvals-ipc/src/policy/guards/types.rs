@@ -186,10 +186,13 @@ pub(crate) enum Inspection {
     /// substitutes every `$NAME` its input holds; with one, those it
     /// names that are not known to hold no secret.
     EnvsubstFormat,
-    /// An expression argument (not an option, not an existing file) that
-    /// uses one of these names as an identifier, not as a `.key` (yq's
-    /// `env(NAME)`, `strenv`, `$ENV`; Miller's `ENV`, `system`).
-    ExprNames(&'static [&'static str]),
+    /// An operand or option value that uses one of these names as an
+    /// identifier, not as a `.key` (yq's `env(NAME)`, `strenv`, `$ENV`;
+    /// Miller's `ENV`, `system`). With `Some(words)`, the first operand
+    /// that is not one of `words` (yq's `e`, `eval`) is the expression,
+    /// and an existing file after it is data, not looked into
+    /// (`yq .a env.yml`); with `None`, every operand is looked into.
+    ExprNames(&'static [&'static str], Option<&'static [&'static str]>),
     /// ps showing processes' environments: the BSD letter `e` in a
     /// bundle of letters (`ps e`, `ps auxe`, `ps -ef e`), or an `environ`
     /// column in a format (`ps -o pid,environ`).
