@@ -75,6 +75,8 @@ fn ps_showing_other_processes_environments_is_asked() {
         ],
         &["ps", "-t", "pts/1"],
         &["ps", "k", "-pcpu"],
+        &["ps", "--format", "pid,comm"],
+        &["ps", "--format=pid,user", "--pid", "1"],
     ] {
         allowed(cmd);
     }

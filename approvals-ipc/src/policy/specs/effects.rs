@@ -345,13 +345,11 @@ fn judge(
         )),
         Effect::CopiesEnv(why) => {
             // `NAME=value` sets a literal; a bare `NAME` copies the host's.
-            let name = value.filter(|v| !v.contains('='));
-            let copied = match name {
-                Some(name) if crate::policy::env::holds_no_secret(name) => return None,
-                Some(name) => name,
-                None if value.is_some() => return None,
-                None => "a variable the prompt does not show",
-            };
+            // (A value option always has a value; none is asked.)
+            let copied = value.unwrap_or("a variable the prompt does not show");
+            if copied.contains('=') || crate::policy::env::holds_no_secret(copied) {
+                return None;
+            }
             Some((
                 crate::policy::secrets::ENVIRONMENT_ID,
                 format!(

@@ -93,6 +93,8 @@ fn cargo_custom_target_spec_outside_the_tree_naming_a_linker_is_asked() {
         &["cargo", "test", "--target", "../x.json"],
         &["cargo", "run", "--target", "../x.json"],
         &["cargo", "doc", "--target", "~/x.json"],
+        // A URL is no file of the tree, whatever it spells.
+        &["cargo", "build", "--target", "https://example.com/x.json"],
     ] {
         asks(argv, "cargo.loads-code");
     }

@@ -65,10 +65,10 @@ const MANIFEST_OPTS: &[Opt] = &[
 ];
 
 // Found by the H29 sweep: `--target ../x.json` is a custom target spec,
-// (clap gives `--target` an optional value but takes the next word for
-// it, so it is read as taking one: a bare `--target` is asked)
 // which names the linker, its arguments and pre-link commands cargo runs;
-// a target triple, or the project's own spec file, is cargo's job.
+// a target triple, or the project's own spec file, is cargo's job. clap
+// gives `--target` an optional value but takes the next word for it, so
+// it is read as taking one (a bare `--target`, which lists, is asked).
 const TARGET_SPEC: &str = "builds for a custom target spec file, which names the linker and the arguments rustc runs it with";
 const OPENS: &str = "opens the documentation in a browser, which BROWSER or the desktop names";
 const NEW_PACKAGE: &str = "creates a package (and a git repository) in this directory";
