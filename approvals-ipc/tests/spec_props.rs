@@ -194,6 +194,10 @@ fn id_of(spec: &Spec, effect: Effect) -> Option<&'static str> {
         Effect::Installs(..) => ids.loads_code,
         Effect::Mounts(_) => ids.other_tree,
         Effect::AskedWhen(..) => ids.runs_program,
+        Effect::PrintsEnv(_) | Effect::CopiesEnv(_) => {
+            approvals_ipc::policy::secrets::ENVIRONMENT_ID
+        }
+        Effect::LoadsFromOutside(_) | Effect::FilterRule(_) => ids.loads_code,
     })
 }
 
@@ -217,6 +221,10 @@ fn dangerous_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::Installs(..) => "git+https://example.com/x@v1",
         Effect::Mounts(_) => "/:/host",
         Effect::AskedWhen(words, _) => words.first().copied().ok_or(())?,
+        Effect::PrintsEnv(_) => "v1",
+        Effect::CopiesEnv(_) => "GITHUB_TOKEN",
+        Effect::LoadsFromOutside(_) => "/tmp/elsewhere",
+        Effect::FilterRule(_) => "merge /tmp/elsewhere",
         Effect::UploadsIf(FileRef::AtStart, _) => "@/etc/passwd",
         Effect::UploadsIf(FileRef::AtOrLtAnywhere, _) => "f=@/etc/passwd",
         Effect::SetsConfigKey(Keys::Ssh, _) => "ProxyCommand=sh -c id",
@@ -258,6 +266,9 @@ fn benign_value(opt: &Opt) -> Result<Option<&'static str>, ()> {
         Effect::Mounts(_) => "data:/data",
         Effect::AskedWhen(..) => "v1",
         Effect::UploadsIf(..) => "a=1",
+        Effect::CopiesEnv(_) => "RUST_LOG=debug",
+        Effect::LoadsFromOutside(_) => "x86_64-unknown-linux-musl",
+        Effect::FilterRule(_) => "- *.o",
         Effect::SetsConfigKey(Keys::Ssh, _) => "Port=22",
         Effect::SetsConfigKey(Keys::Git, _) => "user.name=x",
         _ => return Err(()),

@@ -878,11 +878,14 @@ fn check_segment(
                 .read_recursively(guard_name, &segment.argv, &site),
         );
         if let Some(run_by) = &segment.run_by {
-            // find hands over every file under its start point.
-            hits.extend(compiled.secrets.under(&run_by.start));
-            if run_by.follows_links {
-                hits.extend(compiled.secrets.link_out(&run_by.start));
-            }
+            // find hands over every file under its start point, which is
+            // judged as any whole-tree read is: as spelled, where a link
+            // on it leads, and (with `-L`) where links inside it lead.
+            hits.extend(
+                compiled
+                    .secrets
+                    .read_tree(&run_by.start, run_by.follows_links),
+            );
         }
         if segment.runs_checked {
             // find's `-exec` commands are segments of their own, checked

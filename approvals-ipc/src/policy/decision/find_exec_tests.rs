@@ -227,3 +227,51 @@ fn find_following_links_to_a_directory_above_the_secrets_is_asked() {
     );
     assert_eq!(e.decision, Verdict::Allow, "{:?}", e.reason);
 }
+
+#[test]
+fn find_start_point_through_a_link_out_of_the_tree_to_the_home_is_asked() {
+    // `home` → the home directory, made by an earlier request (or planted
+    // by a clone): `find home/ -exec cat {} +` hands ~/.ssh to cat, though
+    // no argument names it. Found by the H29 sweep.
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    std::fs::create_dir_all(proj.join("src")).unwrap();
+    std::fs::write(proj.join("src/main.rs"), "fn main() {}\n").unwrap();
+    symlink("/home/test", proj.join("home")).unwrap();
+    symlink("/", proj.join("root")).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    symlink(elsewhere.path(), proj.join("vendor")).unwrap();
+    let c = policy(&["find", "cat", "grep", "wc"], json!({}));
+    for argv in [
+        &["find", "home/", "-exec", "cat", "{}", "+"][..],
+        &["find", "home", "-exec", "cat", "{}", "+"],
+        &["find", "home", "-name", "id_rsa", "-exec", "cat", "{}", ";"],
+        &[
+            "find", "home/", "-type", "f", "-exec", "grep", "-l", "token", "{}", "+",
+        ],
+        &["find", "root", "-exec", "cat", "{}", "+"],
+        &["find", "src", "home", "-exec", "wc", "-l", "{}", "+"],
+    ] {
+        let e = run(&c, &proj, argv);
+        assert_eq!(e.decision, Verdict::Ask, "{argv:?}");
+        assert!(
+            guard_ids(&e).contains(&"secrets.path"),
+            "{argv:?}: {:?}",
+            guard_ids(&e)
+        );
+    }
+    // A start point inside the tree, or through a link to a directory
+    // that holds no protected path, is find's everyday job.
+    for argv in [
+        &[
+            "find", "src", "-name", "*.rs", "-exec", "wc", "-l", "{}", "+",
+        ][..],
+        &[
+            "find", ".", "-name", "*.rs", "-exec", "grep", "-l", "TODO", "{}", "+",
+        ],
+        &["find", "vendor", "-exec", "cat", "{}", "+"],
+    ] {
+        let e = run(&c, &proj, argv);
+        assert_eq!(e.decision, Verdict::Allow, "{argv:?}: {:?}", guard_ids(&e));
+    }
+}

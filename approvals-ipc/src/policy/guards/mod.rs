@@ -30,6 +30,9 @@ mod git_tests;
 #[cfg(test)]
 mod dev_tools_tests;
 
+#[cfg(test)]
+mod h29_tests;
+
 use std::path::Path;
 
 use crate::policy::programs::{self, Kind};
@@ -175,6 +178,17 @@ fn fire(guard: &Guard, inv: &Invocation<'_>) -> Option<String> {
                 Some(v) if is_url(v) => format!("{} (a URL)", o.shown()),
                 _ => format!("{} (outside the working directory)", o.shown()),
             }),
+        Trigger::OptPathsOutsideCwd(names) => inv
+            .global_opts()
+            .filter(|o| o.name.is_of(inv.spec, names))
+            .find(|o| {
+                o.value.is_some_and(|v| {
+                    v.split(',')
+                        .map(|part| part.rsplit_once('=').map_or(part, |(_, path)| path))
+                        .any(|path| !path.is_empty() && parse::outside(inv.cwd, path))
+                })
+            })
+            .map(|o| format!("{} (outside the working directory)", o.shown())),
         Trigger::OptWritesFile(names) => inv
             .global_opts()
             .find(|o| {

@@ -46,6 +46,9 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::PhpIniCode => php_ini_code(inv),
         Inspection::ScriptSource => script_source(inv),
         Inspection::RustcCodegen => rustc_codegen(inv),
+        Inspection::EnvsubstFormat => envsubst_format(inv),
+        Inspection::ExprNames(names, subs) => expr_names(inv, names, subs),
+        Inspection::PsEnvironment => ps_environment(inv),
         Inspection::SedScripts => sed_scripts(inv),
         Inspection::SedInPlace => sed_in_place(inv),
         Inspection::StdinCommands => inv
@@ -198,6 +201,185 @@ fn rustc_codegen(inv: &Invocation<'_>) -> Option<String> {
             })
         })
         .map(|o| o.shown())
+}
+
+/// What envsubst would print of the environment: with `-v` only names;
+/// with a SHELL-FORMAT operand, the variables it names (`'$HOME $USER'`)
+/// unless each is known to hold no secret; with none, every `$NAME` of
+/// its input, which the prompt does not show (`echo '$GITHUB_TOKEN' |
+/// envsubst`). Found by the H29 sweep.
+fn envsubst_format(inv: &Invocation<'_>) -> Option<String> {
+    if inv.opts.iter().any(|o| {
+        o.name
+            .is_any(&["--variables", "-v", "--help", "--version", "-h", "-V"])
+    }) {
+        return None;
+    }
+    let Some(format) = inv.operands.first() else {
+        return Some("with no SHELL-FORMAT (every $NAME its input holds)".to_owned());
+    };
+    shell_format_names(format)
+        .find(|name| !crate::policy::env::holds_no_secret(name))
+        .map(|name| format!("{format} (${name})"))
+}
+
+/// The variable names of a SHELL-FORMAT: each `$NAME` and `${NAME}`.
+fn shell_format_names(format: &str) -> impl Iterator<Item = &str> {
+    format.split('$').skip(1).filter_map(|rest| {
+        let rest = rest.strip_prefix('{').unwrap_or(rest);
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        Some(&rest[..end]).filter(|name| !name.is_empty())
+    })
+}
+
+/// The first option value or operand that uses one of `names` as an
+/// identifier not after a `.` (a key: `yq '.env' x.yml`). With
+/// `Some(subs)`, operands after the expression (the first operand that is
+/// not one of `subs`) that are existing files of the working directory are
+/// data and not looked into (`yq .a env`); the expression itself always
+/// is, whatever files exist (`touch env && yq -n env`).
+fn expr_names(inv: &Invocation<'_>, names: &[&str], subs: Option<&[&str]>) -> Option<String> {
+    let mut expression_seen = false;
+    let operands = inv.operands.iter().filter(|operand| {
+        let data = subs.is_some()
+            && expression_seen
+            && std::fs::symlink_metadata(inv.cwd.join(operand)).is_ok();
+        expression_seen |= subs.is_some_and(|subs| !subs.contains(operand));
+        !data
+    });
+    inv.opts
+        .iter()
+        .filter_map(|o| o.value)
+        .chain(operands.copied())
+        .find(|text| uses_name(text, names))
+        .map(str::to_owned)
+}
+
+/// Whether `text` uses one of `names` as an identifier (letters, digits,
+/// `_`) that does not follow a `.`.
+fn uses_name(text: &str, names: &[&str]) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut before = None;
+    let mut rest = text;
+    while let Some(start) = rest.find(ident) {
+        let prev = rest[..start].chars().next_back().or(before);
+        let tail = &rest[start..];
+        let end = tail.find(|c: char| !ident(c)).unwrap_or(tail.len());
+        if prev != Some('.') && names.contains(&&tail[..end]) {
+            return true;
+        }
+        before = tail[..end].chars().next_back();
+        rest = &tail[end..];
+    }
+    false
+}
+
+/// ps's BSD letters that take a value (the next word, or the rest of the
+/// bundle): `O`/`o` a format, `p`/`q` pids, `t` a terminal, `U` a user,
+/// `k` a sort order (procps-ng 4.0, `ps --help all`).
+const PS_BSD_VALUES: &str = "OopqtUk";
+
+/// procps's UNIX and GNU options that take a value, as the next word or
+/// attached (`-opid`, `--format=pid`); the format ones are listed apart.
+const PS_VALUES: &[&str] = &[
+    "--cols",
+    "--columns",
+    "--context",
+    "--group",
+    "--Group",
+    "--lines",
+    "--pid",
+    "--ppid",
+    "--quick-pid",
+    "--rows",
+    "--sid",
+    "--sort",
+    "--tty",
+    "--user",
+    "--User",
+    "--width",
+    "-C",
+    "-G",
+    "-g",
+    "-p",
+    "-q",
+    "-s",
+    "-t",
+    "-U",
+    "-u",
+];
+
+/// ps's options whose value is a format (a list of columns).
+const PS_FORMATS: &[&str] = &["--format", "-O", "-o"];
+
+/// `ps e`, `ps auxeww`, `ps -ef e`: a bundle of BSD letters (a word with
+/// no dash) holding `e`, which appends each process's environment to its
+/// command line; or an `environ` column in a format (`ps -o environ`,
+/// `ps o pid,environ`; procps 4.0.2 prints `-` there, later ones may not).
+/// Every process of the user is shown, the agent's host and the user's
+/// shells among them, with whatever tokens their environments hold. Found
+/// by the H29 sweep; the words are read here, not through the guard
+/// parser, since ps mixes three option syntaxes.
+fn ps_environment(inv: &Invocation<'_>) -> Option<String> {
+    let columns = |format: &str| {
+        format
+            .split([',', ' '])
+            .map(|c| c.split_once('=').map_or(c, |(name, _)| name))
+            .any(|c| c.starts_with("env"))
+    };
+    let mut words = inv.args.iter();
+    while let Some(word) = words.next() {
+        if let Some(long) = word.strip_prefix("--") {
+            let (name, attached) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            let name = format!("--{name}");
+            let takes = |names: &[&str]| names.contains(&name.as_str());
+            if takes(PS_FORMATS) || takes(PS_VALUES) {
+                let value = attached.or_else(|| words.next().map(String::as_str));
+                if takes(PS_FORMATS) && value.is_some_and(columns) {
+                    return Some(word.clone());
+                }
+            }
+            continue;
+        }
+        let (dashed, letters) = match word.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, word.as_str()),
+        };
+        for (at, letter) in letters.char_indices() {
+            let flag = format!("-{letter}");
+            let format = if dashed {
+                PS_FORMATS.contains(&flag.as_str())
+            } else {
+                "Oo".contains(letter)
+            };
+            let takes = format
+                || if dashed {
+                    PS_VALUES.contains(&flag.as_str())
+                } else {
+                    PS_BSD_VALUES.contains(letter)
+                };
+            if takes {
+                let rest = &letters[at + letter.len_utf8()..];
+                let value = if rest.is_empty() {
+                    words.next().map(String::as_str)
+                } else {
+                    Some(rest)
+                };
+                if format && value.is_some_and(columns) {
+                    return Some(word.clone());
+                }
+                break;
+            }
+            if !dashed && letter == 'e' {
+                return Some(word.clone());
+            }
+        }
+    }
+    None
 }
 
 /// The first `@file` argument (a response file of more arguments).

@@ -717,6 +717,18 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "o",
         &["--diff-program", "--output"],
     ),
+    // Found by the H29 sweep: loads .envrc (shell code) and runs commands
+    // in its environment, prints or dumps the environment, or trusts an
+    // .envrc; nothing of it is an everyday command an agent needs.
+    spec("direnv", &["direnv"], Layout::SubcommandAnywhere, "", &[]),
+    // Found by the H29 sweep: python-dotenv's CLI.
+    spec(
+        "dotenv",
+        &["dotenv"],
+        Layout::SubcommandAnywhere,
+        "f",
+        &["--file"],
+    ),
     spec(
         "dpkg",
         &["dpkg"],
@@ -759,6 +771,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    // Found by the H29 sweep: its job is printing environment variables.
+    spec("envsubst", &["envsubst"], Layout::Permuted, "", &[]),
     spec(
         "eslint",
         &["eslint"],
@@ -1101,6 +1115,15 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "CEKLMmPpRrSs",
         &["--config-file", "--pager"],
     ),
+    // Found by the H29 sweep: Miller's DSL reads the environment and runs
+    // commands.
+    spec(
+        "mlr",
+        &["mlr", "miller"],
+        Layout::Permuted,
+        "",
+        &["--from", "--load", "--mload", "--prepipe", "--prepipex"],
+    ),
     spec(
         "mvn",
         &["mvn", "mvnw"],
@@ -1311,6 +1334,9 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
             "--stdin-filepath",
         ],
     ),
+    // Found by the H29 sweep: ps mixes UNIX, BSD and GNU options, so its
+    // one guard reads the words itself (Inspection::PsEnvironment).
+    spec("ps", &["ps"], Layout::Permuted, "", &[]),
     spec("pwsh", &["powershell", "pwsh"], Layout::Permuted, "", &[]),
     spec(
         "pygmentize",
@@ -1686,6 +1712,21 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &["--cwd"],
     ),
+    // Found by the H29 sweep: yq's expressions read the environment and
+    // files (mikefarah yq 4; kislyuk's yq is jq's language).
+    spec(
+        "yq",
+        &["yq"],
+        Layout::Permuted,
+        "IOop",
+        &[
+            "--expression",
+            "--from-file",
+            "--indent",
+            "--input-format",
+            "--output-format",
+        ],
+    ),
 ];
 
 const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
@@ -1697,8 +1738,9 @@ const fn g(id: &'static str, trigger: Trigger, reason: &'static str) -> Guard {
 }
 
 use Trigger::{
-    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptValueIs, OptValueIsNot, OptWritesFile,
-    RewritesOperandOutsideCwd, SubOpt, Subcommand, UnlessQuery, Word, WordAfter,
+    Always, CodeOnStdin, Inspect, Opt, OptOutsideCwd, OptPathsOutsideCwd, OptValueIs,
+    OptValueIsNot, OptWritesFile, RewritesOperandOutsideCwd, SubOpt, Subcommand, UnlessQuery, Word,
+    WordAfter,
 };
 
 const INLINE: &str = "runs inline code that no allowlist entry covers";
@@ -1907,6 +1949,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "bundle.console",
         Subcommand(&["console", "open"]),
         "runs a Ruby console that runs what it reads, or opens a gem in the editor the environment names (a program of its choosing)",
+    ),
+    g(
+        "bundle.environment",
+        Subcommand(&["env"]),
+        "prints Bundler's environment report, whose settings hold the credentials of gem sources",
     ),
     g(
         "bundle.exec",
@@ -2118,6 +2165,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs the program it names in place of diff",
     ),
     g(
+        "direnv.always",
+        Always,
+        "loads .envrc (shell code) and runs a command in its environment (`exec`), prints or dumps the environment with its tokens (`export`, `dump`), or trusts an .envrc to run (`allow`)",
+    ),
+    g(
+        "dotenv.always",
+        Always,
+        "runs a command with the variables of a .env file (`run`), prints them (`list`, `get`: secrets by convention), or rewrites the file (`set`, `unset`)",
+    ),
+    g(
         "dpkg-architecture.command",
         Opt(&["--command", "-c"]),
         "runs the command it is given with the build architecture's variables set",
@@ -2131,6 +2188,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "editor.always",
         Always,
         "an editor runs commands from its options (`-c`, `+cmd`, `--eval`), its startup files and `:!cmd`, and writes any file",
+    ),
+    g(
+        "envsubst.environment",
+        Inspect(Inspection::EnvsubstFormat),
+        "prints environment variables into its output: every `$NAME` its input holds, or those its format names, whose tokens and keys would go back to the agent",
     ),
     g(
         "eslint.fixes-outside",
@@ -2607,6 +2669,25 @@ pub(crate) const GUARDS: &[Guard] = &[
         "runs a pager program of the caller's choosing",
     ),
     g(
+        "mlr.dsl",
+        Inspect(Inspection::ExprNames(&["ENV", "exec", "system"], None)),
+        "a DSL expression that reads the environment (`ENV`) or runs a command (`system`, `exec`)",
+    ),
+    g(
+        "mlr.runs-program",
+        Opt(&["--load", "--mload", "--prepipe", "--prepipex"]),
+        "runs a command on each input file (`--prepipe`), or loads DSL code from a file the prompt does not show",
+    ),
+    g(
+        "mvn.environment",
+        Inspect(Inspection::ArgPrefix(&[
+            "help:evaluate",
+            "help:system",
+            "org.apache.maven.plugins:maven-help-plugin:",
+        ])),
+        "the help plugin prints every environment variable (`help:system`) or any expression, `${env.NAME}` and the settings' server passwords among them (`help:evaluate`)",
+    ),
+    g(
         "mvn.exec-property",
         Inspect(Inspection::ArgPrefix(&[
             "-Dexec.executable",
@@ -2752,6 +2833,11 @@ pub(crate) const GUARDS: &[Guard] = &[
     ),
     g("php.code-on-stdin", CodeOnStdin, STDIN),
     g(
+        "php.environment",
+        Opt(&["--info", "-i"]),
+        "prints phpinfo(), whose Environment and $_SERVER sections hold every environment variable with its value",
+    ),
+    g(
         "php.ini-code",
         Inspect(Inspection::PhpIniCode),
         "a -d setting loads a file or extension before or after the script",
@@ -2855,6 +2941,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         RewritesOperandOutsideCwd(&["--write", "-w"]),
         "rewrites the files it is given in place, and one is outside the working tree",
     ),
+    g(
+        "ps.environment",
+        Inspect(Inspection::PsEnvironment),
+        "shows each process's environment (the BSD letter `e`, an `environ` column): the tokens and keys in the environments of the user's shells and of this host would go back to the agent",
+    ),
     g("pwsh.inline-code", Inspect(Inspection::PwshCommand), INLINE),
     g(
         "pygmentize.loads-code",
@@ -2918,6 +3009,20 @@ pub(crate) const GUARDS: &[Guard] = &[
         "rustc.output-outside",
         OptOutsideCwd(&["-o", "--out-dir", "-L"]),
         "writes the compiled output, or reads libraries and proc macros (code the compiler runs), outside the working tree",
+    ),
+    g(
+        "rustc.paths-outside",
+        OptPathsOutsideCwd(&[
+            "--codegen",
+            "--emit",
+            "--extern",
+            "--print",
+            "--sysroot",
+            "--target",
+            "-C",
+            "-L",
+        ]),
+        "names a path outside the working tree: an output it writes (`--emit=link=PATH`, `--print KIND=PATH`, `-C incremental=`), a crate or proc macro it loads (`--extern NAME=PATH`, `-L KIND=PATH`), a sysroot whose linker and libraries it uses, or a custom target spec, which names the linker it runs",
     ),
     g(
         "rustc.response-file",
@@ -3208,6 +3313,34 @@ pub(crate) const GUARDS: &[Guard] = &[
         "yarn.exec",
         Subcommand(&["create", "dlx", "exec"]),
         "downloads or runs a package binary",
+    ),
+    g(
+        "yq.environment",
+        Inspect(Inspection::ExprNames(
+            &[
+                "ENV",
+                "env",
+                "envsubst",
+                "load",
+                "load_base64",
+                "load_props",
+                "load_str",
+                "load_xml",
+                "strenv",
+            ],
+            Some(&["e", "ea", "eval", "eval-all"]),
+        )),
+        "an expression that reads the environment (`env(NAME)`, `strenv`, `$ENV`, `envsubst`) or a file it names (`load`), which the prompt does not show",
+    ),
+    g(
+        "yq.from-file",
+        Opt(&["--from-file"]),
+        "reads its expression from a file the prompt does not show",
+    ),
+    g(
+        "yq.rewrites-outside",
+        RewritesOperandOutsideCwd(&["--inplace", "-i"]),
+        "rewrites the files it is given in place, and one is outside the working tree",
     ),
 ];
 

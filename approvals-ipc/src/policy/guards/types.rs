@@ -73,6 +73,13 @@ pub(crate) enum Trigger {
     Opt(&'static [&'static str]),
     /// One of these options with a directory value outside cwd.
     OptOutsideCwd(&'static [&'static str]),
+    /// One of these options whose value names paths after `KIND=` inside
+    /// a comma-separated list (rustc's `--emit=link=../x`, `--extern
+    /// name=../x.rlib`, `-L dependency=/tmp`, `-C incremental=/tmp`): any
+    /// path outside cwd fires. A part with no `=` is the path itself, and
+    /// a name with no `/` (`--target x86_64-unknown-linux-musl`, `--emit
+    /// asm`) is read inside cwd, so it does not.
+    OptPathsOutsideCwd(&'static [&'static str]),
     /// One of these options, unless its value sends the output nowhere a
     /// file is written: `-` (standard output) or `/dev/null`. An option
     /// without a value (`curl -O`) always fires.
@@ -175,6 +182,21 @@ pub(crate) enum Inspection {
     /// whose key names a program to run or arguments for it (`linker`,
     /// `link-arg`, `llvm-args` …).
     RustcCodegen,
+    /// envsubst printing environment variables: with no SHELL-FORMAT it
+    /// substitutes every `$NAME` its input holds; with one, those it
+    /// names that are not known to hold no secret.
+    EnvsubstFormat,
+    /// An operand or option value that uses one of these names as an
+    /// identifier, not as a `.key` (yq's `env(NAME)`, `strenv`, `$ENV`;
+    /// Miller's `ENV`, `system`). With `Some(words)`, the first operand
+    /// that is not one of `words` (yq's `e`, `eval`) is the expression,
+    /// and an existing file after it is data, not looked into
+    /// (`yq .a env.yml`); with `None`, every operand is looked into.
+    ExprNames(&'static [&'static str], Option<&'static [&'static str]>),
+    /// ps showing processes' environments: the BSD letter `e` in a
+    /// bundle of letters (`ps e`, `ps auxe`, `ps -ef e`), or an `environ`
+    /// column in a format (`ps -o pid,environ`).
+    PsEnvironment,
     /// A sed script that can run commands, or read or write files.
     SedScripts,
     /// `sed -i` editing a file where a write matters (outside the tree,

@@ -141,11 +141,7 @@ impl Secrets {
             Follows::With(names) => uses_any(names),
             Follows::Unless(names) => !uses_any(names),
         };
-        let judge = |root: &Path| {
-            self.under(root)
-                .or_else(|| self.under(&links::linked(root, false)?))
-                .or_else(|| follows.then(|| self.link_out(root)).flatten())
-        };
+        let judge = |root: &Path| self.read_tree(root, follows);
         let bases: Vec<std::path::PathBuf> = std::iter::once(cwd.to_path_buf())
             .chain(
                 reading
@@ -176,6 +172,19 @@ impl Secrets {
             return judge(cwd);
         }
         roots.into_iter().find_map(|root| judge(&root))
+    }
+
+    /// The hit when a program that reads every file under `root` (absolute)
+    /// reaches a protected path: `root` is at or above one as spelled, or
+    /// where a link on it leads (`home/` with `home` → `~`), or, when the
+    /// program follows links (`follows`), a link inside the tree leads to
+    /// one. The one judgement of a whole-tree read, shared by the recursive
+    /// programs above and find's start points (`find home/ -exec cat {} +`
+    /// hands every file under `~` to cat; found by the H29 sweep).
+    pub fn read_tree(&self, root: &Path, follows: bool) -> Option<GuardHit> {
+        self.under(root)
+            .or_else(|| self.under(&links::linked(root, false)?))
+            .or_else(|| follows.then(|| self.link_out(root)).flatten())
     }
 
     /// The hit when the tree under `root`, read by a program that follows

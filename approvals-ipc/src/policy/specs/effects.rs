@@ -337,6 +337,41 @@ fn judge(
         Effect::AskedWhen(words, why) => value
             .is_none_or(|v| words.contains(&v))
             .then(|| (ids.runs_program, why.to_owned())),
+        Effect::PrintsEnv(why) => Some((
+            crate::policy::secrets::ENVIRONMENT_ID,
+            format!(
+                "{why}, and the environment holds tokens and keys (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, …) that would go back to the agent"
+            ),
+        )),
+        Effect::CopiesEnv(why) => {
+            // `NAME=value` sets a literal; a bare `NAME` copies the host's.
+            // (A value option always has a value; none is asked.)
+            let copied = value.unwrap_or("a variable the prompt does not show");
+            if copied.contains('=') || crate::policy::env::holds_no_secret(copied) {
+                return None;
+            }
+            Some((
+                crate::policy::secrets::ENVIRONMENT_ID,
+                format!(
+                    "{why}: {copied} is copied from the host's environment and is not known to hold no secret; the program it reaches is the agent's"
+                ),
+            ))
+        }
+        Effect::LoadsFromOutside(why) => {
+            let place = match value {
+                None => "a file the prompt does not show".to_owned(),
+                Some(url) if is_url(url) => format!("{url} is a URL, somewhere else"),
+                Some(path) if outside(cwd, path) => {
+                    format!("{path} is outside the working directory")
+                }
+                Some(_) => return None,
+            };
+            Some((ids.loads_code, format!("{why} ({place})")))
+        }
+        Effect::FilterRule(why) => {
+            let file = merge_file(value?)?;
+            judge(spec, Effect::LoadsFromOutside(why), Some(file), cwd)
+        }
         Effect::OtherTree(why) => match value {
             // A URL is no directory of the working tree (`pip install -r
             // http://…/req.txt`, found by the H25 sweep).
@@ -364,6 +399,24 @@ fn judge(
             )),
         },
     }
+}
+
+/// The file an rsync filter rule reads more rules from, when it is a merge
+/// rule: `merge FILE`, `. FILE`, `dir-merge FILE`, `: FILE`, each with
+/// modifiers after a comma (`merge,- FILE`) or attached to the short
+/// form (`.- FILE`, `:n- FILE`), the file after a space or an underscore
+/// (rsync 3.2's `parse_rule_tok`). An empty file name is rsync's error.
+fn merge_file(rule: &str) -> Option<&str> {
+    let rule = rule.trim_start();
+    let (keyword, file) = rule
+        .split_once([' ', '_'])
+        .map_or((rule, ""), |(k, f)| (k, f.trim_start()));
+    let name = keyword.split_once(',').map_or(keyword, |(n, _)| n);
+    let merge =
+        matches!(name, "merge" | "dir-merge") || name.starts_with('.') || name.starts_with(':');
+    // A merge rule with no file still reads one (rsync's own default is
+    // an error, never nothing): judged as the file the prompt cannot see.
+    merge.then_some(if file.is_empty() { "/" } else { file })
 }
 
 /// Where `value`, a package as `sources` reads it, comes from when that is

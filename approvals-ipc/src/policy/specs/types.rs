@@ -292,6 +292,28 @@ pub enum Effect {
     /// the docs are): the subcommand's own effect is not judged, every
     /// other option's still is. The reason says what it prints.
     PrintsInstead(&'static str),
+    /// Prints the environment, or part of it the prompt cannot name (`make
+    /// -p` prints every variable as a make variable): the host's tokens
+    /// and keys would go back to the agent. Always asked, as
+    /// `secrets.environment`, like `env` itself (docs/security.md row 25).
+    PrintsEnv(&'static str),
+    /// Hands a variable of the host's environment to a program the agent
+    /// controls (docker's `-e NAME`, with no `=value`, copies the host's
+    /// NAME into the container): asked as `secrets.environment` unless
+    /// the variable is known to hold no secret; `NAME=value` is a literal.
+    CopiesEnv(&'static str),
+    /// Reads code, settings or lines it may print from the file its value
+    /// names (cargo's `--target x.json` names a linker, docker's
+    /// `--env-file`, rsync's `--files-from`): the project's own file inside
+    /// the working tree is the program's job; one outside it (lexically or
+    /// through a link) is asked. A name with no `/` (a target triple) is
+    /// read inside the tree, so it stays allowed.
+    LoadsFromOutside(&'static str),
+    /// An rsync filter rule (`-f`, `--filter`): a merge rule (`merge FILE`,
+    /// `. FILE`, `dir-merge FILE`, `: FILE`, with modifiers) reads more
+    /// rules from FILE, and rsync prints a line it cannot parse, so FILE
+    /// is judged as [`Effect::LoadsFromOutside`]; any other rule is inert.
+    FilterRule(&'static str),
 }
 
 /// The words of a flag list that are known to be inert, for

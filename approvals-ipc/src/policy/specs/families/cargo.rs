@@ -17,7 +17,10 @@
 
 use crate::policy::specs::types::Operands::{self, WrittenAt};
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree, PrintsInstead, RunsProgram, SetsConfig, Uploads, WritesFile},
+    Effect::{
+        LoadsCode, LoadsFromOutside, OtherTree, PrintsInstead, RunsProgram, SetsConfig, Uploads,
+        WritesFile,
+    },
     Grammar, Opt, Spec, Sub, flag, ids, optional, sub, value,
 };
 use crate::policy::specs::types::{loads, location};
@@ -49,7 +52,7 @@ const COMPILE: &[Opt] = &[
     flag(&["--keep-going"]),
     flag(&["-r", "--release"]),
     value(&["--profile"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--unit-graph"]),
     flag(&["--timings"]),
@@ -61,6 +64,12 @@ const MANIFEST_OPTS: &[Opt] = &[
     flag(&["--ignore-rust-version"]),
 ];
 
+// Found by the H29 sweep: `--target ../x.json` is a custom target spec,
+// which names the linker, its arguments and pre-link commands cargo runs;
+// a target triple, or the project's own spec file, is cargo's job. clap
+// gives `--target` an optional value but takes the next word for it, so
+// it is read as taking one (a bare `--target`, which lists, is asked).
+const TARGET_SPEC: &str = "builds for a custom target spec file, which names the linker and the arguments rustc runs it with";
 const OPENS: &str = "opens the documentation in a browser, which BROWSER or the desktop names";
 const NEW_PACKAGE: &str = "creates a package (and a git repository) in this directory";
 const CONFIG: &str = "sets any cargo config value, including build.rustc-wrapper and target.<triple>.runner, which run programs";
@@ -125,7 +134,7 @@ const ADD: &[Opt] = &[
     value(&["--registry"]),
     flag(&["--dev"]),
     flag(&["--build"]),
-    value(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
 ];
 
 const BENCH: &[Opt] = &[
@@ -138,7 +147,7 @@ const BENCH: &[Opt] = &[
     flag(&["--all"]),
     value(&["-j", "--jobs"]),
     value(&["--profile"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--unit-graph"]),
     flag(&["--timings"]),
@@ -170,7 +179,7 @@ const CLEAN: &[Opt] = &[
     flag(&["--workspace"]),
     flag(&["-r", "--release"]),
     value(&["--profile"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
@@ -213,7 +222,7 @@ const DOC: &[Opt] = &[
 ];
 
 const FETCH: &[Opt] = &[
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
 
@@ -233,7 +242,7 @@ const FIX: &[Opt] = &[
     flag(&["--keep-going"]),
     flag(&["-r", "--release"]),
     value(&["--profile"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--timings"]),
 ];
@@ -288,7 +297,7 @@ const INSTALL: &[Opt] = &[
     value(&["-j", "--jobs"]),
     flag(&["--keep-going"]),
     value(&["--profile"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--timings"]),
 ];
@@ -327,7 +336,7 @@ const PACKAGE: &[Opt] = &[
     optional(&["-p", "--package"]),
     flag(&["--workspace"]),
     value(&["--exclude"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     value(&["-j", "--jobs"]),
     flag(&["--keep-going"]),
@@ -350,7 +359,7 @@ const PUBLISH: &[Opt] = &[
     value(&["--exclude"]),
     value(&["-j", "--jobs"]),
     flag(&["--keep-going"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
@@ -359,7 +368,7 @@ const REMOVE: &[Opt] = &[
     flag(&["-n", "--dry-run"]),
     flag(&["--dev"]),
     flag(&["--build"]),
-    value(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     optional(&["-p", "--package"]),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
@@ -405,7 +414,7 @@ const TEST: &[Opt] = &[
     value(&["-j", "--jobs"]),
     flag(&["-r", "--release"]),
     value(&["--profile"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--target-dir"]).does(WritesFile(TARGET_DIR)),
     flag(&["--unit-graph"]),
     flag(&["--timings"]),
@@ -424,7 +433,7 @@ const TREE: &[Opt] = &[
     optional(&["-p", "--package"]),
     flag(&["--workspace"]),
     value(&["--exclude"]),
-    optional(&["--target"]),
+    value(&["--target"]).does(LoadsFromOutside(TARGET_SPEC)),
     value(&["--manifest-path"]).does(OtherTree(MANIFEST)),
 ];
 

@@ -31,8 +31,8 @@ use crate::policy::specs::types::location;
 use crate::policy::specs::types::{
     Copying,
     Effect::{
-        AskedWhen, LoadsCode, Mounts, Network, OtherTree, ReadsFile, RunsProgram, SetsConfig,
-        Uploads, WritesFile,
+        AskedWhen, CopiesEnv, LoadsCode, LoadsFromOutside, Mounts, Network, OtherTree, ReadsFile,
+        RunsProgram, SetsConfig, Uploads, WritesFile,
     },
     Grammar, Opt, Spec, Sub, flag, group, ids, sub, value,
 };
@@ -40,6 +40,12 @@ use crate::policy::specs::types::{
 const HOST: &str = "hands the container the host (privileged mode, host namespaces, devices, capabilities or security options)";
 const MOUNT: &str = "mounts a host path into the container";
 const MOUNTS: &str = "mounts a host path, volume or device into the container";
+// Found by the H29 sweep: `-e GITHUB_TOKEN` (no `=value`) copies the
+// host's token into a container whose command the agent chose.
+const ENV: &str =
+    "sets a variable in the container, which a bare NAME copies from the host's environment";
+const ENV_FILE: &str =
+    "sets the container's variables from a file, whose values the container's command can print";
 const ARCHIVE: &str = "writes an image or container archive";
 
 const GLOBAL: &[Opt] = &[
@@ -70,7 +76,9 @@ const ATTACH_OPTS: &[Opt] = &[
 
 const BUILD_OPTS: &[Opt] = &[
     value(&["--add-host"]),
-    value(&["--build-arg"]),
+    value(&["--build-arg"]).does(CopiesEnv(
+        "passes a build argument, which a bare NAME takes from the host's environment",
+    )),
     value(&["--cache-from"]),
     value(&["--cgroup-parent"]).does(RunsProgram(HOST)),
     flag(&["--compress"]),
@@ -153,8 +161,8 @@ const CREATE_OPTS: &[Opt] = &[
     value(&["--dns-search"]),
     value(&["--domainname"]),
     value(&["--entrypoint"]),
-    value(&["-e", "--env"]),
-    value(&["--env-file"]).does(ReadsFile),
+    value(&["-e", "--env"]).does(CopiesEnv(ENV)),
+    value(&["--env-file"]).does(LoadsFromOutside(ENV_FILE)),
     value(&["--expose"]),
     value(&["--group-add"]),
     value(&["--health-cmd"]),
@@ -238,8 +246,8 @@ const EVENTS_OPTS: &[Opt] = &[
 const EXEC_OPTS: &[Opt] = &[
     flag(&["-d", "--detach"]),
     value(&["--detach-keys"]),
-    value(&["-e", "--env"]),
-    value(&["--env-file"]).does(ReadsFile),
+    value(&["-e", "--env"]).does(CopiesEnv(ENV)),
+    value(&["--env-file"]).does(LoadsFromOutside(ENV_FILE)),
     flag(&["-i", "--interactive"]),
     flag(&["--privileged"]).does(RunsProgram(HOST)),
     flag(&["-t", "--tty"]),

@@ -9,7 +9,7 @@
 use crate::policy::specs::types::Operands;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{
-    Effect::{LoadsCode, OtherTree},
+    Effect::{LoadsCode, OtherTree, PrintsEnv},
     Grammar, Opt, Spec, flag, ids, optional, value,
 };
 
@@ -39,7 +39,11 @@ const MAKE_OPTS: &[Opt] = &[
     flag(&["-n", "--just-print", "--dry-run", "--recon"]),
     value(&["-o", "--old-file", "--assume-old"]),
     optional(&["-O", "--output-sync"]),
-    flag(&["-p", "--print-data-base"]),
+    // Found by the H29 sweep: the data base holds every environment
+    // variable as a make variable, values and all.
+    flag(&["-p", "--print-data-base"]).does(PrintsEnv(
+        "prints make's data base, in which every environment variable is a make variable, with its value",
+    )),
     flag(&["-q", "--question"]),
     flag(&["-r", "--no-builtin-rules"]),
     flag(&["-R", "--no-builtin-variables"]),

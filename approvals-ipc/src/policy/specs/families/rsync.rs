@@ -18,11 +18,18 @@ use crate::policy::specs::types::Mode::Recursive;
 use crate::policy::specs::types::loads;
 use crate::policy::specs::types::{Copying, Operands};
 use crate::policy::specs::types::{
-    Effect::{Network, ReadsFile, RunsProgram, SetsConfig, Uploads, WritesFile},
+    Effect::{
+        FilterRule, LoadsFromOutside, Network, ReadsFile, RunsProgram, SetsConfig, Uploads,
+        WritesFile,
+    },
     Grammar, Opt, Spec, flag, ids, value,
 };
 
 const RSH: &str = "runs the given command line as the remote shell";
+// Found by the H29 sweep: rsync's errors print the lines of these lists
+// (`link_stat "…/LINE" failed`, `Unknown filter rule`), so one read from
+// outside the tree shows a file the prompt never names.
+const LIST: &str = "reads patterns or names from a file, and rsync's errors print its lines";
 const BATCH: &str = "writes a batch file and a shell script that replays it";
 
 const RSYNC_OPTS: &[Opt] = &[
@@ -80,15 +87,17 @@ const RSYNC_OPTS: &[Opt] = &[
         "sends a local file to the daemon's early exec script",
     )),
     value(&["--exclude"]),
-    value(&["--exclude-from"]).does(ReadsFile),
+    value(&["--exclude-from"]).does(LoadsFromOutside(LIST)),
     flag(&["-E", "--executability"]),
     flag(&["--existing", "--ignore-non-existing"]),
     flag(&["-F"]),
     flag(&["--fake-super"]),
     // Names in the list are read below the source operand, which the
     // prompt shows: rsync strips a leading `/` and refuses `..` (tried).
-    value(&["--files-from"]).does(ReadsFile),
-    value(&["-f", "--filter"]),
+    value(&["--files-from"]).does(LoadsFromOutside(LIST)),
+    value(&["-f", "--filter"]).does(FilterRule(
+        "reads filter rules from a file (a merge rule), and rsync prints a line it cannot parse",
+    )),
     flag(&["--force"]),
     flag(&["-0", "--from0"]),
     flag(&["--fsync"]),
@@ -104,7 +113,7 @@ const RSYNC_OPTS: &[Opt] = &[
     flag(&["--ignore-missing-args"]),
     flag(&["-I", "--ignore-times"]),
     value(&["--include"]),
-    value(&["--include-from"]).does(ReadsFile),
+    value(&["--include-from"]).does(LoadsFromOutside(LIST)),
     value(&["--info"]),
     flag(&["--inplace"]),
     flag(&["-4", "--ipv4"]),
