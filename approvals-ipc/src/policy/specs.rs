@@ -36,6 +36,8 @@ mod h27_sweep_tests;
 #[cfg(test)]
 mod h28_sweep_tests;
 #[cfg(test)]
+mod h30_sweep_tests;
+#[cfg(test)]
 mod install_tests;
 #[cfg(test)]
 mod interp_tests;

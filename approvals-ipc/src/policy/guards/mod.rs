@@ -30,6 +30,9 @@ mod git_tests;
 #[cfg(test)]
 mod dev_tools_tests;
 
+#[cfg(test)]
+mod h30_tests;
+
 use std::path::Path;
 
 use crate::policy::programs::{self, Kind};

@@ -48,6 +48,32 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::RustcCodegen => rustc_codegen(inv),
         Inspection::SedScripts => sed_scripts(inv),
         Inspection::SedInPlace => sed_in_place(inv),
+        Inspection::WordIgnoringCase(words) => inv
+            .args
+            .iter()
+            .find(|a| words.iter().any(|w| a.eq_ignore_ascii_case(w)))
+            .cloned(),
+        Inspection::MoreOperandsThan(n) => (inv.operands.len() > n).then(|| inv.operands.join(" ")),
+        Inspection::OperandContains(parts) => inv
+            .operands
+            .iter()
+            .find(|o| parts.iter().any(|p| o.contains(p)))
+            .map(|o| (*o).to_owned()),
+        Inspection::ExprCalls(names) => inv
+            .args
+            .iter()
+            .find_map(|a| expr_call(a, names))
+            .map(str::to_owned),
+        Inspection::UnlessOpt(names) => {
+            let query = inv.global_opts().any(|o| {
+                let spelled = match o.name {
+                    OptName::Short(c) => format!("-{c}"),
+                    OptName::Long(name) => format!("--{name}"),
+                };
+                names.contains(&spelled.as_str())
+            });
+            (!query).then(String::new)
+        }
         Inspection::StdinCommands => inv
             .stdin_is_input
             .then(|| "with commands on stdin".to_owned()),
@@ -592,4 +618,39 @@ pub(crate) fn awk_program(inv: &Invocation<'_>) -> Option<String> {
         awk::dangerous(operand)
     };
     why.map(|why| format!("program `{operand}` {why}"))
+}
+
+/// The first function name of `names` that `expr` calls: an identifier
+/// not preceded by `.` (a field, `.env`) nor `$` (a variable), equal to a
+/// name, or starting with a name written with a trailing `*`.
+fn expr_call<'a>(expr: &'a str, names: &[&str]) -> Option<&'a str> {
+    let mut start = None;
+    let mut found = None;
+    for (i, c) in expr
+        .char_indices()
+        .chain(std::iter::once((expr.len(), ' ')))
+    {
+        let ident = c.is_ascii_alphanumeric() || c == '_';
+        match (ident, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                start = None;
+                let word = expr.get(s..i).unwrap_or_default();
+                let before = expr.get(..s).and_then(|b| b.chars().next_back());
+                if before == Some('.') {
+                    continue;
+                }
+                let called = names.iter().any(|n| match n.strip_suffix('*') {
+                    Some(prefix) => word.starts_with(prefix),
+                    None => word == *n,
+                });
+                if called {
+                    found = Some(word);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }

@@ -425,6 +425,12 @@ pub const PROGRAMS: &[Program] = &[
         "runs the program it is given under a heap profiler, or attaches to a running one",
     ),
     p(
+        "hyperfine",
+        &[SemanticWrapper],
+        "cmnprsSw",
+        "a benchmark runner: runs its command operands, and its `--prepare`, `--setup`, `--cleanup` and `--conclude` commands, through a shell",
+    ),
+    p(
         "hush",
         &[OtherShell, CodeOnStdin],
         "",

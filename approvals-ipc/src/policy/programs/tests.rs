@@ -627,3 +627,22 @@ fn git_dashed_names_and_openers_are_semantic_wrappers() {
     assert!(program("git").is_none_or(|p| !p.is(Kind::SemanticWrapper)));
     assert!(program("gitk").is_none_or(|p| !p.is(Kind::SemanticWrapper)));
 }
+
+/// A benchmark runner runs its operands and its `--prepare`, `--setup`,
+/// `--cleanup` and `--conclude` values through a shell (`hyperfine 'curl x
+/// | sh'`): a wrapper that changes what runs, like `watch` (H30 sweep).
+#[test]
+fn benchmark_runners_running_shell_commands_are_semantic_wrappers() {
+    for name in [
+        "hyperfine",
+        "watch",
+        "strace",
+        "ltrace",
+        "valgrind",
+        "perf",
+        "taskset",
+    ] {
+        let row = program_exact(name);
+        assert!(row.is_some_and(|p| p.is(Kind::SemanticWrapper)), "{name}");
+    }
+}
