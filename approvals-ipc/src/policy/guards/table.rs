@@ -773,6 +773,9 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "HM",
         &["--host", "--json", "--machine"],
     ),
+    // net-tools and BSD ifconfig: an interface and more words change it
+    // (H30 sweep).
+    spec("ifconfig", &["ifconfig"], Layout::Permuted, "g", &[]),
     spec(
         "imagemagick",
         &[
@@ -800,9 +803,6 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "fbn",
         &["--batch", "--netns"],
     ),
-    // net-tools and BSD ifconfig: an interface and more words change it
-    // (H30 sweep).
-    spec("ifconfig", &["ifconfig"], Layout::Permuted, "g", &[]),
     spec(
         "isort",
         &["isort"],

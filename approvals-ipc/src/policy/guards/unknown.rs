@@ -10,7 +10,10 @@
 //! (shell start-up files, `~/.ssh`, `~/.config/autostart`, `~/.local/bin`),
 //! `~/bin`, a file other tools run, a tool's metadata inside the tree, and a
 //! system directory this user can write. Everyday paths (inside the tree,
-//! `/tmp`, `/usr/include` for a non-root user) stay allowed. Upholds
+//! `/tmp`, `/usr/include` for a non-root user) stay allowed, except as the
+//! value of an output option (`-o`, `-out`, `--output`): that names the
+//! file the program writes, so outside the tree it is asked wherever it is
+//! (`openssl genrsa -out /tmp/x`, helper H30's sweep). Upholds
 //! DESIGN.md section 6 (unknown means ask) as far as a program with no spec
 //! allows.
 

@@ -425,16 +425,16 @@ pub const PROGRAMS: &[Program] = &[
         "runs the program it is given under a heap profiler, or attaches to a running one",
     ),
     p(
-        "hyperfine",
-        &[SemanticWrapper],
-        "cmnprsSw",
-        "a benchmark runner: runs its command operands, and its `--prepare`, `--setup`, `--cleanup` and `--conclude` commands, through a shell",
-    ),
-    p(
         "hush",
         &[OtherShell, CodeOnStdin],
         "",
         "busybox's other shell (an applet beside ash): runs its `-c` script, a script file or stdin as shell code",
+    ),
+    p(
+        "hyperfine",
+        &[SemanticWrapper],
+        "cmnprsSw",
+        "a benchmark runner: runs its command operands, and its `--prepare`, `--setup`, `--cleanup` and `--conclude` commands, through a shell",
     ),
     p(
         "ionice",
