@@ -38,6 +38,8 @@ mod h28_sweep_tests;
 #[cfg(test)]
 mod h29_sweep_tests;
 #[cfg(test)]
+mod h30_sweep_tests;
+#[cfg(test)]
 mod install_tests;
 #[cfg(test)]
 mod interp_tests;

@@ -32,6 +32,8 @@ mod dev_tools_tests;
 
 #[cfg(test)]
 mod h29_tests;
+#[cfg(test)]
+mod h30_tests;
 
 use std::path::Path;
 

@@ -51,6 +51,27 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
         Inspection::PsEnvironment => ps_environment(inv),
         Inspection::SedScripts => sed_scripts(inv),
         Inspection::SedInPlace => sed_in_place(inv),
+        Inspection::WordIgnoringCase(words) => inv
+            .args
+            .iter()
+            .find(|a| words.iter().any(|w| a.eq_ignore_ascii_case(w)))
+            .cloned(),
+        Inspection::MoreOperandsThan(n) => (inv.operands.len() > n).then(|| inv.operands.join(" ")),
+        Inspection::OperandContains(parts) => inv
+            .operands
+            .iter()
+            .find(|o| parts.iter().any(|p| o.contains(p)))
+            .map(|o| (*o).to_owned()),
+        Inspection::UnlessOpt(names) => {
+            let query = inv.global_opts().any(|o| {
+                let spelled = match o.name {
+                    OptName::Short(c) => format!("-{c}"),
+                    OptName::Long(name) => format!("--{name}"),
+                };
+                names.contains(&spelled.as_str())
+            });
+            (!query).then(String::new)
+        }
         Inspection::StdinCommands => inv
             .stdin_is_input
             .then(|| "with commands on stdin".to_owned()),

@@ -806,6 +806,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &["--append-config", "--config", "--output-file"],
     ),
+    // psmisc fuser: `-k` kills the processes it finds (H30 sweep).
+    spec("fuser", &["fuser"], Layout::Permuted, "n", &["--namespace"]),
     spec("gcloud", &["gcloud"], Layout::Permuted, "", &[]),
     spec(
         "gem",
@@ -904,6 +906,9 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "HM",
         &["--host", "--json", "--machine"],
     ),
+    // net-tools and BSD ifconfig: an interface and more words change it
+    // (H30 sweep).
+    spec("ifconfig", &["ifconfig"], Layout::Permuted, "g", &[]),
     spec(
         "imagemagick",
         &[
@@ -1155,6 +1160,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "n",
         &["--json", "--lines"],
     ),
+    // nginx reads `-tq` clusters and `-c FILE` or `-cFILE` (H30 sweep).
+    spec("nginx", &["nginx"], Layout::Permuted, "cegps", &[]),
     spec(
         "ninja",
         &["ninja", "samu"],
@@ -1356,6 +1363,37 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         )
     },
     interpreter("r", &["R"], "edfg", &["--file"], &["--file", "-e", "-f"]),
+    // redis-cli: options, then a command of the server and its
+    // arguments, read in any letter case (H30 sweep).
+    ProgramSpec {
+        family: "redis",
+        names: &["redis-cli", "valkey-cli"],
+        versioned: false,
+        layout: Layout::OptionsFirst,
+        value_shorts: "aDdhinprsuX",
+        value_longs: &[
+            "--cacert",
+            "--cacertdir",
+            "--cert",
+            "--count",
+            "--eval",
+            "--functions-rdb",
+            "--intrinsic-latency",
+            "--key",
+            "--memkeys-samples",
+            "--pass",
+            "--pattern",
+            "--quoted-pattern",
+            "--rdb",
+            "--sni",
+            "--tls-ciphers",
+            "--tls-ciphersuites",
+            "--user",
+        ],
+        program_opts: &["--eval"],
+        ending_opts: &[],
+        exact_longs: &[],
+    },
     spec(
         "remote-keys",
         &["ssh-copy-id", "ssh-import-id"],
@@ -1502,6 +1540,8 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &[],
     ),
+    // procps and BSD sysctl: `name=value` writes without `-w` (H30 sweep).
+    spec("sysctl", &["sysctl"], Layout::Permuted, "r", &["--pattern"]),
     spec(
         "system",
         &[
@@ -1712,19 +1752,28 @@ pub(crate) const PROGRAMS: &[ProgramSpec] = &[
         "",
         &["--cwd"],
     ),
-    // Found by the H29 sweep: yq's expressions read the environment and
-    // files (mikefarah yq 4; kislyuk's yq is jq's language).
+    // mikefarah's yq 4 (and kislyuk's jq wrapper of the same name): an
+    // expression, then files; its expressions read the environment and
+    // files (H29 and H30 sweeps).
     spec(
         "yq",
         &["yq"],
         Layout::Permuted,
-        "IOop",
+        "IOops",
         &[
+            "--csv-separator",
             "--expression",
             "--from-file",
+            "--front-matter",
             "--indent",
             "--input-format",
+            "--lua-prefix",
+            "--lua-suffix",
             "--output-format",
+            "--properties-separator",
+            "--split-exp",
+            "--xml-attribute-prefix",
+            "--xml-content-name",
         ],
     ),
 ];
@@ -2241,6 +2290,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "reads settings from outside the working tree, which can load local plugins (Python code) by path",
     ),
     g(
+        "fuser.kills",
+        Opt(&["--kill", "-k"]),
+        "kills the processes using the file or port, which may be anyone's",
+    ),
+    g(
         "gcloud.token",
         Word(&[
             "print-access-token",
@@ -2409,6 +2463,11 @@ pub(crate) const GUARDS: &[Guard] = &[
         "sets the host name, icon, chassis, deployment or location, or operates on another host or container (`-H`, `-M`); only `status` only prints",
     ),
     g(
+        "ifconfig.changes-network",
+        Inspect(Inspection::MoreOperandsThan(1)),
+        "changes a network interface (address, state, routes) that other programs depend on",
+    ),
+    g(
         "imagemagick.runs-code",
         Inspect(Inspection::ArgPrefix(&[
             "@",
@@ -2533,6 +2592,11 @@ pub(crate) const GUARDS: &[Guard] = &[
             ],
         ),
         "writes the kubeconfig, whose exec credential plugins run commands on this machine",
+    ),
+    g(
+        "kubectl.cp-outside",
+        RewritesOperandOutsideCwd(&["cp"]),
+        "copies between a pod and a path outside the working directory: written where other programs read it, or read and sent to the cluster",
     ),
     g(
         "kubectl.kubeconfig",
@@ -2721,6 +2785,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "networkctl.not-a-query",
         UnlessQuery(&NETWORKCTL_QUERIES),
         "brings links up or down, deletes, renews or reconfigures them, or reloads the network configuration; only `list`, `status`, `lldp` and `label` only print",
+    ),
+    g(
+        "nginx.config",
+        Opt(&["-c", "-e", "-g", "-p", "-s"]),
+        "runs or signals nginx with a config, directives or prefix of the caller's choosing (`load_module` loads a library, a server serves and writes any path)",
+    ),
+    g(
+        "nginx.runs-server",
+        Inspect(Inspection::UnlessOpt(&["-?", "-T", "-V", "-h", "-t", "-v"])),
+        "starts the nginx server, which listens and serves files with this user's rights",
     ),
     g(
         "ninja.other-dir",
@@ -2967,6 +3041,44 @@ pub(crate) const GUARDS: &[Guard] = &[
     g("r.code-on-stdin", CodeOnStdin, STDIN),
     g("r.inline-code", Opt(&["-e"]), INLINE),
     g(
+        "redis.local-file",
+        OptOutsideCwd(&["--functions-rdb", "--rdb"]),
+        "writes the server's dump to a file outside the working directory",
+    ),
+    g(
+        "redis.runs-on-server",
+        Inspect(Inspection::WordIgnoringCase(&[
+            "acl",
+            "config",
+            "debug",
+            "eval",
+            "eval_ro",
+            "evalsha",
+            "evalsha_ro",
+            "failover",
+            "fcall",
+            "fcall_ro",
+            "function",
+            "migrate",
+            "module",
+            "replicaof",
+            "script",
+            "shutdown",
+            "slaveof",
+        ])),
+        "changes the server's config (its dump then writes any file the server can), runs Lua or loads a module on the server, or changes its users, replication or life",
+    ),
+    g(
+        "redis.script",
+        Opt(&["--cluster", "--eval", "--pipe"]),
+        "runs a Lua script from a file the prompt does not show, sends raw commands from stdin, or changes a cluster",
+    ),
+    g(
+        "redis.stdin-commands",
+        CodeOnStdin,
+        "reads the commands it sends to the server from stdin, which the prompt does not show",
+    ),
+    g(
         "remote-keys.always",
         Always,
         "installs a public key in an authorized_keys file (another host's, or this account's from a key server), granting logins; ssh-copy-id also hands its -o options to ssh, where ProxyCommand runs a program here",
@@ -3098,6 +3210,16 @@ pub(crate) const GUARDS: &[Guard] = &[
         "stdin-commands.shell-escape",
         Inspect(Inspection::StdinCommands),
         "reads its own commands from stdin, where `!cmd` runs a shell command and `get`/`put` read and write local files",
+    ),
+    g(
+        "sysctl.assigns",
+        Inspect(Inspection::OperandContains(&["="])),
+        "writes a kernel setting (`name=value`), which every program on this machine depends on",
+    ),
+    g(
+        "sysctl.writes",
+        Opt(&["--load", "--system", "--write", "-f", "-p", "-w"]),
+        "writes kernel settings, from its arguments or from files the prompt does not show",
     ),
     g(
         "system.always",
@@ -3340,7 +3462,12 @@ pub(crate) const GUARDS: &[Guard] = &[
     g(
         "yq.rewrites-outside",
         RewritesOperandOutsideCwd(&["--inplace", "-i"]),
-        "rewrites the files it is given in place, and one is outside the working tree",
+        "rewrites a file outside the working directory in place",
+    ),
+    g(
+        "yq.split",
+        Opt(&["--split-exp", "-s"]),
+        "writes a file per document, at paths an expression chooses",
     ),
 ];
 

@@ -203,6 +203,25 @@ pub(crate) enum Inspection {
     /// in a tool's metadata, a file other tools run), or keeping a backup
     /// where its suffix points (`-i'/tmp/*'`).
     SedInPlace,
+    /// An argument equal to one of these words in any letter case: a
+    /// command word of a program that reads commands case-insensitively
+    /// (`redis-cli CONFIG SET`). Every argument is read, not only the
+    /// first operand: a value of an option the table does not list must
+    /// not hide the command (over-guarding, never under). Found by the
+    /// H30 sweep.
+    WordIgnoringCase(&'static [&'static str]),
+    /// More operands than this: a program that only prints with its first
+    /// few operands and changes the system with more (`ifconfig eth0`
+    /// prints, `ifconfig eth0 down` changes). Found by the H30 sweep.
+    MoreOperandsThan(usize),
+    /// An operand containing one of these (`sysctl name=value` writes a
+    /// kernel setting without `-w`). Found by the H30 sweep.
+    OperandContains(&'static [&'static str]),
+    /// None of these options: the program's default action, without one
+    /// of its query options, is the one that changes the system (`nginx`
+    /// alone starts the server, `nginx -t` tests the config). Found by the
+    /// H30 sweep.
+    UnlessOpt(&'static [&'static str]),
     /// Stdin carries data (a pipe or a heredoc) into a program that reads
     /// its own commands from stdin whatever its operands (`ftp HOST`).
     StdinCommands,

@@ -10,14 +10,17 @@
 //! (shell start-up files, `~/.ssh`, `~/.config/autostart`, `~/.local/bin`),
 //! `~/bin`, a file other tools run, a tool's metadata inside the tree, and a
 //! system directory this user can write. Everyday paths (inside the tree,
-//! `/tmp`, `/usr/include` for a non-root user) stay allowed. Upholds
+//! `/tmp`, `/usr/include` for a non-root user) stay allowed, except as the
+//! value of an output option (`-o`, `-out`, `--output`): that names the
+//! file the program writes, so outside the tree it is asked wherever it is
+//! (`openssl genrsa -out /tmp/x`, helper H30's sweep). Upholds
 //! DESIGN.md section 6 (unknown means ask) as far as a program with no spec
 //! allows.
 
 use std::path::{Component, Path};
 
 use super::GuardHit;
-use super::parse::{normalize, outside};
+use super::parse::{is_output_stream, normalize, outside};
 use crate::policy::secrets::links;
 use crate::policy::specs::effects::{METADATA_DIRS, executed_file};
 
@@ -90,6 +93,20 @@ pub(crate) fn check(program: &str, args: &[String], cwd: &Path) -> Option<GuardH
             Some(hit(arg, place))
         })
         .or_else(|| {
+            // An output option names the file the program writes, so a
+            // value outside the working tree is a write there (`openssl
+            // genrsa -out /tmp/x`, `openssl req -out ../x`): the key rule,
+            // not only the sensitive paths above. Found by the H30 sweep.
+            output_values(args)
+                .find(|value| outside(cwd, value) && !names_a_stream(value))
+                .map(|value| {
+                    hit(
+                        value,
+                        "the value of an output option is a file outside the working directory",
+                    )
+                })
+        })
+        .or_else(|| {
             output_values(args)
                 .find(|value| !outside(cwd, value) && executed_file(value))
                 .map(|value| {
@@ -99,6 +116,16 @@ pub(crate) fn check(program: &str, args: &[String], cwd: &Path) -> Option<GuardH
                     )
                 })
         })
+}
+
+/// Whether an output option's value writes no file of its own: standard
+/// output or error, or the null device.
+fn names_a_stream(value: &str) -> bool {
+    is_output_stream(value)
+        || matches!(
+            value,
+            "/dev/stdout" | "/dev/stderr" | "/dev/fd/1" | "/dev/fd/2"
+        )
 }
 
 /// The values of [`OUTPUT_OPTS`] in `args`: `-o FILE`, `--output=FILE`,

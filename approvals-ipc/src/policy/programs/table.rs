@@ -431,6 +431,12 @@ pub const PROGRAMS: &[Program] = &[
         "busybox's other shell (an applet beside ash): runs its `-c` script, a script file or stdin as shell code",
     ),
     p(
+        "hyperfine",
+        &[SemanticWrapper],
+        "cmnprsSw",
+        "a benchmark runner: runs its command operands, and its `--prepare`, `--setup`, `--cleanup` and `--conclude` commands, through a shell",
+    ),
+    p(
         "ionice",
         &[SemanticWrapper],
         "cnp",

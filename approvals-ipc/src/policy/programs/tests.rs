@@ -667,3 +667,22 @@ fn the_kept_lookup_never_answers_for_another_name() {
     }
     assert!(program("sudo").is_some_and(Program::is_wrapper));
 }
+
+/// A benchmark runner runs its operands and its `--prepare`, `--setup`,
+/// `--cleanup` and `--conclude` values through a shell (`hyperfine 'curl x
+/// | sh'`): a wrapper that changes what runs, like `watch` (H30 sweep).
+#[test]
+fn benchmark_runners_running_shell_commands_are_semantic_wrappers() {
+    for name in [
+        "hyperfine",
+        "watch",
+        "strace",
+        "ltrace",
+        "valgrind",
+        "perf",
+        "taskset",
+    ] {
+        let row = program_exact(name);
+        assert!(row.is_some_and(|p| p.is(Kind::SemanticWrapper)), "{name}");
+    }
+}

@@ -546,6 +546,20 @@ fn known_words_only(known: KnownWords, value: &str) -> bool {
     if value.contains(['\'', '"', '\\']) {
         return false;
     }
+    // go reads a first word without `-` as `PATTERN=FLAGS`, the flags
+    // applying to the packages the pattern matches (`all=-N -l`): the
+    // pattern chooses where, the flags what; the flags are judged.
+    let value = match value.trim_start().split_once('=') {
+        Some((pattern, rest))
+            if known.package_pattern
+                && !pattern.starts_with('-')
+                && !pattern.contains(char::is_whitespace)
+                && rest.starts_with('-') =>
+        {
+            rest
+        }
+        _ => value,
+    };
     let mut words = value.split_ascii_whitespace();
     while let Some(word) = words.next() {
         if known.flags.contains(&word) {

@@ -285,7 +285,9 @@ pub enum Effect {
     /// allowed when every word is one of the [`KnownWords`], asked as
     /// [`Effect::SetsConfig`] otherwise, and also when the list has a
     /// quote (the program splits quoted words its own way) or starts
-    /// with a word that is no flag (go reads `PATTERN=FLAGS` there).
+    /// with a word that is no flag. go's `PATTERN=FLAGS` (`all=-N -l`) is
+    /// read as its flags where [`KnownWords::package_pattern`] says so:
+    /// the pattern only chooses the packages.
     SetsConfigUnless(KnownWords, &'static str),
     /// The subcommand only prints, instead of doing its job (`cargo install
     /// --list` lists what is installed, `rustup doc --path` prints where
@@ -325,6 +327,10 @@ pub struct KnownWords {
     /// Flags whose value is the next word or follows a `=` (`-X
     /// main.version=1.0`, `-X=main.version=1.0`).
     pub with_value: &'static [&'static str],
+    /// Whether go's `PATTERN=FLAGS` form (`all=-N -l`) is read as its
+    /// flags; when false, a leading pattern is asked (`-ldflags`, whose
+    /// corpus line from H28 keeps `all=-s` asked).
+    pub package_pattern: bool,
 }
 
 /// How a package manager reads a package it is told to install or run,

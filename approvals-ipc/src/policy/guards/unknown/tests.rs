@@ -67,7 +67,6 @@ fn everyday_paths_given_to_an_unknown_program_stay_allowed() {
     let tree = tempfile::tempdir().expect("tempdir");
     for words in [
         vec!["-o", "build/app", "src/main.c", "-Iinclude"],
-        vec!["-o", "/tmp/app", "main.c"],
         vec!["Makefile", "package.json"],
         vec!["-c", "x.c", "-o", "x.o"],
         vec!["--prefix=build/out"],
@@ -195,5 +194,33 @@ fn an_output_option_naming_a_file_other_tools_run_is_asked() {
             check(program, &words, tree.path()).is_none(),
             "{program} {words:?} asked"
         );
+    }
+}
+
+#[test]
+fn an_output_option_naming_a_file_outside_the_tree_is_asked() {
+    // Found by the H30 sweep: `openssl genrsa -out /tmp/x`, `-out ../x`.
+    let tree = tempfile::tempdir().expect("tempdir");
+    for (program, words) in [
+        ("openssl", vec!["genrsa", "-out", "/tmp/x", "2048"]),
+        ("openssl", vec!["req", "-new", "-out", "../x"]),
+        ("openssl", vec!["x509", "-out=/tmp/c.pem"]),
+        ("gcc", vec!["-o", "/tmp/app", "main.c"]),
+        ("gcc", vec!["-o/tmp/app", "main.c"]),
+        ("gpg", vec!["--output", "~/x", "-d", "x.gpg"]),
+    ] {
+        let words = args(&words);
+        let hit = check(program, &words, tree.path())
+            .unwrap_or_else(|| panic!("{program} {words:?} not asked"));
+        assert!(
+            hit.reason.contains("outside the working directory"),
+            "{}",
+            hit.reason
+        );
+    }
+    // Standard output, standard error and the null device are no file.
+    for value in ["-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/fd/1"] {
+        let words = args(&["dgst", "-out", value, "f.bin"]);
+        assert_eq!(check("openssl", &words, tree.path()), None, "{value}");
     }
 }

@@ -9,9 +9,11 @@
 //! giving each an unknown option after an operand). Only one level of
 //! commands, except the listing and inspecting subcommands of `docker
 //! container`, `image`, `network`, `system` and `volume` (read-only
-//! questions to the daemon); the other management commands (`docker
-//! container run`, `docker image rm`, `docker system prune`, `docker
-//! network create`, …), plugins (`docker compose`, `docker
+//! questions to the daemon), and the `docker container` and `docker image`
+//! spellings of a top-level command (`docker container rm` is `docker rm`,
+//! `docker image rm` is `docker rmi`: helper H30's sweep); the other
+//! management commands (`docker container run`, `docker system prune`,
+//! `docker network create`, …), plugins (`docker compose`, `docker
 //! buildx`) and `login` are asked as unknown subcommands.
 //!
 //! The daemon is root on the host: running containers is docker's job, but
@@ -371,17 +373,40 @@ const CONTEXT_READS: &[Sub] = &[
     sub(&["show"], &[&[flag(&["--help"])]]),
 ];
 
-/// The read-only subcommands of `docker container`: `ls` is `docker ps`.
-const CONTAINER_READS: &[Sub] = &[
+/// The subcommands of `docker container` that are the same commands as a
+/// top-level one (`ls` is `docker ps`, `rm` is `docker rm`), judged the
+/// same way: stopping, starting and removing containers is docker's own
+/// job on a broad allowlist, whichever spelling names it (helper H30's
+/// sweep: `docker rm` was allowed while `docker container rm` was asked as
+/// unknown). `run`, `create`, `exec`, `cp`, `commit`, `export`, `prune`
+/// and `update` are not here: still unknown, so asked.
+const CONTAINER_SUBS: &[Sub] = &[
+    sub(&["diff"], &[DIFF_OPTS]),
     sub(&["inspect"], &[INSPECT_OPTS]),
+    sub(&["kill"], &[KILL_OPTS]),
+    sub(&["logs"], &[LOGS_OPTS]),
     sub(&["ls", "list", "ps"], &[PS_OPTS]),
+    sub(&["pause"], &[PAUSE_OPTS]),
+    sub(&["port"], &[PORT_OPTS]),
+    sub(&["rename"], &[RENAME_OPTS]),
+    sub(&["restart"], &[RESTART_OPTS]),
+    sub(&["rm", "remove"], &[RM_OPTS]),
+    sub(&["start"], &[START_OPTS]),
+    sub(&["stats"], &[STATS_OPTS]),
+    sub(&["stop"], &[STOP_OPTS]),
+    sub(&["top"], &[TOP_OPTS]).operand_ends_options(),
+    sub(&["unpause"], &[UNPAUSE_OPTS]),
+    sub(&["wait"], &[WAIT_OPTS]),
 ];
 
-/// The read-only subcommands of `docker image`: `ls` is `docker images`.
+/// The subcommands of `docker image` that are a top-level one: `ls` is
+/// `docker images`, `rm` is `docker rmi`.
 const IMAGE_READS: &[Sub] = &[
     sub(&["history"], &[HISTORY_OPTS]),
     sub(&["inspect"], &[INSPECT_OPTS, &[value(&["--platform"])]]),
     sub(&["ls", "list"], &[IMAGES_OPTS]),
+    // `docker image rm` is `docker rmi` (H30 sweep).
+    sub(&["rm", "remove"], &[RMI_OPTS]),
 ];
 
 /// The read-only subcommands of `docker system`: `info` is `docker info`.
@@ -519,7 +544,7 @@ const SUBS: &[Sub] = &[
     )),
     sub(&["commit"], &[COMMIT_OPTS]).operand_ends_options(),
     group(&["context"], &[&[flag(&["--help"])]], CONTEXT_READS),
-    group(&["container"], &[&[flag(&["--help"])]], CONTAINER_READS),
+    group(&["container"], &[&[flag(&["--help"])]], CONTAINER_SUBS),
     sub(&["cp"], &[CP_OPTS]).operands(Operands::Destination(Copying {
         why: "copies between a container and the host",
         remote: true,

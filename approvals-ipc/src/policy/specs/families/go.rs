@@ -14,6 +14,7 @@
 //! Building, testing and running the module's own code is go's job; a tool
 //! or program wrapped around the compiler or the test binary (`-toolexec`,
 //! `-exec`, `-vettool`), linker flags (which can name an external linker),
+//! compiler and assembler flags but the inert ones (`-N -l`, `-m`),
 //! overlays and other module files, writes outside the working tree,
 //! `go generate`, `go tool`, installing binaries and `go env -w` are asked,
 //! as are `go run module@version` (downloads a module and runs it), `go bug`
@@ -38,19 +39,38 @@ const LINKER: &str =
 const INERT_LINK_FLAGS: KnownWords = KnownWords {
     flags: &["-s", "-w"],
     with_value: &["-X", "-buildid"],
+    package_pattern: false,
 };
+/// The compiler and assembler flags agents pass to debug and inspect a
+/// build (`-gcflags 'all=-N -l'`, `-gcflags=-m`, helper H30's sweep): they
+/// change the code built or print what the compiler decided. Every other
+/// flag (`-cpuprofile`, `-memprofile`, `-trace`, `-o`, `-json`, `-d`,
+/// `-importcfg` …, which write or read files of the caller's choosing) is
+/// asked as `COMPILER`.
+const INERT_GC_FLAGS: KnownWords = KnownWords {
+    flags: &["-B", "-N", "-S", "-e", "-l", "-m", "-race"],
+    with_value: &["-m"],
+    package_pattern: true,
+};
+/// The assembler's flags that only change the code or print it.
+const INERT_ASM_FLAGS: KnownWords = KnownWords {
+    flags: &["-S", "-e"],
+    with_value: &["-D"],
+    package_pattern: true,
+};
+const COMPILER: &str = "passes flags to the compiler or assembler, which can write profiles, traces and other files where they are told (-cpuprofile, -o) or read files (-importcfg)";
 const OVERLAY: &str = "builds other files or another go.mod in place of the module's own";
 
 /// The build flags most commands share.
 const BUILD: &[Opt] = &[
     flag(&["-a"]),
     flag(&["-asan"]),
-    value(&["-asmflags"]),
+    value(&["-asmflags"]).does(SetsConfigUnless(INERT_ASM_FLAGS, COMPILER)),
     value(&["-buildmode"]),
     flag(&["-buildvcs"]),
     value(&["-compiler"]),
     value(&["-gccgoflags"]).does(SetsConfig(LINKER)),
-    value(&["-gcflags"]),
+    value(&["-gcflags"]).does(SetsConfigUnless(INERT_GC_FLAGS, COMPILER)),
     value(&["-installsuffix"]),
     value(&["-ldflags"]).does(SetsConfigUnless(INERT_LINK_FLAGS, LINKER)),
     flag(&["-linkshared"]),
