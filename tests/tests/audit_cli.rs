@@ -347,9 +347,13 @@ fn tail_follow_goes_on_into_the_new_file_after_a_rotation() {
     let path = log_path(&home);
     rotated_records(&path, 3);
     let (mut child, rx) = follow(home.command("ui-bridge"));
+    // A bound on "never", not a speed claim: a CI machine running other
+    // test binaries on its two cores once took over 10 s for one line
+    // (six copies of this test beside four busy loops here: 60 s each,
+    // every record seen).
     let next_seq = |rx: &mpsc::Receiver<String>| -> u64 {
         let line = rx
-            .recv_timeout(Duration::from_secs(10))
+            .recv_timeout(Duration::from_secs(60))
             .expect("tail -f printed a line");
         serde_json::from_str::<Value>(&line).expect("json line")["seq"]
             .as_u64()
