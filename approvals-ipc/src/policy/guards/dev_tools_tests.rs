@@ -7,16 +7,23 @@ use std::path::Path;
 
 const CWD: &str = "/home/u/proj";
 
-fn ids(cmd: &[&str]) -> Vec<&'static str> {
+/// The guards `cmd` trips in [`CWD`], its stdin carrying data or not
+/// (shared with the later sweeps' tests).
+pub(super) fn ids_with(cmd: &[&str], stdin_is_input: bool) -> Vec<&'static str> {
     let argv: Vec<String> = cmd.iter().map(|s| (*s).to_owned()).collect();
-    check(cmd[0], &argv, Path::new(CWD), false)
+    check(cmd[0], &argv, Path::new(CWD), stdin_is_input)
         .into_iter()
         .map(|h| h.id)
         .collect()
 }
 
+/// The guards `cmd` trips in [`CWD`], with no data on stdin.
+pub(super) fn ids(cmd: &[&str]) -> Vec<&'static str> {
+    ids_with(cmd, false)
+}
+
 /// Every command of `table` trips its guard.
-fn trips(table: &[(&[&str], &str)]) {
+pub(super) fn trips(table: &[(&[&str], &str)]) {
     for (cmd, id) in table {
         assert!(
             ids(cmd).contains(id),

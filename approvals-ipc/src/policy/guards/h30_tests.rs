@@ -3,33 +3,8 @@
 //! each test is named for the attack it stops, and the last keeps their
 //! everyday use allowed.
 
+use super::dev_tools_tests::{ids, ids_with, trips};
 use super::*;
-use std::path::Path;
-
-const CWD: &str = "/home/u/proj";
-
-fn ids_with(cmd: &[&str], stdin_is_input: bool) -> Vec<&'static str> {
-    let argv: Vec<String> = cmd.iter().map(|s| (*s).to_owned()).collect();
-    check(cmd[0], &argv, Path::new(CWD), stdin_is_input)
-        .into_iter()
-        .map(|h| h.id)
-        .collect()
-}
-
-fn ids(cmd: &[&str]) -> Vec<&'static str> {
-    ids_with(cmd, false)
-}
-
-/// Every command of `table` trips its guard.
-fn trips(table: &[(&[&str], &str)]) {
-    for (cmd, id) in table {
-        assert!(
-            ids(cmd).contains(id),
-            "{cmd:?} should trip {id}: {:?}",
-            ids(cmd)
-        );
-    }
-}
 
 #[test]
 fn kubectl_cp_to_or_from_a_path_outside_the_tree_is_asked() {
