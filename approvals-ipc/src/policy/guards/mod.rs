@@ -267,13 +267,10 @@ fn rewrites_outside(turned_on_by: &[&str], inv: &Invocation<'_>) -> Option<Strin
 /// option), then a verb not listed. No verb is the manager's own listing
 /// or status. `None` for a query.
 fn not_a_query(queries: &Queries, inv: &Invocation<'_>) -> Option<String> {
-    if let Some(opt) = inv.global_opts().find(|o| {
-        let spelled = match o.name {
-            OptName::Short(c) => format!("-{c}"),
-            OptName::Long(name) => format!("--{name}"),
-        };
-        !queries.opts.contains(&spelled.as_str())
-    }) {
+    if let Some(opt) = inv
+        .global_opts()
+        .find(|o| !o.name.is_exactly_any(queries.opts))
+    {
         return Some(opt.shown());
     }
     inv.subcommand
@@ -334,6 +331,20 @@ impl OptName<'_> {
     fn is_any(&self, names: &[&str]) -> bool {
         names.iter().any(|n| match (self, n.strip_prefix("--")) {
             (OptName::Long(tok), Some(long)) => !tok.is_empty() && long.starts_with(tok),
+            (OptName::Short(c), None) => {
+                let mut it = n.chars();
+                it.next() == Some('-') && it.next() == Some(*c) && it.next().is_none()
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether this option is spelled exactly as one of `names` (`-x`,
+    /// `--long`): for lists of what is allowed, where an abbreviation is
+    /// not trusted to mean the listed option.
+    fn is_exactly_any(&self, names: &[&str]) -> bool {
+        names.iter().any(|n| match (self, n.strip_prefix("--")) {
+            (OptName::Long(tok), Some(long)) => *tok == long,
             (OptName::Short(c), None) => {
                 let mut it = n.chars();
                 it.next() == Some('-') && it.next() == Some(*c) && it.next().is_none()

@@ -63,14 +63,7 @@ pub(crate) fn inspect(which: Inspection, inv: &Invocation<'_>) -> Option<String>
             .find(|o| parts.iter().any(|p| o.contains(p)))
             .map(|o| (*o).to_owned()),
         Inspection::UnlessOpt(names) => {
-            let query = inv.global_opts().any(|o| {
-                let spelled = match o.name {
-                    OptName::Short(c) => format!("-{c}"),
-                    OptName::Long(name) => format!("--{name}"),
-                };
-                names.contains(&spelled.as_str())
-            });
-            (!query).then(String::new)
+            (!inv.global_opts().any(|o| o.name.is_exactly_any(names))).then(String::new)
         }
         Inspection::StdinCommands => inv
             .stdin_is_input
