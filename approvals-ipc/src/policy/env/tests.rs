@@ -688,6 +688,33 @@ fn every_variable_a_program_spec_reads_is_refused_as_an_override_and_loaders_are
     }
 }
 
+/// `key` is stripped from what children inherit (given `value` by the
+/// host) and refused as an override, as blocked.
+fn assert_blocked(key: &str, value: &str) {
+    assert!(blocked_rule(key).is_some(), "{key} must be blocked");
+    let env = child_env(host(&[(key, value), ("PATH", "/bin")]), &BTreeMap::new()).unwrap();
+    assert_eq!(env, host(&[("PATH", "/bin")]), "{key} leaked");
+    assert!(
+        matches!(
+            check_overrides(&overrides(&[(key, value)])),
+            Err(EnvRefusal::Blocked { .. })
+        ),
+        "{key}"
+    );
+}
+
+/// `key` is kept when inherited but refused as an override.
+fn assert_override_only(key: &str) {
+    assert!(blocked_rule(key).is_none(), "{key} is kept when inherited");
+    assert!(
+        matches!(
+            check_overrides(&overrides(&[(key, "/tmp/x")])),
+            Err(EnvRefusal::OverrideOnly { .. })
+        ),
+        "{key}"
+    );
+}
+
 /// Found by the H21 sweep: variables of programs in the specs that run a
 /// program, load a library or read code, which children inherited and a
 /// request could set; and locations a request may not move.
@@ -700,16 +727,7 @@ fn hooks_the_sweep_found_are_stripped_and_refused() {
         "PYTHONBREAKPOINT",
         "PYTHONINSPECT",
     ] {
-        assert!(blocked_rule(key).is_some(), "{key} must be blocked");
-        let env = child_env(host(&[(key, "x"), ("PATH", "/bin")]), &BTreeMap::new()).unwrap();
-        assert_eq!(env, host(&[("PATH", "/bin")]), "{key} leaked");
-        assert!(
-            matches!(
-                check_overrides(&overrides(&[(key, "x")])),
-                Err(EnvRefusal::Blocked { .. })
-            ),
-            "{key}"
-        );
+        assert_blocked(key, "x");
         assert!(check_inert(key, "1").is_err(), "{key}");
     }
     for key in [
@@ -717,14 +735,7 @@ fn hooks_the_sweep_found_are_stripped_and_refused() {
         "NODE_REPL_HISTORY",
         "PYTHONPYCACHEPREFIX",
     ] {
-        assert!(blocked_rule(key).is_none(), "{key} is kept when inherited");
-        assert!(
-            matches!(
-                check_overrides(&overrides(&[(key, "/tmp/x")])),
-                Err(EnvRefusal::OverrideOnly { .. })
-            ),
-            "{key}"
-        );
+        assert_override_only(key);
     }
 }
 
@@ -736,20 +747,7 @@ fn hooks_the_sweep_found_are_stripped_and_refused() {
 fn terraform_option_injectors_and_config_pointers_pagers_of_terraform_deno_and_systemd_are_refused()
 {
     for key in ["TF_CLI_ARGS", "TF_CLI_ARGS_plan", "tf_cli_args_apply"] {
-        assert!(blocked_rule(key).is_some(), "{key} must be blocked");
-        let env = child_env(
-            host(&[(key, "-chdir=/x"), ("PATH", "/bin")]),
-            &BTreeMap::new(),
-        )
-        .unwrap();
-        assert_eq!(env, host(&[("PATH", "/bin")]), "{key} leaked");
-        assert!(
-            matches!(
-                check_overrides(&overrides(&[(key, "-chdir=/x")])),
-                Err(EnvRefusal::Blocked { .. })
-            ),
-            "{key}"
-        );
+        assert_blocked(key, "-chdir=/x");
     }
     for key in [
         "DENO_CERT",
@@ -760,14 +758,7 @@ fn terraform_option_injectors_and_config_pointers_pagers_of_terraform_deno_and_s
         "TF_CLI_CONFIG_FILE",
         "TF_PLUGIN_CACHE_DIR",
     ] {
-        assert!(blocked_rule(key).is_none(), "{key} is kept when inherited");
-        assert!(
-            matches!(
-                check_overrides(&overrides(&[(key, "/tmp/x")])),
-                Err(EnvRefusal::OverrideOnly { .. })
-            ),
-            "{key}"
-        );
+        assert_override_only(key);
         assert!(check_inert(key, "x").is_err(), "{key}");
     }
 }
